@@ -1,0 +1,35 @@
+# The newcomer's commands: `make run` and `make test`. Both create .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: run test bench installer installer-smoke migration clean
+
+$(STAMP): requirements.lock pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --disable-pip-version-check -r requirements.lock
+	$(BIN)/pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
+	rm -f $(VENV)/.installed-* && touch $@
+
+run: $(STAMP)
+	$(BIN)/appliance serve
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m pytest tests/bench -p no:randomly -s
+
+migration: $(STAMP)
+	$(BIN)/python -m appliance.migrations "$(MSG)"
+
+installer: $(STAMP)
+	$(BIN)/pip install -q --disable-pip-version-check pyinstaller==6.22.3
+	$(BIN)/pyinstaller --noconfirm --clean installer.spec
+
+installer-smoke: installer
+	packaging/smoke.sh dist/appliance/appliance
+
+clean:
+	rm -rf $(VENV) build dist

@@ -1,0 +1,39 @@
+"""create_app(settings) -> Flask. Reads like a table of contents: each line plugs in one piece."""
+
+from __future__ import annotations
+
+from flask import Flask, render_template
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from appliance import bootstrap
+from appliance.blueprints import BLUEPRINTS
+from appliance.http import auth, docs, errors, limits, unit_of_work
+from appliance.paths import WEB_DIR
+from appliance.settings import Settings, load_settings
+
+
+def create_app(settings: Settings | None = None, *, queue_immediate: bool = False,
+               migrate: bool = False) -> Flask:
+    settings = settings or load_settings()
+    bootstrap.start(settings, migrate=migrate, queue_immediate=queue_immediate)
+
+    app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),
+                static_folder=str(WEB_DIR / "static"))
+    app.config["APPLIANCE_SETTINGS"] = settings
+    app.json.sort_keys = False
+    if settings.proxy_count:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_count, x_proto=settings.proxy_count)
+
+    errors.init_app(app)
+    unit_of_work.init_app(app)
+    limits.init_app(app, max_json_bytes=settings.max_json_bytes)
+    auth.init_app(app)
+    api = docs.init_app(app)
+    for blueprint in BLUEPRINTS:
+        api.register_blueprint(blueprint)
+
+    @app.get("/")
+    def home():  # public: a landing page for whoever opens the address in a browser
+        return render_template("home.html")
+    home._public = True
+    return app

@@ -1,0 +1,1 @@
+"""Signing in: sessions and tokens, email links, two-factor, impersonation (/auth)."""

@@ -1,0 +1,23 @@
+"""Security notices: the account holder hears of every change to how they sign in."""
+
+from sqlmodel import Session
+
+from appliance.core import events, runtime
+from appliance.core.events import OutboxEvent
+from appliance.mail import service as mail_service
+from appliance.users.models import User
+
+_NOTICES = {
+    events.USER_PASSWORD_CHANGED: "password_changed",
+    events.USER_TWO_FACTOR_ENABLED: "two_factor_enabled",
+    events.USER_TWO_FACTOR_DISABLED: "two_factor_disabled",
+}
+
+
+@events.subscribe(*_NOTICES)
+def send_security_notice(session: Session, event: OutboxEvent) -> None:
+    user = session.get(User, event.data["user_id"])
+    if user is None:
+        return
+    mail_service.do_queue_mail(session, to=user.email, kind=_NOTICES[event.name], locale=user.locale,
+                               name=user.name, base_url=runtime.get().settings.base_url)

@@ -1,0 +1,28 @@
+"""Builds the runtime from settings: checks the machine, opens storage, points the queue."""
+
+from __future__ import annotations
+
+import logging
+
+from appliance import migrations
+from appliance.core import queue, runtime
+from appliance.core.crypto import Keyring, load_master_key
+from appliance.core.db import Database, check_sqlite_runtime
+from appliance.settings import Settings
+
+
+def start(settings: Settings, *, migrate: bool = False, queue_immediate: bool = False) -> runtime.Runtime:
+    """Prepare everything the app, the consumer and the CLI share; raise StartupError if unfit."""
+    logging.basicConfig(level=settings.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    check_sqlite_runtime()
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    database = Database(settings.database_path, pool_size=max(5, settings.threads))
+    rt = runtime.Runtime(settings=settings, db=database,
+                         keyring=Keyring(load_master_key(settings.secret_key, settings.data_dir)))
+    runtime.install(rt)
+    queue.configure(None if queue_immediate else settings.queue_path, immediate=queue_immediate)
+    import appliance.tasks  # noqa: F401  (registers every task and listener)
+    if migrate:
+        migrations.upgrade(database)
+    return rt

@@ -1,0 +1,126 @@
+"""`python -m appliance COMMAND` (also installed as `appliance`)."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import platform
+import sys
+
+import appliance
+from appliance.core.db import StartupError
+from appliance.core.errors import AppError
+from appliance.settings import load_settings, settings_markdown
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="appliance", description="Business messaging appliance")
+    parser.add_argument("--data-dir", help="data directory (APPLIANCE_DATA_DIR)")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="migrate, then serve HTTP and run background tasks")
+    serve.add_argument("--host", help="listen address (APPLIANCE_HOST)")
+    serve.add_argument("--port", type=int, help="listen port (APPLIANCE_PORT)")
+    serve.add_argument("--threads", type=int, help="request threads (APPLIANCE_THREADS)")
+
+    commands.add_parser("migrate", help="apply database migrations and exit")
+    commands.add_parser("doctor", help="print versions and paths, and check the machine")
+    commands.add_parser("settings", help="print the settings table (Markdown)")
+
+    staff = commands.add_parser("staff", help="service-team tools").add_subparsers(dest="staff_command", required=True)
+    impersonate = staff.add_parser("impersonate", help="issue a 10-minute impersonation token")
+    impersonate.add_argument("email")
+    impersonate.add_argument("--by", default=f"{getpass.getuser()}@staff",
+                             help="who impersonates (carried in the JWT's impersonatedBy)")
+
+    mail = commands.add_parser("mail", help="the mail outbox").add_subparsers(dest="mail_command", required=True)
+    outbox = mail.add_parser("outbox", help="show the newest mails (what would have been sent)")
+    outbox.add_argument("--to", help="only mails to this address")
+    outbox.add_argument("--limit", type=int, default=5)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    overrides = {"data_dir": args.data_dir}
+    if args.command == "serve":
+        overrides.update(host=args.host, port=args.port, threads=args.threads)
+    settings = load_settings(**overrides)
+    if args.command == "settings":
+        print(settings_markdown())
+        return 0
+    try:
+        return _COMMANDS[args.command](settings, args)
+    except StartupError as exc:
+        print(f"appliance cannot start: {exc}", file=sys.stderr)
+        return 2
+    except AppError as exc:
+        print(f"appliance: {exc.detail}", file=sys.stderr)
+        return 1
+
+
+def _serve(settings, args) -> int:
+    from appliance.server import serve
+
+    serve(settings)
+    return 0
+
+
+def _migrate(settings, args) -> int:
+    from appliance import bootstrap, migrations
+
+    rt = bootstrap.start(settings, migrate=True)
+    print(f"database at revision {migrations.current_revision(rt.db)}")
+    return 0
+
+
+def _doctor(settings, args) -> int:
+    from appliance import migrations
+    from appliance.core.db import Database, check_sqlite_runtime
+
+    print(f"appliance       {appliance.__version__}")
+    print(f"python          {platform.python_version()} ({sys.executable})")
+    print(f"data directory  {settings.data_dir.resolve()}")
+    sqlite_version, vec_version = check_sqlite_runtime()  # raises StartupError when unfit
+    print(f"sqlite          {sqlite_version} (ok, needs 3.51.3+)")
+    print(f"sqlite-vec      {vec_version} (ok)")
+    if settings.database_path.exists():
+        revision = migrations.current_revision(Database(settings.database_path))
+        state = "up to date" if revision == migrations.head_revision() else f"needs migrate (head {migrations.head_revision()})"
+        print(f"database        {settings.database_path} at {revision}, {state}")
+    else:
+        print(f"database        {settings.database_path} (not created yet; `appliance migrate`)")
+    print(f"mail            {'SMTP ' + settings.smtp_url.split('@')[-1] if settings.smtp_url else 'outbox table and log (no SMTP)'}")
+    print("all checks passed")
+    return 0
+
+
+def _staff(settings, args) -> int:
+    from appliance import bootstrap
+    from appliance.auth import service as auth_service
+
+    rt = bootstrap.start(settings, migrate=True)
+    with rt.db.unit_of_work(write=True) as session:
+        token = auth_service.do_issue_impersonation(session, email=args.email, issued_by=args.by)
+    print(f"impersonation token for {args.email}, valid {auth_service.IMPERSONATION_MINUTES} minutes, "
+          "redeem with POST /auth/impersonate-redeem:", file=sys.stderr)
+    print(token)
+    return 0
+
+
+def _mail(settings, args) -> int:
+    from appliance import bootstrap
+    from appliance.mail import service as mail_service
+
+    rt = bootstrap.start(settings, migrate=True)
+    with rt.db.unit_of_work(write=False) as session:
+        mails = mail_service.list_mails(session, to=args.to, limit=args.limit)
+    for mail in reversed(mails):
+        print(json.dumps({"to": mail.to_address, "subject": mail.subject, "status": mail.status,
+                          "createdAt": mail.created_at.isoformat()}, ensure_ascii=False))
+        print(mail.body)
+    return 0
+
+
+_COMMANDS = {"serve": _serve, "migrate": _migrate, "doctor": _doctor, "staff": _staff, "mail": _mail}

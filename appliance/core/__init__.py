@@ -1,0 +1,1 @@
+"""Domain-free building blocks. Nothing in this package imports flask."""

@@ -1,0 +1,92 @@
+"""Secrets: the master key, derived keys, token hashing, secret encryption and passwords.
+
+Passwords use argon2id (OWASP's floor: t=2, m=19 MiB, p=1). Random tokens of 128+ bits
+(refresh tokens, email links, recovery codes, API keys) are stored as HMAC-SHA256 under a
+derived key: a slow hash would cost 25+ ms a request and buys nothing at that entropy.
+Secrets we must read back (TOTP seeds, provider tokens) are sealed with AES-GCM.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+_hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
+# Verified against when the account does not exist, so both paths cost the same time.
+_DUMMY_HASH = _hasher.hash("dummy password for timing equalisation")
+
+
+def hash_password(password: str) -> str:
+    return _hasher.hash(password)
+
+
+def verify_password(password_hash: str | None, password: str) -> bool:
+    if not password_hash:
+        _burn(password)
+        return False
+    try:
+        return _hasher.verify(password_hash, password)
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
+def _burn(password: str) -> None:
+    try:
+        _hasher.verify(_DUMMY_HASH, password)
+    except VerifyMismatchError:
+        pass
+
+
+def password_needs_rehash(password_hash: str) -> bool:
+    return _hasher.check_needs_rehash(password_hash)
+
+
+def random_token(nbytes: int = 32) -> str:
+    return secrets.token_urlsafe(nbytes)
+
+
+def load_master_key(secret_setting: str, data_dir: Path) -> bytes:
+    """The master key: from the setting if given, else DATA_DIR/secret.key (created once, 0600)."""
+    if secret_setting:
+        return hashlib.sha256(secret_setting.encode()).digest()
+    path = data_dir / "secret.key"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return bytes.fromhex(path.read_text().strip())
+    with os.fdopen(fd, "w") as handle:
+        key = secrets.token_bytes(32)
+        handle.write(key.hex())
+    return key
+
+
+class Keyring:
+    """Keys derived from the master key, one per purpose, so no key serves two uses."""
+
+    def __init__(self, master_key: bytes):
+        self._master = master_key
+        self.jwt_key = self.derive("jwt-hs256")
+        self._token_key = self.derive("token-hash")
+        self._box = AESGCM(self.derive("secret-box"))
+
+    def derive(self, purpose: str) -> bytes:
+        return hmac.new(self._master, purpose.encode(), hashlib.sha256).digest()
+
+    def token_hash(self, token: str) -> str:
+        return hmac.new(self._token_key, token.encode(), hashlib.sha256).hexdigest()
+
+    def seal(self, plaintext: str) -> str:
+        nonce = os.urandom(12)
+        return base64.urlsafe_b64encode(nonce + self._box.encrypt(nonce, plaintext.encode(), None)).decode()
+
+    def unseal(self, sealed: str) -> str:
+        raw = base64.urlsafe_b64decode(sealed.encode())
+        return self._box.decrypt(raw[:12], raw[12:], None).decode()

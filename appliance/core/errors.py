@@ -1,0 +1,57 @@
+"""The one error hierarchy. Services raise these; `appliance.http.errors` maps them to HTTP once.
+
+Each class carries its HTTP status and a default stable `code`; an instance may name a more
+precise code (`Unauthorized(code="token_expired")`). Codes are part of the public API: never
+rename one.
+"""
+
+from __future__ import annotations
+
+
+class AppError(Exception):
+    status = 500
+    code = "internal_error"
+    title = "Internal Server Error"
+
+    def __init__(self, detail: str | None = None, *, code: str | None = None,
+                 errors: dict | None = None, headers: dict | None = None, **extra):
+        super().__init__(detail or self.title)
+        self.detail = detail or self.title
+        if code:
+            self.code = code
+        self.errors = errors
+        self.headers = headers or {}
+        self.extra = extra
+
+
+class Invalid(AppError):
+    status, code, title = 400, "validation_failed", "Bad Request"
+
+
+class Unauthorized(AppError):
+    status, code, title = 401, "unauthorized", "Unauthorized"
+
+
+class Forbidden(AppError):
+    status, code, title = 403, "forbidden", "Forbidden"
+
+
+class NotFound(AppError):
+    status, code, title = 404, "not_found", "Not Found"
+
+
+class Conflict(AppError):
+    status, code, title = 409, "conflict", "Conflict"
+
+
+class TooMany(AppError):
+    status, code, title = 429, "too_many_requests", "Too Many Requests"
+
+    def __init__(self, detail: str | None = None, *, retry_after: int, **kwargs):
+        super().__init__(detail, **kwargs)
+        self.retry_after = max(1, int(retry_after))
+        self.headers["Retry-After"] = str(self.retry_after)
+
+
+class Unavailable(AppError):
+    status, code, title = 503, "unavailable", "Service Unavailable"

@@ -1,0 +1,137 @@
+"""Domain events through a transactional outbox.
+
+`emit(session, name, **data)` writes an outbox row in the caller's transaction: the event exists
+exactly when the change does. After commit, the dispatcher is woken (a queue task) and hands
+new rows to each listener in id order. Every listener keeps its own cursor, advanced in the same
+transaction as the listener's own writes, so delivery is at-least-once per listener and an event
+is never announced for a change that rolled back. Listeners that do I/O enqueue a task.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Callable
+
+from sqlalchemy import JSON, Column, Integer
+from sqlmodel import Field, Session, SQLModel, select
+
+from huey import crontab
+
+from appliance.core import clock, runtime
+from appliance.core.db import UTCDateTime, after_commit
+from appliance.core.queue import huey
+
+log = logging.getLogger(__name__)
+
+# The catalog of event names. Names are public (webhooks, live updates): never rename one.
+USER_SIGNED_UP = "user.signed_up"
+USER_EMAIL_VERIFIED = "user.email_verified"
+USER_PASSWORD_CHANGED = "user.password_changed"
+USER_TWO_FACTOR_ENABLED = "user.two_factor_enabled"
+USER_TWO_FACTOR_DISABLED = "user.two_factor_disabled"
+
+
+class OutboxEvent(SQLModel, table=True):
+    __tablename__ = "outbox_events"
+    __table_args__ = {"sqlite_autoincrement": True}  # ids never reused: cursors stay valid
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    name: str = Field(index=True, max_length=100)
+    organization_id: str | None = Field(default=None, index=True)
+    data: dict = Field(default_factory=dict, sa_type=JSON)
+    created_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class OutboxCursor(SQLModel, table=True):
+    __tablename__ = "outbox_cursors"
+
+    listener: str = Field(primary_key=True, max_length=200)
+    last_event_id: int = 0
+    last_error: str | None = None
+
+
+Handler = Callable[[Session, OutboxEvent], None]
+
+
+@dataclass(frozen=True)
+class Listener:
+    name: str
+    events: frozenset[str]
+    handler: Handler
+
+
+_listeners: dict[str, Listener] = {}
+
+
+def subscribe(*event_names: str):
+    """Register `fn(session, event)` for the named events; its name is its cursor key."""
+    def decorator(fn: Handler) -> Handler:
+        name = f"{fn.__module__}.{fn.__qualname__}"
+        _listeners[name] = Listener(name, frozenset(event_names), fn)
+        return fn
+    return decorator
+
+
+def emit(session: Session, name: str, *, organization_id: str | None = None, **data: Any) -> None:
+    """Record an event in the current transaction; listeners see it after commit."""
+    session.add(OutboxEvent(name=name, organization_id=organization_id, data=data,
+                            created_at=clock.now()))
+    if not session.info.get("outbox_wake_scheduled"):
+        session.info["outbox_wake_scheduled"] = True
+        after_commit(session, dispatch_outbox)
+
+
+def dispatch_pending(database, *, batch: int = 100) -> int:
+    """Hand every undelivered event to its listeners; returns how many deliveries were made."""
+    delivered = 0
+    for listener in list(_listeners.values()):
+        while True:
+            count = _dispatch_batch(database, listener, batch)
+            delivered += count
+            if count < batch:
+                break
+    return delivered
+
+
+def _dispatch_batch(database, listener: Listener, batch: int) -> int:
+    # One writing transaction per batch: BEGIN IMMEDIATE serialises concurrent dispatchers,
+    # so the cursor read here is the latest and no event is handed over twice.
+    with database.unit_of_work(write=True) as session:
+        cursor = session.get(OutboxCursor, listener.name) or OutboxCursor(listener=listener.name)
+        events = session.exec(
+            select(OutboxEvent)
+            .where(OutboxEvent.id > cursor.last_event_id)
+            .order_by(OutboxEvent.id)
+            .limit(batch)
+        ).all()
+        for event in events:
+            cursor.last_event_id = event.id
+            if event.name not in listener.events:
+                continue
+            try:
+                with session.begin_nested():
+                    listener.handler(session, event)
+            except Exception as exc:
+                # A listener bug must not stall every later event: skip it, keep the trace.
+                log.exception("listener %s failed on event %s", listener.name, event.id)
+                cursor.last_error = f"event {event.id}: {exc!r}"[:1000]
+        session.add(cursor)
+        return len(events)
+
+
+def latest_event_id(session: Session) -> int:
+    return session.exec(select(OutboxEvent.id).order_by(OutboxEvent.id.desc()).limit(1)).first() or 0
+
+
+@huey.task()
+def dispatch_outbox() -> None:
+    """Woken after each commit that emitted events."""
+    dispatch_pending(runtime.get().db)
+
+
+@huey.periodic_task(crontab(minute="*"))
+def sweep_outbox() -> None:
+    """Safety net: events committed just before a crash, whose wake-up was lost, go out here."""
+    dispatch_pending(runtime.get().db)

@@ -1,0 +1,86 @@
+"""Marshmallow building blocks shared by every domain's schemas.py (no flask here).
+
+JSON field names are camelCase on the wire and snake_case in Python; unknown fields are
+rejected; text fields refuse control characters.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from appliance.core import clock
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u2028\u2029]")
+
+
+def camelcase(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+class ApiSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        ordered = True
+
+    def on_bind_field(self, field_name, field_obj):
+        field_obj.data_key = camelcase(field_obj.data_key or field_name)
+
+
+def _no_control_chars(value: str) -> None:
+    if _CONTROL.search(value):
+        raise ValidationError("Control characters are not allowed.")
+
+
+def _single_line(value: str) -> None:
+    if "\n" in value or "\r" in value or "\t" in value:
+        raise ValidationError("Must be a single line.")
+
+
+class Text(fields.String):
+    """A string of bounded length with no control characters, NFC-normalised and trimmed."""
+
+    def __init__(self, *, max_length: int, min_length: int = 0, multiline: bool = False, **kwargs):
+        validators = [validate.Length(min=min_length, max=max_length), _no_control_chars]
+        if not multiline:
+            validators.append(_single_line)
+        super().__init__(validate=validators, **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        return unicodedata.normalize("NFC", text).strip()
+
+
+class Secret(fields.String):
+    """A password or code: kept as typed (no trimming), bounded, no control characters."""
+
+    def __init__(self, *, max_length: int, min_length: int = 1, **kwargs):
+        super().__init__(validate=[validate.Length(min=min_length, max=max_length), _no_control_chars],
+                         **kwargs)
+
+
+class EmailAddress(fields.Email):
+    """An email address, trimmed and lower-cased so that lookups are exact."""
+
+    def __init__(self, **kwargs):
+        super().__init__(validate=validate.Length(max=254), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str):
+            value = value.strip()
+        return super()._deserialize(value, attr, data, **kwargs).lower()
+
+
+class IsoDateTime(fields.DateTime):
+    """ISO 8601 UTC with milliseconds and `Z`."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return clock.iso(value)
+
+
+class PageArgsSchema(ApiSchema):
+    take = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    cursor = fields.String(load_default=None, validate=validate.Length(max=500))

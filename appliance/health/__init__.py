@@ -1,0 +1,1 @@
+"""Health endpoints for load balancers and service managers (/health)."""

@@ -1,0 +1,1 @@
+"""Flask plumbing only: the envelope, the request unit of work, authentication, errors."""

@@ -1,0 +1,63 @@
+"""flask-smorest subclasses: every success answer is `{data, timestamp}`, documented as such."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+import flask_smorest
+from flask import Response
+from flask_smorest.utils import unpack_tuple_response
+from marshmallow import Schema, fields
+
+from appliance.core import clock
+from appliance.core.schema import IsoDateTime
+
+_envelopes: dict[tuple[type, bool], type[Schema]] = {}
+
+
+def envelope_for(schema) -> type[Schema]:
+    """The `{data: <schema>, timestamp}` schema wrapping `schema` (a class or an instance)."""
+    instance = schema() if isinstance(schema, type) else schema
+    key = (type(instance), bool(instance.many))
+    if key not in _envelopes:
+        base = type(instance).__name__.removesuffix("Schema")
+        name = f"{base}{'List' if instance.many else ''}Envelope"
+        _envelopes[key] = type(name, (Schema,), {
+            "data": fields.Nested(type(instance), many=instance.many, required=True),
+            "timestamp": IsoDateTime(required=True),
+        })
+    return _envelopes[key]
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """Routes are authenticated unless decorated with `@blp.public`."""
+
+    def response(self, status_code, schema=None, **kwargs):
+        if schema is None:
+            documented = super().response(status_code, **kwargs)
+
+            def no_body(func):
+                @wraps(func)
+                def wrapper(*args, **kw):
+                    result = func(*args, **kw)
+                    return result if isinstance(result, Response) else Response(status=status_code)
+                return documented(wrapper)
+            return no_body
+
+        documented = super().response(status_code, envelope_for(schema), **kwargs)
+
+        def enveloped(func):
+            @wraps(func)
+            def wrapper(*args, **kw):
+                result, status, headers = unpack_tuple_response(func(*args, **kw))
+                if isinstance(result, Response):
+                    return result
+                body = {"data": result, "timestamp": clock.now()}
+                return body, status or status_code, headers or {}
+            return documented(wrapper)
+        return enveloped
+
+    def public(self, func):
+        """Mark a view method as needing no credentials (and say so in the OpenAPI document)."""
+        func._public = True
+        return self.doc(security=[])(func)

@@ -1,0 +1,59 @@
+"""Who is calling: credentials are resolved before every view; views are closed by default."""
+
+from __future__ import annotations
+
+from flask import Flask, current_app, g, request
+
+from appliance.auth import sessions as auth_sessions
+from appliance.core.actor import Actor
+from appliance.core.errors import Unauthorized
+from appliance.http.unit_of_work import db_session
+
+# flask-smorest's own routes (the OpenAPI document and Swagger UI) and static files.
+_PUBLIC_ENDPOINT_PREFIXES = ("api-docs.", "static", "swagger_ui_files")
+
+
+def current_actor() -> Actor:
+    """The authenticated caller of this request (views only run once one is known)."""
+    return g.actor
+
+
+def client_ip() -> str:
+    return request.remote_addr or "unknown"
+
+
+def client_device() -> str:
+    return (request.user_agent.string or "unknown device")[:300]
+
+
+def _view_is_public() -> bool:
+    endpoint = request.endpoint
+    if endpoint is None or endpoint.startswith(_PUBLIC_ENDPOINT_PREFIXES):
+        return True  # no endpoint: routing answers 404/405 itself
+    view = current_app.view_functions[endpoint]
+    view_class = getattr(view, "view_class", None)
+    target = getattr(view_class, request.method.lower(), None) if view_class else view
+    return bool(getattr(target, "_public", False))
+
+
+def _credentials() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("Use 'Authorization: Bearer <token>'.", code="invalid_authorization_header")
+    return token.strip()
+
+
+def init_app(app: Flask) -> None:
+    @app.before_request
+    def authenticate():
+        g.actor = None
+        if _view_is_public():
+            return  # public routes ignore credentials: a stale token must not block sign-in
+        token = _credentials()
+        if token is None:
+            raise Unauthorized("Sign in first: this route needs a bearer token.",
+                               code="authentication_required")
+        g.actor = auth_sessions.authenticate_access_token(db_session(), token)

@@ -1,0 +1,91 @@
+"""The one error handler: AppError, HTTP errors and crashes become problem+json (API clients)
+or an HTML page (browsers). Nothing else in the code base formats an error."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, json, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from appliance.core import clock
+from appliance.core.errors import AppError
+
+log = logging.getLogger(__name__)
+
+_HTTP_CODES = {
+    400: "bad_request", 404: "not_found", 405: "method_not_allowed", 406: "not_acceptable",
+    413: "payload_too_large", 415: "unsupported_media_type", 429: "too_many_requests",
+}
+
+
+def problem_response(error: AppError) -> Response:
+    body = {
+        "type": "about:blank",
+        "title": error.title,
+        "status": error.status,
+        "code": error.code,
+        "detail": error.detail,
+    }
+    if error.errors:
+        body["errors"] = error.errors
+    body.update(error.extra)
+    body["timestamp"] = clock.iso(clock.now())
+    if _wants_html():
+        response = Response(render_template("error.html", problem=body), status=error.status,
+                            mimetype="text/html")
+    else:
+        response = Response(json.dumps(body), status=error.status,
+                            mimetype="application/problem+json")
+    for name, value in error.headers.items():
+        response.headers[name] = value
+    return response
+
+
+def _wants_html() -> bool:
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return best == "text/html" and request.accept_mimetypes[best] > request.accept_mimetypes["application/json"]
+
+
+def _from_http_exception(exc: HTTPException) -> AppError:
+    data = getattr(exc, "data", None) or {}
+    messages = data.get("messages")
+    if exc.code == 422 and messages is not None:
+        # webargs/marshmallow validation: flatten {"json": {...}, "query": {...}} into one map.
+        errors = {}
+        for location_errors in messages.values():
+            if isinstance(location_errors, dict):
+                errors.update(location_errors)
+            else:
+                errors.setdefault("_body", []).extend(location_errors)
+        return _error(400, "validation_failed", "Bad Request",
+                      "The request has invalid fields; see errors.", errors)
+    if exc.code == 400 and messages is not None:
+        return _error(400, "invalid_json", "Bad Request", "The body is not valid JSON.")
+    code = _HTTP_CODES.get(exc.code, "http_error")
+    detail = exc.description or exc.name
+    if exc.code == 413:
+        detail = "The request body is larger than this route accepts."
+    error = _error(exc.code or 500, code, exc.name, detail)
+    if exc.code == 405 and exc.valid_methods:
+        error.headers["Allow"] = ", ".join(exc.valid_methods)
+    return error
+
+
+def _error(status: int, code: str, title: str, detail: str, errors: dict | None = None) -> AppError:
+    error = AppError(detail, code=code, errors=errors)
+    error.status, error.title = status, title
+    return error
+
+
+def handle_exception(exc: Exception) -> Response:
+    if isinstance(exc, AppError):
+        return problem_response(exc)
+    if isinstance(exc, HTTPException):
+        return problem_response(_from_http_exception(exc))
+    log.exception("unhandled error on %s %s", request.method, request.path)
+    return problem_response(AppError("Something went wrong on our side; it has been logged."))
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(Exception, handle_exception)

@@ -1,0 +1,28 @@
+"""Request body rules: JSON only (unless a route takes uploads), and no larger than the setting."""
+
+from __future__ import annotations
+
+from flask import Flask, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from appliance.core.errors import Invalid
+
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def init_app(app: Flask, *, max_json_bytes: int) -> None:
+    @app.before_request
+    def check_body():
+        if request.method not in _BODY_METHODS:
+            return
+        has_body = bool(request.content_length) or "chunked" in request.headers.get(
+            "Transfer-Encoding", "").lower()
+        if not has_body:
+            return
+        # Flask >= 3.1: a per-request limit, enforced even while streaming a chunked body.
+        request.max_content_length = max_json_bytes
+        if request.content_length and request.content_length > max_json_bytes:
+            raise RequestEntityTooLarge()
+        if not request.is_json:
+            raise Invalid("Send the body as JSON with 'Content-Type: application/json'.",
+                          code="unsupported_content_type")

@@ -1,0 +1,48 @@
+"""One unit of work per request: opened on first use, committed after a 2xx/3xx answer,
+rolled back after any error answer or exception."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, g, request
+from sqlmodel import Session
+
+from appliance.core import runtime
+
+log = logging.getLogger(__name__)
+_READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def db_session() -> Session:
+    """The request's session; writes (any method but GET/HEAD/OPTIONS) begin IMMEDIATE."""
+    uow = g.get("uow")
+    if uow is None:
+        uow = g.uow = runtime.get().db.begin(write=request.method not in _READ_METHODS)
+    return uow.session
+
+
+def init_app(app: Flask) -> None:
+    @app.after_request
+    def finish_unit_of_work(response):
+        uow = g.pop("uow", None)
+        if uow is None:
+            return response
+        if response.status_code >= 400:
+            uow.rollback()
+            return response
+        try:
+            uow.commit()
+        except Exception:
+            log.exception("commit failed")
+            from appliance.http.errors import problem_response
+            from appliance.core.errors import Unavailable
+            return problem_response(Unavailable("The change could not be saved; try again.",
+                                                code="storage_unavailable"))
+        return response
+
+    @app.teardown_request
+    def close_unit_of_work(_exc):
+        uow = g.pop("uow", None)
+        if uow is not None:
+            uow.rollback()

@@ -1,0 +1,26 @@
+from huey import crontab
+
+from appliance.core import runtime
+from appliance.core.queue import huey
+from appliance.mail import service
+from appliance.mail.service import MAX_ATTEMPTS
+
+
+def _transport() -> service.MailTransport:
+    settings = runtime.get().settings
+    return service.MailTransport(smtp_url=settings.smtp_url, sender=settings.mail_from)
+
+
+@huey.task(retries=MAX_ATTEMPTS - 1, retry_delay=30)
+def deliver_mail(mail_id: str) -> None:
+    service.deliver(runtime.get().db, _transport(), mail_id)
+
+
+@huey.periodic_task(crontab(minute="*/5"))
+def deliver_stuck_mail() -> None:
+    """Mail whose delivery task was lost (a crash right after commit) is picked up here."""
+    database = runtime.get().db
+    with database.unit_of_work(write=False) as session:
+        stuck = service.list_stuck_ids(session, older_than_seconds=600)
+    for mail_id in stuck:
+        deliver_mail(mail_id)

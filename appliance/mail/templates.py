@@ -1,0 +1,73 @@
+"""The text of every mail we send, in English and Spanish."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class MailText:
+    subject: str
+    body: str
+
+
+_TEXTS: dict[str, dict[str, MailText]] = {
+    "verify_email": {
+        "en": MailText(
+            "Confirm your email address",
+            "Hello {name},\n\nConfirm your email address by opening this link:\n{link}\n\n"
+            "Or send this token to POST /auth/verify-email: {token}\n\n"
+            "The link is valid for {hours} hours. If you did not sign up, ignore this mail.\n"),
+        "es": MailText(
+            "Confirma tu correo electrónico",
+            "Hola {name}:\n\nConfirma tu correo abriendo este enlace:\n{link}\n\n"
+            "O envía este token a POST /auth/verify-email: {token}\n\n"
+            "El enlace vale {hours} horas. Si no creaste una cuenta, ignora este correo.\n"),
+    },
+    "reset_password": {
+        "en": MailText(
+            "Reset your password",
+            "Hello {name},\n\nSomeone asked to reset the password of this account. "
+            "To choose a new one, open:\n{link}\n\nOr send this token to POST /auth/reset-password: {token}\n\n"
+            "The link works once and for one hour. If it was not you, ignore this mail: "
+            "your password stays as it is.\n"),
+        "es": MailText(
+            "Restablece tu contraseña",
+            "Hola {name}:\n\nAlguien pidió restablecer la contraseña de esta cuenta. "
+            "Para elegir una nueva, abre:\n{link}\n\nO envía este token a POST /auth/reset-password: {token}\n\n"
+            "El enlace funciona una vez y durante una hora. Si no fuiste tú, ignora este correo: "
+            "tu contraseña no cambia.\n"),
+    },
+    "password_changed": {
+        "en": MailText(
+            "Your password was changed",
+            "Hello {name},\n\nThe password of your account was changed and your other sessions "
+            "were closed. If it was not you, reset your password now at {base_url}.\n"),
+        "es": MailText(
+            "Tu contraseña cambió",
+            "Hola {name}:\n\nLa contraseña de tu cuenta cambió y se cerraron tus otras sesiones. "
+            "Si no fuiste tú, restablécela ya en {base_url}.\n"),
+    },
+    "two_factor_enabled": {
+        "en": MailText("Two-factor authentication is on",
+                       "Hello {name},\n\nTwo-factor authentication was turned on for your account. "
+                       "Keep your recovery codes somewhere safe.\n"),
+        "es": MailText("La verificación en dos pasos está activa",
+                       "Hola {name}:\n\nSe activó la verificación en dos pasos en tu cuenta. "
+                       "Guarda tus códigos de recuperación en un lugar seguro.\n"),
+    },
+    "two_factor_disabled": {
+        "en": MailText("Two-factor authentication is off",
+                       "Hello {name},\n\nTwo-factor authentication was turned off for your account. "
+                       "If it was not you, reset your password now at {base_url}.\n"),
+        "es": MailText("La verificación en dos pasos está desactivada",
+                       "Hola {name}:\n\nSe desactivó la verificación en dos pasos en tu cuenta. "
+                       "Si no fuiste tú, restablece tu contraseña ya en {base_url}.\n"),
+    },
+}
+
+
+def render(kind: str, locale: str, **values) -> MailText:
+    texts = _TEXTS[kind]
+    text = texts.get(locale) or texts["en"]
+    return MailText(text.subject.format(**values), text.body.format(**values))

@@ -1,0 +1,39 @@
+"""Alembic migrations, configured in code (no alembic.ini) so they run the same from the CLI,
+the tests and the frozen bundle. New revision: `make migration MSG="what changed"`."""
+
+from __future__ import annotations
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+
+from appliance.paths import MIGRATIONS_DIR
+
+
+def _config(connection=None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.attributes["connection"] = connection
+    return config
+
+
+def upgrade(database) -> None:
+    """Bring the database to the newest revision, in one transaction."""
+    with database.writer.begin() as connection:
+        command.upgrade(_config(connection), "head")
+
+
+def current_revision(database) -> str | None:
+    with database.engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def head_revision() -> str:
+    return ScriptDirectory.from_config(_config()).get_current_head()
+
+
+def autogenerate(database, message: str) -> None:
+    """Write a new revision from the difference between the models and `database` (at head)."""
+    with database.writer.begin() as connection:
+        command.revision(_config(connection), message=message, autogenerate=True)

@@ -1,0 +1,124 @@
+"""Every setting of the appliance, declared once as data.
+
+A setting is read from the environment variable of its name; `load_settings`
+accepts overrides (the CLI flags and the tests use them). README.md lists every
+setting, and a test keeps the two in step.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    default: str
+    help: str
+    parse: Callable[[str], Any] = str
+
+    @property
+    def attr(self) -> str:
+        return self.name.removeprefix("APPLIANCE_").lower()
+
+
+def _bool(text: str) -> bool:
+    value = text.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off", ""):
+        return False
+    raise ValueError(f"not a boolean: {text!r}")
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise ValueError(f"must be 0 or more: {text!r}")
+    return value
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("APPLIANCE_DATA_DIR", "./data", "Directory for the database, queue, media, logs and the generated secret key.", Path),
+    Setting("APPLIANCE_HOST", "127.0.0.1", "Address the server listens on (0.0.0.0 to serve the office LAN)."),
+    Setting("APPLIANCE_PORT", "8080", "TCP port the server listens on.", int),
+    Setting("APPLIANCE_THREADS", "16", "Request threads of the HTTP server; each open live-update stream holds one.", int),
+    Setting("APPLIANCE_BASE_URL", "http://127.0.0.1:8080", "Public address of the appliance, used in links sent by email and as the OAuth issuer."),
+    Setting("APPLIANCE_SECRET_KEY", "", "Master secret for signing tokens and encrypting stored secrets. Empty: generated once into DATA_DIR/secret.key."),
+    Setting("APPLIANCE_SMTP_URL", "", "Outgoing mail server, smtp://user:pass@host:port or smtps://... (add ?starttls=1 for STARTTLS). Empty: mail is kept in the mail outbox table and written to the log."),
+    Setting("APPLIANCE_MAIL_FROM", "Appliance <no-reply@appliance.local>", "Sender address of outgoing mail."),
+    Setting("APPLIANCE_MAX_JSON_BYTES", "1048576", "Largest JSON request body accepted; larger ones answer 413.", _positive_int),
+    Setting("APPLIANCE_REFRESH_TOKEN_DAYS", "30", "Days a sign-in session lasts without being refreshed.", _positive_int),
+    Setting("APPLIANCE_THROTTLE_WINDOW_SECONDS", "900", "Window in which failed credential attempts are counted.", _positive_int),
+    Setting("APPLIANCE_THROTTLE_ACCOUNT_FAILURES", "5", "Failed credential attempts per account within the window before 429.", _positive_int),
+    Setting("APPLIANCE_THROTTLE_IP_FAILURES", "20", "Failed credential attempts per client IP within the window before 429.", _positive_int),
+    Setting("APPLIANCE_SIGNUP_LIMIT_PER_HOUR", "0", "Sign-ups accepted per client IP per hour; 0 means no limit.", _positive_int),
+    Setting("APPLIANCE_PROXY_COUNT", "0", "Number of reverse proxies in front of the appliance whose X-Forwarded-For is trusted.", _positive_int),
+    Setting("APPLIANCE_QUEUE_WORKERS", "2", "Background task threads running inside the server process.", int),
+    Setting("APPLIANCE_LOG_LEVEL", "INFO", "Log level: DEBUG, INFO, WARNING or ERROR."),
+)
+
+_BY_ATTR = {s.attr: s for s in SETTINGS}
+
+
+class Settings:
+    """Parsed settings; attribute names are the setting names without the prefix, lower-case."""
+
+    def __init__(self, values: Mapping[str, Any]):
+        object.__setattr__(self, "_values", dict(values))
+
+    def __getattr__(self, attr: str) -> Any:
+        try:
+            return self._values[attr]
+        except KeyError:
+            raise AttributeError(attr) from None
+
+    def __setattr__(self, attr, value):
+        raise AttributeError("settings are read-only; use replace()")
+
+    def replace(self, **overrides: Any) -> "Settings":
+        return Settings({**self._values, **_parse_overrides(overrides)})
+
+    @property
+    def database_path(self) -> Path:
+        return self.data_dir / "appliance.db"
+
+    @property
+    def queue_path(self) -> Path:
+        return self.data_dir / "queue.db"
+
+
+def _parse_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    parsed = {}
+    for attr, value in overrides.items():
+        setting = _BY_ATTR.get(attr)
+        if setting is None:
+            raise KeyError(f"unknown setting {attr!r}")
+        parsed[attr] = setting.parse(value) if isinstance(value, str) else value
+    return parsed
+
+
+def load_settings(env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+    """Read every setting from `env` (default: the process environment), then apply overrides."""
+    env = os.environ if env is None else env
+    values = {}
+    for setting in SETTINGS:
+        raw = env.get(setting.name, setting.default)
+        try:
+            values[setting.attr] = setting.parse(raw)
+        except ValueError as exc:
+            raise SystemExit(f"{setting.name}: {exc}") from None
+    values.update(_parse_overrides({k: v for k, v in overrides.items() if v is not None}))
+    return Settings(values)
+
+
+def settings_markdown() -> str:
+    """The settings table for README.md."""
+    rows = ["| Setting | Default | Meaning |", "|---|---|---|"]
+    for s in SETTINGS:
+        default = f"`{s.default}`" if s.default else "(empty)"
+        rows.append(f"| `{s.name}` | {default} | {s.help} |")
+    return "\n".join(rows)

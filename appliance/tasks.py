@@ -1,0 +1,5 @@
+"""Imports every module that defines tasks or listeners, so the consumer and the dispatcher know them."""
+
+from appliance.core import events  # noqa: F401  (outbox dispatch tasks)
+from appliance.auth import listeners, tasks as auth_tasks  # noqa: F401
+from appliance.mail import tasks as mail_tasks  # noqa: F401

@@ -1,0 +1,1 @@
+"""People who sign in: their account record and profile (/users)."""

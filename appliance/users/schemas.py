@@ -1,0 +1,37 @@
+from zoneinfo import available_timezones
+
+from marshmallow import ValidationError, fields, validate
+
+from appliance.core.schema import ApiSchema, IsoDateTime, Secret, Text
+from appliance.users.service import SUPPORTED_LOCALES
+
+PASSWORD_RULES = {"min_length": 8, "max_length": 128}
+_TIMEZONES = frozenset(available_timezones())
+
+
+def _known_timezone(value: str) -> None:
+    if value not in _TIMEZONES:
+        raise ValidationError("Unknown time zone; use an IANA name such as America/Bogota.")
+
+
+class UserSchema(ApiSchema):
+    id = fields.String()
+    email = fields.String()
+    name = fields.String()
+    locale = fields.String()
+    timezone = fields.String()
+    email_verified = fields.Boolean()
+    two_factor_enabled = fields.Boolean()
+    created_at = IsoDateTime()
+    updated_at = IsoDateTime()
+
+
+class UserUpdateSchema(ApiSchema):
+    name = Text(max_length=100, min_length=1)
+    locale = fields.String(validate=validate.OneOf(SUPPORTED_LOCALES))
+    timezone = fields.String(validate=_known_timezone, metadata={"example": "America/Bogota"})
+
+
+class ChangePasswordSchema(ApiSchema):
+    current_password = Secret(required=True, max_length=128)
+    new_password = Secret(required=True, **PASSWORD_RULES)
