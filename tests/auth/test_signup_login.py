@@ -1,0 +1,100 @@
+from appliance.core import clock
+
+
+def test_signup_returns_user_and_tokens_and_mails_a_verification_link(api, mailbox):
+    """Sign-up answers 201 with the user and a token pair, and mails a verification link."""
+    data = api.signup(email="  Ana@Example.COM ")
+    assert data["user"]["email"] == "ana@example.com"
+    assert data["user"]["emailVerified"] is False and data["user"]["twoFactorEnabled"] is False
+    assert data["tokens"]["expiresIn"] == 900
+    mail = mailbox.last_to("ana@example.com")
+    assert "http://appliance.test/verify-email?token=" in mail.get_content()
+
+
+def test_signup_in_spanish_sends_the_mail_in_spanish(api, mailbox):
+    """The verification mail follows the account's language."""
+    api.signup(locale="es")
+    assert mailbox.last_to("ana@example.com")["Subject"] == "Confirma tu correo electrónico"
+
+
+def test_signup_with_a_taken_email_is_409(api):
+    """A second account with the same email (any case) is refused with 409 email_taken."""
+    api.signup()
+    response = api.post("/auth/signup", {"email": "ANA@example.com", "password": "another password", "name": "X"})
+    assert response.status_code == 409 and response.json["code"] == "email_taken"
+
+
+def test_signup_validates_every_field(api):
+    """Bad email, short password, empty name and unknown fields each get a field error."""
+    response = api.post("/auth/signup", {"email": "not-an-email", "password": "short", "name": "", "role": "admin"})
+    assert response.status_code == 400
+    assert set(response.json["errors"]) == {"email", "password", "name", "role"}
+
+
+def test_signup_refuses_control_characters_and_overlong_names(api):
+    """Names with control characters or over 100 characters are refused; unicode is kept."""
+    for name in ("Ana\x00", "Ana\u0007", "a" * 101, "Ana\nBob"):
+        response = api.post("/auth/signup", {"email": "a@example.com", "password": "long enough", "name": name})
+        assert response.status_code == 400, name
+        assert "name" in response.json["errors"]
+    assert api.signup(email="b@example.com", name="Añá 李 🚀")["user"]["name"] == "Añá 李 🚀"
+
+
+def test_login_answers_the_same_for_unknown_email_and_wrong_password(api):
+    """Nothing in the answer tells whether the account exists."""
+    api.signup()
+    unknown = api.login(email="nobody@example.com", status=401)
+    wrong = api.login(password="wrong password!", status=401)
+    assert unknown["code"] == wrong["code"] == "invalid_credentials"
+    assert unknown["detail"] == wrong["detail"]
+
+
+def test_login_returns_user_and_tokens(api):
+    """A correct password signs in and the access token opens /users/me."""
+    api.signup()
+    data = api.login()
+    me = api.get("/users/me", token=data["tokens"]["accessToken"])
+    assert me.status_code == 200 and me.json["data"]["email"] == "ana@example.com"
+
+
+def test_failed_logins_are_throttled_per_account_with_retry_after(api):
+    """Five failures lock the account for the window: even the right password gets 429."""
+    api.signup()
+    for _ in range(5):
+        api.login(password="wrong password!", status=401)
+    locked = api.client.post("/auth/login", json={"email": "ana@example.com", "password": "correct horse battery"},
+                             environ_base={"REMOTE_ADDR": "10.9.9.9"})
+    assert locked.status_code == 429 and locked.json["code"] == "too_many_requests"
+    assert 1 <= int(locked.headers["Retry-After"]) <= 900
+    clock.advance(901)
+    api.login()
+
+
+def test_failed_logins_are_throttled_per_ip(api):
+    """Twenty failures from one address lock that address, whatever account it tries."""
+    for n in range(20):
+        api.login(email=f"user{n}@example.com", status=401)
+    assert api.login(email="someone@example.com", status=429)["code"] == "too_many_requests"
+    other_ip = api.client.post("/auth/login", json={"email": "x@example.com", "password": "whatever1"},
+                               environ_base={"REMOTE_ADDR": "10.0.0.99"})
+    assert other_ip.status_code == 401
+
+
+def test_a_successful_login_clears_the_account_counter(api):
+    """Four failures, then a success, then four more failures do not lock the account."""
+    api.signup()
+    for _ in range(4):
+        api.login(password="wrong password!", status=401)
+    api.login()
+    for _ in range(4):
+        api.login(password="wrong password!", status=401)
+    api.login()
+
+
+def test_signup_limit_per_ip_when_configured(settings, tmp_path):
+    """APPLIANCE_SIGNUP_LIMIT_PER_HOUR caps sign-ups per address; off by default."""
+    from appliance.app import create_app
+    client = create_app(settings.replace(signup_limit_per_hour=2), queue_immediate=True).test_client()
+    codes = [client.post("/auth/signup", json={"email": f"u{n}@example.com", "password": "long enough",
+                                               "name": "U"}).status_code for n in range(3)]
+    assert codes == [201, 201, 429]

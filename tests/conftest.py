@@ -1,0 +1,156 @@
+"""Shared fixtures: a real migrated SQLite database per test (copied from a template migrated
+once), the queue in immediate mode, a real local SMTP server, and a small API helper."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import threading
+from dataclasses import dataclass, field
+from email import message_from_bytes, policy
+
+import pyotp
+import pytest
+from aiosmtpd.controller import Controller
+
+from appliance import bootstrap
+from appliance.app import create_app
+from appliance.core import clock
+from appliance.settings import load_settings
+
+
+@dataclass
+class Mailbox:
+    """Mails received by the local SMTP server."""
+    messages: list = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    async def handle_DATA(self, server, session, envelope):
+        message = message_from_bytes(envelope.content, policy=policy.default)
+        with self.lock:
+            self.messages.append(message)
+        return "250 OK"
+
+    def to(self, address: str) -> list:
+        with self.lock:
+            return [m for m in self.messages if m["To"] == address]
+
+    def last_to(self, address: str):
+        mails = self.to(address)
+        assert mails, f"no mail for {address}"
+        return mails[-1]
+
+    def token_from_last(self, address: str) -> str:
+        body = self.last_to(address).get_content()
+        return re.search(r"token=([\w-]+)", body).group(1)
+
+
+@pytest.fixture(scope="session")
+def smtp():
+    mailbox = Mailbox()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    controller = Controller(mailbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    yield mailbox, port
+    controller.stop()
+
+
+@pytest.fixture(scope="session")
+def template_data_dir(tmp_path_factory):
+    data_dir = tmp_path_factory.mktemp("template")
+    runtime = bootstrap.start(load_settings({}, data_dir=data_dir), migrate=True, queue_immediate=True)
+    runtime.db.dispose()
+    return data_dir
+
+
+@pytest.fixture
+def settings(tmp_path, template_data_dir, smtp):
+    data_dir = tmp_path / "data"
+    shutil.copytree(template_data_dir, data_dir)
+    return load_settings({}, data_dir=data_dir, smtp_url=f"smtp://127.0.0.1:{smtp[1]}",
+                         base_url="http://appliance.test")
+
+
+@pytest.fixture
+def mailbox(smtp):
+    mailbox = smtp[0]
+    with mailbox.lock:
+        mailbox.messages.clear()
+    return mailbox
+
+
+@pytest.fixture(autouse=True)
+def _real_clock():
+    clock.reset()
+    yield
+    clock.reset()
+
+
+@pytest.fixture
+def app(settings):
+    app = create_app(settings, queue_immediate=True)
+    yield app
+    from appliance.core import runtime
+    runtime.get().db.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Api:
+    """Talks to the app as an API client would."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def post(self, path, json=None, token=None, **kwargs):
+        return self.client.post(path, json=json, headers=self._headers(token), **kwargs)
+
+    def get(self, path, token=None):
+        return self.client.get(path, headers=self._headers(token))
+
+    def patch(self, path, json=None, token=None):
+        return self.client.patch(path, json=json, headers=self._headers(token))
+
+    def delete(self, path, token=None):
+        return self.client.delete(path, headers=self._headers(token))
+
+    @staticmethod
+    def _headers(token):
+        return {"Authorization": f"Bearer {token}"} if token else {}
+
+    def signup(self, email="ana@example.com", password="correct horse battery", name="Ana", **extra):
+        response = self.post("/auth/signup", {"email": email, "password": password, "name": name, **extra})
+        assert response.status_code == 201, response.json
+        return response.json["data"]
+
+    def login(self, email="ana@example.com", password="correct horse battery", code=None, status=200):
+        body = {"email": email, "password": password}
+        if code is not None:
+            body["twoFactorCode"] = code
+        response = self.post("/auth/login", body, environ_base={"REMOTE_ADDR": "10.0.0.2"})
+        assert response.status_code == status, response.json
+        return response.json.get("data") if status == 200 else response.json
+
+    def enable_2fa(self, token) -> tuple[pyotp.TOTP, list[str]]:
+        setup = self.post("/auth/2fa/setup", token=token).json["data"]
+        totp = pyotp.TOTP(setup["secret"])
+        response = self.post("/auth/2fa/enable", {"code": totp.now()}, token=token)
+        assert response.status_code == 200, response.json
+        return totp, response.json["data"]["recoveryCodes"]
+
+
+@pytest.fixture
+def api(client):
+    return Api(client)
+
+
+def next_totp(totp: pyotp.TOTP) -> str:
+    """A code for the next time step (a fresh code the server has not seen yet)."""
+    clock.advance(30)
+    return totp.at(clock.now())

@@ -1,0 +1,54 @@
+"""The rules of the house that a machine can check."""
+
+import ast
+from pathlib import Path
+
+import appliance
+from appliance.settings import SETTINGS
+
+PACKAGE = Path(appliance.__file__).parent
+ROOT = PACKAGE.parent
+# Only the web edge may know flask: the http package, each domain's api.py/pages.py, the app and server.
+FLASK_ALLOWED = ("api.py", "pages.py", "app.py", "server.py")
+FLASK_MODULES = ("flask", "flask_smorest", "flask_login", "werkzeug")
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def _python_files():
+    return [p for p in PACKAGE.rglob("*.py") if "migrations/versions" not in str(p)]
+
+
+def test_no_flask_in_core_or_services():
+    """core/, services, models, tasks and listeners never import flask (only the web edge does)."""
+    offenders = [str(p.relative_to(ROOT)) for p in _python_files()
+                 if p.parent.name != "http" and p.name not in FLASK_ALLOWED
+                 and _imports(p) & set(FLASK_MODULES)]
+    assert offenders == []
+
+
+def test_no_god_modules():
+    """No module grows past 600 lines."""
+    big = [str(p) for p in _python_files() if len(p.read_text().splitlines()) > 600]
+    assert big == []
+
+
+def test_every_setting_is_in_the_readme():
+    """README.md lists every setting by name."""
+    readme = (ROOT / "README.md").read_text()
+    assert [s.name for s in SETTINGS if s.name not in readme] == []
+
+
+def test_readme_starts_with_the_two_commands():
+    """The newcomer's commands come first."""
+    head = (ROOT / "README.md").read_text()[:1500]
+    assert "make run" in head and "make test" in head

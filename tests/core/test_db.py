@@ -1,0 +1,122 @@
+import threading
+
+import pysqlite3.dbapi2 as sqlite
+import pytest
+from sqlalchemy import text
+
+from appliance.core import db as core_db
+from appliance.core.db import Database, StartupError, after_commit, check_sqlite_runtime, run_after
+
+
+@pytest.fixture
+def database(tmp_path):
+    database = Database(tmp_path / "t.db")
+    with database.unit_of_work(write=True) as session:
+        session.exec(text("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"))
+    yield database
+    database.dispose()
+
+
+def test_every_connection_has_the_pragmas_and_sqlite_vec(database):
+    """WAL, foreign keys, busy timeout, synchronous FULL and vec0 on every pooled connection."""
+    with database.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 5000
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2
+        assert conn.exec_driver_sql("select vec_version()").scalar().startswith("v")
+
+
+def test_sqlite_is_recent_enough():
+    """The bundled SQLite is at least 3.51.3."""
+    version, vec = check_sqlite_runtime()
+    assert tuple(map(int, version.split("."))) >= (3, 51, 3) and vec
+
+
+def test_an_old_sqlite_is_refused_with_a_clear_message():
+    """SQLite 3.45 is refused, naming the minimum and the fix."""
+    with pytest.raises(StartupError, match=r"3\.45\.1 is too old.*3\.51\.3"):
+        check_sqlite_runtime("3.45.1")
+
+
+def test_missing_sqlite_vec_is_refused(monkeypatch):
+    """When the extension cannot load, start-up stops with a clear message."""
+    def broken(conn):
+        raise RuntimeError("no vec0 here")
+    monkeypatch.setattr(core_db.sqlite_vec, "load", broken)
+    with pytest.raises(StartupError, match="sqlite-vec"):
+        check_sqlite_runtime()
+
+
+def test_writes_take_the_write_lock_up_front(database):
+    """A writing unit of work begins IMMEDIATE: another writer cannot start until it ends."""
+    with database.unit_of_work(write=True) as session:
+        session.exec(text("SELECT 1"))
+        other = sqlite.connect(str(database.path), timeout=0, isolation_level=None)
+        with pytest.raises(sqlite.OperationalError, match="locked"):
+            other.execute("BEGIN IMMEDIATE")
+        other.close()
+
+
+def test_rollback_leaves_nothing_and_runs_only_independent_work(database):
+    """On error nothing is written, after-commit hooks are skipped, run_after work is kept."""
+    calls = []
+    with pytest.raises(ValueError):
+        with database.unit_of_work(write=True) as session:
+            session.exec(text("INSERT INTO t (v) VALUES ('lost')"))
+            after_commit(session, lambda: calls.append("after_commit"))
+            run_after(session, lambda s: s.exec(text("INSERT INTO t (v) VALUES ('kept')")))
+            raise ValueError
+    with database.unit_of_work(write=False) as session:
+        assert session.exec(text("SELECT v FROM t")).all() == [("kept",)]
+    assert calls == []
+
+
+def test_after_commit_hooks_run_after_commit(database):
+    """Hooks see the committed data."""
+    seen = []
+
+    def look():
+        with database.unit_of_work(write=False) as session:
+            seen.append(session.exec(text("SELECT v FROM t")).scalar())
+    with database.unit_of_work(write=True) as session:
+        session.exec(text("INSERT INTO t (v) VALUES ('committed')"))
+        after_commit(session, look)
+    assert seen == ["committed"]
+
+
+def test_concurrent_writers_wait_instead_of_failing(database):
+    """Eight threads writing at once all succeed (busy timeout + BEGIN IMMEDIATE)."""
+    errors = []
+
+    def write(n):
+        try:
+            for i in range(20):
+                with database.unit_of_work(write=True) as session:
+                    session.exec(text("INSERT INTO t (v) VALUES (:v)").bindparams(v=f"{n}-{i}"))
+        except Exception as exc:  # noqa: BLE001 - collected for the assertion
+            errors.append(exc)
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with database.unit_of_work(write=False) as session:
+        assert session.exec(text("SELECT count(*) FROM t")).scalar() == 160
+
+
+def test_migrations_match_the_models(app):
+    """The migrated schema is exactly what the models declare (no missing revision)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+    from sqlmodel import SQLModel
+
+    from appliance import migrations
+    from appliance.core import runtime
+
+    database = runtime.get().db
+    assert migrations.current_revision(database) == migrations.head_revision()
+    with database.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), SQLModel.metadata)
+    assert diff == []

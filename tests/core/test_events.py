@@ -1,0 +1,61 @@
+import pytest
+
+from appliance.core import events, runtime
+
+
+@pytest.fixture
+def received(app):
+    seen = []
+
+    @events.subscribe("test.happened", "test.broken")
+    def record(session, event):
+        if event.name == "test.broken":
+            raise RuntimeError("listener bug")
+        seen.append(event.data["n"])
+    yield seen
+    events._listeners.pop(f"{record.__module__}.{record.__qualname__}")
+
+
+def test_committed_events_reach_listeners_once(received):
+    """An event emitted in a committed transaction is handed over once, after commit."""
+    database = runtime.get().db
+    with database.unit_of_work(write=True) as session:
+        events.emit(session, "test.happened", n=1)
+        assert received == []  # not before commit
+    assert received == [1]
+    events.dispatch_pending(database)
+    assert received == [1]
+
+
+def test_rolled_back_events_are_never_announced(received):
+    """An event whose transaction rolls back does not exist."""
+    database = runtime.get().db
+    with pytest.raises(ValueError):
+        with database.unit_of_work(write=True) as session:
+            events.emit(session, "test.happened", n=2)
+            raise ValueError
+    events.dispatch_pending(database)
+    assert received == []
+
+
+def test_a_failing_listener_does_not_stall_later_events(received):
+    """A listener error is recorded and later events still arrive."""
+    database = runtime.get().db
+    with database.unit_of_work(write=True) as session:
+        events.emit(session, "test.broken", n=0)
+        events.emit(session, "test.happened", n=3)
+    assert received == [3]
+    with database.unit_of_work(write=False) as session:
+        cursor = session.get(events.OutboxCursor, "tests.core.test_events.received.<locals>.record")
+        assert "listener bug" in cursor.last_error
+
+
+def test_events_survive_a_lost_wake_up(received, monkeypatch):
+    """If the process dies between commit and dispatch, the sweep delivers the event later."""
+    database = runtime.get().db
+    with database.unit_of_work(write=True) as session:
+        events.emit(session, "test.happened", n=4)
+        session.info["after_commit"].clear()  # the wake-up is lost, as in a crash
+    assert received == []
+    events.sweep_outbox.call_local()
+    assert received == [4]

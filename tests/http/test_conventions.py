@@ -1,0 +1,125 @@
+import re
+
+
+def test_success_envelope(client):
+    """Success answers are {data, timestamp} with an ISO UTC timestamp."""
+    body = client.get("/health").json
+    assert set(body) == {"data", "timestamp"}
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", body["timestamp"])
+
+
+def test_malformed_json_is_400_invalid_json(client):
+    """A body that does not parse is 400 invalid_json, as problem+json."""
+    response = client.post("/auth/login", data="{nope", content_type="application/json")
+    assert response.status_code == 400 and response.json["code"] == "invalid_json"
+    assert response.mimetype == "application/problem+json"
+    assert {"type", "title", "status", "code", "detail", "timestamp"} <= set(response.json)
+
+
+def test_non_json_body_is_400(client):
+    """Form or text bodies on JSON routes are 400 unsupported_content_type."""
+    response = client.post("/auth/login", data="email=a&password=b")
+    assert response.status_code == 400 and response.json["code"] == "unsupported_content_type"
+
+
+def test_wrong_types_and_unknown_fields(client):
+    """Numbers for strings and unknown fields are listed per field."""
+    response = client.post("/auth/login", json={"email": 5, "password": ["x"], "admin": True})
+    assert response.status_code == 400
+    assert set(response.json["errors"]) == {"email", "password", "admin"}
+
+
+def test_json_that_is_not_an_object(client):
+    """An array, a string or null as the body is 400, not 500."""
+    for body in ("[]", '"text"', "null", "1"):
+        response = client.post("/auth/login", data=body, content_type="application/json")
+        assert response.status_code == 400, body
+
+
+def test_oversize_body_is_413(client):
+    """A body above APPLIANCE_MAX_JSON_BYTES answers 413 payload_too_large."""
+    big = '{"email": "a@b.co", "password": "' + "x" * (1024 * 1024) + '"}'
+    response = client.post("/auth/login", data=big, content_type="application/json")
+    assert response.status_code == 413 and response.json["code"] == "payload_too_large"
+
+
+def test_very_long_strings_are_refused_by_field_limits(client):
+    """A 100 kB password under the body limit is still a 400, not a slow hash."""
+    response = client.post("/auth/login", json={"email": "a@b.co", "password": "x" * 100_000})
+    assert response.status_code == 400 and "password" in response.json["errors"]
+
+
+def test_unknown_route_and_wrong_method(client):
+    """404 not_found and 405 method_not_allowed with Allow, both problem+json."""
+    missing = client.get("/no/such/route")
+    assert missing.status_code == 404 and missing.json["code"] == "not_found"
+    wrong = client.get("/auth/login")
+    assert wrong.status_code == 405 and wrong.json["code"] == "method_not_allowed"
+    assert "POST" in wrong.headers["Allow"]
+
+
+def test_browsers_get_an_html_error_page(client):
+    """A browser asking for HTML gets a page, not JSON."""
+    response = client.get("/no/such/route", headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    assert response.status_code == 404 and response.mimetype == "text/html"
+    assert b"Not Found" in response.data
+
+
+def test_an_unexpected_error_is_a_clean_500(app, client):
+    """A bug answers 500 internal_error without leaking a traceback."""
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("secret internals")
+    boom._public = True
+    response = client.get("/boom")
+    assert response.status_code == 500 and response.json["code"] == "internal_error"
+    assert b"secret internals" not in response.data
+
+
+def test_a_failed_request_writes_nothing(api, app):
+    """A request that fails after the service wrote something leaves no trace (rollback)."""
+    from appliance.core import runtime
+    from appliance.users.models import User
+    from sqlmodel import select
+    api.signup()
+    response = api.post("/auth/signup", {"email": "ana@example.com", "password": "another one", "name": "Twin"})
+    assert response.status_code == 409
+    with runtime.get().db.unit_of_work(write=False) as session:
+        assert len(session.exec(select(User)).all()) == 1
+
+
+def test_openapi_documents_every_operation(client):
+    """Every operation has a summary, a tag, a success response schema, and a request body schema when it takes JSON."""
+    spec = client.get("/openapi.json").json
+    assert spec["info"]["version"]
+    operations = [(path, method, op) for path, item in spec["paths"].items()
+                  for method, op in item.items() if method in ("get", "post", "put", "patch", "delete")]
+    assert len(operations) >= 22
+    for path, method, op in operations:
+        where = f"{method.upper()} {path}"
+        assert op.get("summary"), where
+        assert op.get("tags"), where
+        successes = {code: r for code, r in op["responses"].items() if code.startswith("2")}
+        assert successes, where
+        for code, response in successes.items():
+            if code != "204":
+                assert "schema" in response["content"]["application/json"], where
+        if method in ("post", "put", "patch") and "requestBody" in op:
+            assert "schema" in op["requestBody"]["content"]["application/json"], where
+
+
+def test_openapi_marks_public_routes(client):
+    """Public routes declare no security; the rest need the bearer scheme."""
+    spec = client.get("/openapi.json").json
+    assert spec["paths"]["/auth/login"]["post"]["security"] == []
+    assert "security" not in spec["paths"]["/users/me"]["get"]
+    assert spec["security"] == [{"bearerAuth": []}]
+
+
+def test_swagger_ui_is_served_offline(client):
+    """/docs loads its scripts from this server, never from a CDN."""
+    page = client.get("/docs")
+    assert page.status_code == 200
+    sources = re.findall(rb'(?:src|href)="([^"]+)"', page.data)
+    assert sources and all(not s.startswith((b"http:", b"https:", b"//")) for s in sources)
+    assert client.get("/docs/assets/swagger-ui-bundle.js").status_code == 200

@@ -1,0 +1,69 @@
+"""The real server process: `python -m appliance serve` with waitress and the consumer."""
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_ready(port, proc, timeout=30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.stdout.read()
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/ready", timeout=2) as r:
+                return json.load(r)
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError("server did not become ready")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_serve_answers_and_stops_cleanly(tmp_path, sig):
+    """serve migrates, answers /health/ready, and exits 0 on SIGTERM and on Ctrl-C."""
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", str(tmp_path), "serve",
+                             "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert _wait_ready(port, proc)["data"]["checks"] == {"database": "ok", "queue": "ok"}
+        body = json.dumps({"email": "a@example.com", "password": "long enough", "name": "A"}).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/auth/signup", body,
+                                         {"Content-Type": "application/json"})
+        assert urllib.request.urlopen(request, timeout=5).status == 201
+        time.sleep(1.0)  # let the consumer deliver the verification mail
+        proc.send_signal(sig)
+        output, _ = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, output
+    assert "stopped" in output and "mail (no SMTP configured) to=a@example.com" in output
+    assert (tmp_path / "appliance.db").exists() and (tmp_path / "queue.db").exists()
+
+
+def test_doctor_checks_the_machine(tmp_path):
+    """doctor prints the versions and passes on this machine."""
+    result = subprocess.run([sys.executable, "-m", "appliance", "--data-dir", str(tmp_path), "doctor"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "sqlite-vec" in result.stdout and "all checks passed" in result.stdout
+
+
+def test_migrate_command(tmp_path):
+    """migrate brings a new database to the head revision."""
+    result = subprocess.run([sys.executable, "-m", "appliance", "--data-dir", str(tmp_path), "migrate"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and "database at revision 0001" in result.stdout
