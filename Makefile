@@ -16,7 +16,7 @@ run: $(STAMP)
 	$(BIN)/appliance serve
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest tests/bench -p no:randomly -s

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template
+from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from appliance import bootstrap
-from appliance.blueprints import BLUEPRINTS
+from appliance.blueprints import BLUEPRINTS, PAGES
 from appliance.http import auth, docs, errors, limits, unit_of_work
 from appliance.paths import WEB_DIR
 from appliance.settings import Settings, load_settings
@@ -32,8 +32,6 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
 
-    @app.get("/")
-    def home():  # public: a landing page for whoever opens the address in a browser
-        return render_template("home.html")
-    home._public = True
+    for page_blueprint in PAGES:
+        app.register_blueprint(page_blueprint)
     return app

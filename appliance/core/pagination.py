@@ -54,7 +54,7 @@ def paginate(session: Session, query: Select, *, key: Sequence[Any], take: int =
         raise Invalid(f"take must be between 1 and {MAX_TAKE}.", errors={"take": ["Out of range."]})
     if cursor:
         values = decode_cursor(cursor, arity=len(key))
-        values = [_restore(column, value) for column, value in zip(key, values)]
+        values = [_restore(column, value) for column, value in zip(key, values, strict=True)]
         position = tuple_(*key)
         query = query.where(position < tuple_(*values) if descending else position > tuple_(*values))
     order = [c.desc() if descending else c.asc() for c in key]

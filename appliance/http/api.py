@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import wraps
 
 import flask_smorest
-from flask import Response
+from flask import Response, current_app, request
 from flask_smorest.utils import unpack_tuple_response
 from marshmallow import Schema, fields
 
@@ -61,3 +61,25 @@ class Blueprint(flask_smorest.Blueprint):
         """Mark a view method as needing no credentials (and say so in the OpenAPI document)."""
         func._public = True
         return self.doc(security=[])(func)
+
+
+def view_flag(name: str) -> bool:
+    """Whether the view method serving this request carries the attribute `name` (set by decorators)."""
+    if request.endpoint is None:
+        return False
+    view = current_app.view_functions[request.endpoint]
+    view_class = getattr(view, "view_class", None)
+    target = getattr(view_class, request.method.lower(), None) if view_class else view
+    return bool(getattr(target, name, False))
+
+
+def public(func):
+    """Mark a plain (non-API) view as needing no credentials."""
+    func._public = True
+    return func
+
+
+def form_body(func):
+    """Mark a plain view as taking an HTML form body instead of JSON."""
+    func._form_body = True
+    return func

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app, g, request
+from flask import Flask, g, request
 
 from appliance.auth import sessions as auth_sessions
 from appliance.core.actor import Actor
 from appliance.core.errors import Unauthorized
+from appliance.http.api import view_flag
 from appliance.http.unit_of_work import db_session
 
 # flask-smorest's own routes (the OpenAPI document and Swagger UI) and static files.
@@ -30,10 +31,7 @@ def _view_is_public() -> bool:
     endpoint = request.endpoint
     if endpoint is None or endpoint.startswith(_PUBLIC_ENDPOINT_PREFIXES):
         return True  # no endpoint: routing answers 404/405 itself
-    view = current_app.view_functions[endpoint]
-    view_class = getattr(view, "view_class", None)
-    target = getattr(view_class, request.method.lower(), None) if view_class else view
-    return bool(getattr(target, "_public", False))
+    return view_flag("_public")
 
 
 def _credentials() -> str | None:

@@ -6,6 +6,7 @@ from flask import Flask, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from appliance.core.errors import Invalid
+from appliance.http.api import view_flag
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -23,6 +24,6 @@ def init_app(app: Flask, *, max_json_bytes: int) -> None:
         request.max_content_length = max_json_bytes
         if request.content_length and request.content_length > max_json_bytes:
             raise RequestEntityTooLarge()
-        if not request.is_json:
+        if not request.is_json and not view_flag("_form_body"):
             raise Invalid("Send the body as JSON with 'Content-Type: application/json'.",
                           code="unsupported_content_type")

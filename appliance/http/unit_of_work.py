@@ -9,6 +9,8 @@ from flask import Flask, g, request
 from sqlmodel import Session
 
 from appliance.core import runtime
+from appliance.core.errors import Unavailable
+from appliance.http.errors import problem_response
 
 log = logging.getLogger(__name__)
 _READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -35,8 +37,6 @@ def init_app(app: Flask) -> None:
             uow.commit()
         except Exception:
             log.exception("commit failed")
-            from appliance.http.errors import problem_response
-            from appliance.core.errors import Unavailable
             return problem_response(Unavailable("The change could not be saved; try again.",
                                                 code="storage_unavailable"))
         return response

@@ -54,10 +54,10 @@ def test_tampered_and_foreign_jwts_are_refused(api):
     tokens = _signed_in(api)
     header, payload, signature = tokens["accessToken"].split(".")
     claims = jwt.decode(tokens["accessToken"], options={"verify_signature": False})
-    forged_payload = jwt.encode({**claims, "sub": "someone-else"}, "x", algorithm="HS256").split(".")[1]
+    forged_payload = jwt.encode({**claims, "sub": "someone-else"}, "an attacker key of thirty-two bytes", algorithm="HS256").split(".")[1]
     candidates = [
         f"{header}.{forged_payload}.{signature}",
-        jwt.encode(claims, "not our key", algorithm="HS256"),
+        jwt.encode(claims, "not our key but long enough to be valid", algorithm="HS256"),
         jwt.encode(claims, None, algorithm="none"),
         "not.a.jwt",
     ]

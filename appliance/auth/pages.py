@@ -1,0 +1,95 @@
+"""The pages behind the links we mail: confirm an email address, choose a new password.
+
+A link only shows a page; the change happens on the button (a POST), so a mail scanner that
+follows links does not spend the token.
+"""
+
+from flask import Blueprint, render_template, request
+
+from appliance.auth import email_links
+from appliance.core.errors import AppError
+from appliance.http.api import form_body, public
+from appliance.http.auth import client_ip
+from appliance.http.i18n import page_locale
+from appliance.http.unit_of_work import db_session
+from appliance.users.schemas import PASSWORD_RULES
+
+auth_pages = Blueprint("auth_pages", __name__)
+
+TEXT = {
+    "en": {
+        "verify_title": "Confirm your email", "verify_intro": "Press the button to confirm this address.",
+        "verify_button": "Confirm my email", "verified": "Your email is confirmed. You can close this page.",
+        "reset_title": "Choose a new password", "reset_intro": "At least 8 characters. Every session of the account will be closed.",
+        "password": "New password", "confirm": "Repeat it", "reset_button": "Change password",
+        "reset_done": "Your password has changed. Sign in with the new one.",
+        "mismatch": "The two passwords are not the same.", "length": "Use between 8 and 128 characters.",
+        "missing": "This link is incomplete: open the whole link from the mail.",
+    },
+    "es": {
+        "verify_title": "Confirma tu correo", "verify_intro": "Pulsa el botón para confirmar esta dirección.",
+        "verify_button": "Confirmar mi correo", "verified": "Tu correo está confirmado. Puedes cerrar esta página.",
+        "reset_title": "Elige una contraseña nueva", "reset_intro": "Mínimo 8 caracteres. Se cerrarán todas las sesiones de la cuenta.",
+        "password": "Contraseña nueva", "confirm": "Repítela", "reset_button": "Cambiar contraseña",
+        "reset_done": "Tu contraseña cambió. Inicia sesión con la nueva.",
+        "mismatch": "Las dos contraseñas no coinciden.", "length": "Usa entre 8 y 128 caracteres.",
+        "missing": "Este enlace está incompleto: abre el enlace completo del correo.",
+    },
+}
+_INVALID_LINK = {"en": "This link is invalid, used or expired. Ask for a new one.",
+                 "es": "Este enlace no es válido, ya se usó o caducó. Pide uno nuevo."}
+
+
+def _page(kind: str, *, status: int = 200, **context):
+    lang = page_locale()
+    return render_template("auth_page.html", kind=kind, lang=lang, t=TEXT[lang], **context), status
+
+
+def _failure(kind: str, error: AppError, token: str):
+    lang = page_locale()
+    message = _INVALID_LINK[lang] if error.code == "invalid_token" else error.detail
+    return _page(kind, status=error.status, error=message, token=token)
+
+
+@auth_pages.get("/verify-email")
+@public
+def verify_email_form():
+    token = request.args.get("token", "")
+    return _page("verify", token=token, error=None if token else TEXT[page_locale()]["missing"])
+
+
+@auth_pages.post("/verify-email")
+@public
+@form_body
+def verify_email():
+    token = request.form.get("token", "")[:200]
+    try:
+        email_links.check_verify_email(db_session(), token=token, ip=client_ip())
+    except AppError as error:  # shown on the page; the unit of work rolls back on the 4xx
+        return _failure("verify", error, token)
+    return _page("verified")
+
+
+@auth_pages.get("/reset-password")
+@public
+def reset_password_form():
+    token = request.args.get("token", "")
+    return _page("reset", token=token, error=None if token else TEXT[page_locale()]["missing"])
+
+
+@auth_pages.post("/reset-password")
+@public
+@form_body
+def reset_password():
+    token = request.form.get("token", "")[:200]
+    password, confirm = request.form.get("password", ""), request.form.get("confirm", "")
+    t = TEXT[page_locale()]
+    if not PASSWORD_RULES["min_length"] <= len(password) <= PASSWORD_RULES["max_length"]:
+        return _page("reset", status=400, token=token, error=t["length"])
+    if password != confirm:
+        return _page("reset", status=400, token=token, error=t["mismatch"])
+    try:
+        email_links.check_reset_password(db_session(), token=token, password=password, ip=client_ip())
+    except AppError as error:
+        return _failure("reset", error, token)
+    return _page("reset_done")
