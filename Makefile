@@ -19,7 +19,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
-	$(BIN)/python -m pytest tests/bench -p no:randomly -s
+	$(BIN)/python tests/bench/bench_auth.py
 
 migration: $(STAMP)
 	$(BIN)/python -m appliance.migrations "$(MSG)"

@@ -1,12 +1,17 @@
 """The running server: waitress and the in-process queue consumer, started and stopped together.
 
 This is the one place that assumes a single process (the consumer lives here).
+
+Signals only set an event: waitress runs its I/O loop in a thread of its own and the main thread
+waits. (Raising from a signal handler instead is unreliable: when the signal lands inside one of
+waitress's channel callbacks, waitress logs the exception and keeps serving.)
 """
 
 from __future__ import annotations
 
 import logging
 import signal
+import threading
 
 from waitress.server import create_server
 
@@ -15,33 +20,35 @@ from appliance.core import queue, runtime
 from appliance.settings import Settings
 
 log = logging.getLogger("appliance.server")
-
-
-class _Stop(Exception):
-    pass
-
-
-def _raise_stop(signum, _frame):
-    raise _Stop(signal.Signals(signum).name)
+DRAIN_SECONDS = 10  # how long requests in progress may take to finish after a stop signal
 
 
 def serve(settings: Settings) -> None:
-    """Migrate, serve until SIGINT or SIGTERM, then stop the consumer and close storage."""
+    """Migrate, serve until SIGINT or SIGTERM, then drain requests, stop the consumer, close storage."""
     app = create_app(settings, migrate=True)
     server = create_server(app, host=settings.host, port=settings.port, threads=settings.threads,
                            ident="appliance", channel_timeout=120)
     consumer = queue.make_consumer(settings.queue_workers)
-    signal.signal(signal.SIGTERM, _raise_stop)
-    signal.signal(signal.SIGINT, _raise_stop)
+    stop = threading.Event()
+    received = []
+
+    def on_signal(signum, _frame):
+        received.append(signal.Signals(signum).name)
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
     consumer.start()
+    # Daemon: once requests are drained, the I/O loop ends with the process.
+    threading.Thread(target=server.run, name="waitress", daemon=True).start()
     log.info("serving on http://%s:%s (data in %s)", settings.host, server.effective_port,
              settings.data_dir.resolve())
     try:
-        server.run()
-    except _Stop as stop:
-        log.info("received %s, stopping", stop)
+        while not stop.wait(1.0):
+            pass
+        log.info("received %s, stopping", received[0])
     finally:
-        server.close()
+        server.task_dispatcher.shutdown(cancel_pending=False, timeout=DRAIN_SECONDS)
         consumer.stop(graceful=True)
         queue.huey.storage.close()
         runtime.get().db.dispose()

@@ -5,6 +5,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
@@ -17,6 +18,15 @@ def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def _hammer(port, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/health/live", timeout=1).read()
+        except OSError:
+            return
 
 
 def _wait_ready(port, proc, timeout=30):
@@ -44,6 +54,11 @@ def test_serve_answers_and_stops_cleanly(tmp_path, sig):
                                          {"Content-Type": "application/json"})
         assert urllib.request.urlopen(request, timeout=5).status == 201
         time.sleep(1.0)  # let the consumer deliver the verification mail
+        # The signal must stop the server even when it lands inside one of waitress's callbacks:
+        # send it while a client keeps opening and closing connections.
+        hammer = threading.Thread(target=_hammer, args=(port, 3.0), daemon=True)
+        hammer.start()
+        time.sleep(0.5)
         proc.send_signal(sig)
         output, _ = proc.communicate(timeout=20)
     finally:

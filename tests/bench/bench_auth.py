@@ -1,0 +1,120 @@
+"""Benchmark of the identity path on the real server (waitress + SQLite), loopback only.
+
+Measures, in one run so that ratios are comparable on a noisy machine:
+- GET /health/live (no auth, no database): the floor of a request;
+- GET /users/me with a bearer JWT (signature check + session lookup + user read);
+- POST /auth/refresh (a write transaction: rotation);
+- POST /auth/login (argon2id verification dominates).
+
+Run: make bench   (or .venv/bin/python tests/bench/bench_auth.py)
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import http.client
+
+REQUESTS = 400
+THREADS = 4
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _call(conn, method, path, body=None, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+    response = conn.getresponse()
+    data = response.read()
+    return response.status, json.loads(data) if data else None
+
+
+def _measure(port, label, make_request, count=REQUESTS, threads=THREADS):
+    latencies, errors = [], []
+    lock = threading.Lock()
+
+    def worker(n):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        for i in range(n):
+            started = time.perf_counter()
+            status = make_request(conn, i)
+            elapsed = time.perf_counter() - started
+            with lock:
+                latencies.append(elapsed)
+                if status >= 400:
+                    errors.append(status)
+    started = time.perf_counter()
+    pool = [threading.Thread(target=worker, args=(count // threads,)) for _ in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    wall = time.perf_counter() - started
+    latencies.sort()
+    result = {"label": label, "requests": len(latencies), "rps": len(latencies) / wall,
+              "p50_ms": statistics.median(latencies) * 1000,
+              "p95_ms": latencies[int(len(latencies) * 0.95) - 1] * 1000, "errors": len(errors)}
+    print(f"{label:28s} {result['rps']:8.0f} req/s   p50 {result['p50_ms']:6.2f} ms   "
+          f"p95 {result['p95_ms']:6.2f} ms   errors {result['errors']}")
+    return result
+
+
+def main() -> int:
+    port = _free_port()
+    data_dir = tempfile.mkdtemp(prefix="bench-auth-")
+    proc = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", data_dir, "serve", "--port",
+                             str(port), "--threads", "8"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={"APPLIANCE_LOG_LEVEL": "WARNING", "PATH": "/usr/bin:/bin"})
+    try:
+        for _ in range(100):
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                if _call(conn, "GET", "/health/ready")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.2)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        _, signup = _call(conn, "POST", "/auth/signup",
+                          {"email": "bench@example.com", "password": "bench password", "name": "Bench"})
+        access = signup["data"]["tokens"]["accessToken"]
+        refresh_tokens = []
+        for _ in range(THREADS):  # one session per thread, each rotating its own token
+            _, login = _call(conn, "POST", "/auth/login", {"email": "bench@example.com", "password": "bench password"})
+            refresh_tokens.append([login["data"]["tokens"]["refreshToken"]])
+        print(f"identity benchmark: {REQUESTS} requests per line, {THREADS} client threads, loopback")
+        live = _measure(port, "GET /health/live", lambda c, i: _call(c, "GET", "/health/live")[0])
+        me = _measure(port, "GET /users/me (JWT)", lambda c, i: _call(c, "GET", "/users/me", token=access)[0])
+        per_thread = threading.local()
+
+        def refresh(c, i):
+            if not hasattr(per_thread, "tokens"):
+                per_thread.tokens = refresh_tokens.pop()
+            status, body = _call(c, "POST", "/auth/refresh", {"refreshToken": per_thread.tokens[0]})
+            if status == 200:
+                per_thread.tokens[0] = body["data"]["tokens"]["refreshToken"]
+            return status
+        rotate = _measure(port, "POST /auth/refresh", refresh)
+        login = _measure(port, "POST /auth/login (argon2id)", lambda c, i: _call(
+            c, "POST", "/auth/login", {"email": "bench@example.com", "password": "bench password"})[0], count=80)
+        print(f"ratios: /users/me costs {me['p50_ms'] / live['p50_ms']:.1f}x /health/live (p50); "
+              f"refresh {rotate['p50_ms'] / live['p50_ms']:.1f}x; login {login['p50_ms'] / live['p50_ms']:.0f}x")
+        return 1 if any(r["errors"] for r in (live, me, rotate, login)) else 0
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
