@@ -58,10 +58,9 @@ def _spend_others(session: Session, user_id: str, purpose: str) -> None:
 
 def _within_mail_budget(session: Session, key: str) -> bool:
     try:
-        throttle.check(session, {key: MAILS_PER_HOUR}, window_seconds=3600)
+        throttle.take(session, key, limit=MAILS_PER_HOUR, window_seconds=3600)
     except TooMany:
         return False
-    throttle.hit_now(session, [key], window_seconds=3600)
     return True
 
 
@@ -77,9 +76,8 @@ def check_resend_verification(session: Session, *, actor: Actor) -> bool:
     user = users_service.access_me(session, actor=actor)
     if user.email_verified:
         return False
-    throttle.check(session, {f"verify-mail:{user.id}": MAILS_PER_HOUR}, window_seconds=3600,
-                   detail="Too many verification mails; check your inbox or try again later.")
-    throttle.hit_now(session, [f"verify-mail:{user.id}"], window_seconds=3600)
+    throttle.take(session, f"verify-mail:{user.id}", limit=MAILS_PER_HOUR, window_seconds=3600,
+                  detail="Too many verification mails; check your inbox or try again later.")
     do_send_verification(session, user)
     return True
 

@@ -26,9 +26,8 @@ def check_signup(session: Session, *, email: str, password: str, name: str, loca
                  device: Device) -> SignIn:
     limit = runtime.get().settings.signup_limit_per_hour
     if limit:
-        throttle.check(session, {f"signup:{device.ip}": limit}, window_seconds=3600,
-                       detail="Too many sign-ups from this address. Try again later.")
-        throttle.hit_now(session, [f"signup:{device.ip}"], window_seconds=3600)
+        throttle.take(session, f"signup:{device.ip}", limit=limit, window_seconds=3600,
+                      detail="Too many sign-ups from this address. Try again later.")
     user = users_service.do_create_user(session, email=email, password=password, name=name,
                                         locale=locale)
     do_send_verification(session, user)

@@ -121,10 +121,6 @@ def _dispatch_batch(database, listener: Listener, batch: int) -> int:
         return len(events)
 
 
-def latest_event_id(session: Session) -> int:
-    return session.exec(select(OutboxEvent.id).order_by(OutboxEvent.id.desc()).limit(1)).first() or 0
-
-
 @huey.task()
 def dispatch_outbox() -> None:
     """Woken after each commit that emitted events."""

@@ -6,7 +6,6 @@ state, and are safe to run twice. Tests switch the queue to immediate mode.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import pysqlite3.dbapi2 as sqlite
@@ -15,7 +14,6 @@ from huey.consumer import Consumer
 from huey.storage import SqliteStorage
 from sqlmodel import Session
 
-from appliance.core import runtime
 from appliance.core.db import after_commit
 
 
@@ -55,17 +53,6 @@ def ping() -> None:
         huey.storage.sql("SELECT count(*) FROM task", results=True)
     else:
         huey.storage.queue_size()
-
-
-def db_task(**task_options):
-    """A Huey task whose body runs in one writing unit of work: `fn(session, *args)`."""
-    def decorator(fn):
-        @functools.wraps(fn)
-        def run(*args, **kwargs):
-            with runtime.get().db.unit_of_work(write=True) as session:
-                return fn(session, *args, **kwargs)
-        return huey.task(**task_options)(run)
-    return decorator
 
 
 def enqueue_after_commit(session: Session, task, *args) -> None:

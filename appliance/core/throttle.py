@@ -53,6 +53,13 @@ def hit_now(session: Session, keys: list[str], *, window_seconds: int) -> None:
     session.flush()
 
 
+def take(session: Session, key: str, *, limit: int, window_seconds: int,
+         detail: str = "Too many requests. Try again later.") -> None:
+    """Count one use of a rate-limited action, or raise TooMany when the window's budget is spent."""
+    check(session, {key: limit}, window_seconds=window_seconds, detail=detail)
+    hit_now(session, [key], window_seconds=window_seconds)
+
+
 def record_failure(session: Session, keys: list[str], *, window_seconds: int) -> None:
     """Count a failed attempt even though the current transaction is about to roll back."""
     run_after(session, lambda s: hit_now(s, keys, window_seconds=window_seconds))
