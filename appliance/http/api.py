@@ -8,6 +8,7 @@ import flask_smorest
 from flask import Response, current_app, request
 from flask_smorest.utils import unpack_tuple_response
 from marshmallow import Schema, fields
+from webargs.flaskparser import FlaskParser
 
 from appliance.core import clock
 from appliance.core.schema import IsoDateTime
@@ -29,8 +30,28 @@ def envelope_for(schema) -> type[Schema]:
     return _envelopes[key]
 
 
+class ProblemSchema(Schema):
+    """RFC 9457 problem details, as appliance.http.errors renders every error."""
+
+    type = fields.String(metadata={"example": "about:blank"})
+    title = fields.String()
+    status = fields.Integer()
+    code = fields.String(metadata={"description": "Stable machine-readable error code"})
+    detail = fields.String()
+    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
+                         metadata={"description": "Messages per field (validation errors)"})
+    timestamp = IsoDateTime()
+
+
+class ArgumentsParser(FlaskParser):
+    # The reference answers 400 for validation errors (webargs would say 422).
+    DEFAULT_VALIDATION_STATUS = 400
+
+
 class Blueprint(flask_smorest.Blueprint):
     """Routes are authenticated unless decorated with `@blp.public`."""
+
+    ARGUMENTS_PARSER = ArgumentsParser()
 
     def response(self, status_code, schema=None, **kwargs):
         if schema is None:

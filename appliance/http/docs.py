@@ -7,6 +7,7 @@ from flask import Flask, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
 import appliance
+from appliance.http.api import ProblemSchema
 
 DOCS_ASSETS = "/docs/assets/"
 
@@ -31,6 +32,8 @@ SPEC_KWARGS = {
 
 class Api(flask_smorest.Api):
     """flask-smorest's Api without its own error handler: appliance.http.errors is the only one."""
+
+    ERROR_SCHEMA = ProblemSchema
 
     def _register_error_handlers(self):
         pass

@@ -19,6 +19,10 @@ _HTTP_CODES = {
 }
 
 
+# What webargs aborts with when the body does not parse as JSON.
+_WEBARGS_INVALID_JSON = {"json": ["Invalid JSON body."]}
+
+
 def problem_response(error: AppError) -> Response:
     body = {
         "type": "about:blank",
@@ -50,7 +54,9 @@ def _wants_html() -> bool:
 def _from_http_exception(exc: HTTPException) -> AppError:
     data = getattr(exc, "data", None) or {}
     messages = data.get("messages")
-    if exc.code == 422 and messages is not None:
+    if messages == _WEBARGS_INVALID_JSON:
+        return _error(400, "invalid_json", "Bad Request", "The body is not valid JSON.")
+    if exc.code in (400, 422) and messages is not None:
         # webargs/marshmallow validation: flatten {"json": {...}, "query": {...}} into one map.
         errors = {}
         for location_errors in messages.values():
@@ -60,8 +66,6 @@ def _from_http_exception(exc: HTTPException) -> AppError:
                 errors.setdefault("_body", []).extend(location_errors)
         return _error(400, "validation_failed", "Bad Request",
                       "The request has invalid fields; see errors.", errors)
-    if exc.code == 400 and messages is not None:
-        return _error(400, "invalid_json", "Bad Request", "The body is not valid JSON.")
     code = _HTTP_CODES.get(exc.code, "http_error")
     detail = exc.description or exc.name
     if exc.code == 413:

@@ -20,10 +20,15 @@ def init_app(app: Flask, *, max_json_bytes: int) -> None:
             "Transfer-Encoding", "").lower()
         if not has_body:
             return
-        # Flask >= 3.1: a per-request limit, enforced even while streaming a chunked body.
-        request.max_content_length = max_json_bytes
-        if request.content_length and request.content_length > max_json_bytes:
-            raise RequestEntityTooLarge()
+        if request.content_length is not None:
+            if request.content_length > max_json_bytes:
+                raise RequestEntityTooLarge()
+        else:
+            # Chunked: werkzeug's limited stream stops quietly at the limit (the client would be
+            # told "invalid JSON"), so read one byte past it now and answer 413 ourselves.
+            request.max_content_length = max_json_bytes + 1
+            if len(request.get_data(cache=True)) > max_json_bytes:
+                raise RequestEntityTooLarge()
         if not request.is_json and not view_flag("_form_body"):
             raise Invalid("Send the body as JSON with 'Content-Type: application/json'.",
                           code="unsupported_content_type")

@@ -120,3 +120,14 @@ def test_migrations_match_the_models(app):
     with database.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), SQLModel.metadata)
     assert diff == []
+
+
+def test_commands_refuse_an_old_sqlite_with_exit_code_2(tmp_path, monkeypatch, capsys):
+    """`appliance migrate` (as serve) stops with a sentence and exit 2 on an old SQLite."""
+    from appliance import bootstrap
+    from appliance.cli import main
+
+    monkeypatch.setattr(bootstrap, "check_sqlite_runtime", lambda: check_sqlite_runtime("3.40.0"))
+    assert main(["--data-dir", str(tmp_path), "migrate"]) == 2
+    assert "SQLite 3.40.0 is too old" in capsys.readouterr().err
+    assert not (tmp_path / "appliance.db").exists()

@@ -108,6 +108,15 @@ def test_openapi_documents_every_operation(client):
             assert "schema" in op["requestBody"]["content"]["application/json"], where
 
 
+def test_openapi_documents_errors_as_they_are_sent(client):
+    """Validation errors are documented as 400 and every error as the problem+json shape."""
+    spec = client.get("/openapi.json").json
+    login = spec["paths"]["/auth/login"]["post"]["responses"]
+    assert "422" not in login and "400" in login and "default" in login
+    problem = spec["components"]["schemas"]["Problem"]["properties"]
+    assert {"type", "title", "status", "code", "detail", "errors", "timestamp"} <= set(problem)
+
+
 def test_openapi_marks_public_routes(client):
     """Public routes declare no security; the rest need the bearer scheme."""
     spec = client.get("/openapi.json").json
@@ -123,3 +132,13 @@ def test_swagger_ui_is_served_offline(client):
     sources = re.findall(rb'(?:src|href)="([^"]+)"', page.data)
     assert sources and all(not s.startswith((b"http:", b"https:", b"//")) for s in sources)
     assert client.get("/docs/assets/swagger-ui-bundle.js").status_code == 200
+
+
+def test_oversize_chunked_body_is_413(client):
+    """A chunked body (no Content-Length) is cut off at the limit too."""
+    import io
+    body = io.BytesIO(b'{"email": "a@b.co", "password": "' + b"x" * (2 * 1024 * 1024) + b'"}')
+    response = client.post("/auth/login", input_stream=body, content_type="application/json",
+                           headers={"Transfer-Encoding": "chunked"},
+                           environ_base={"wsgi.input_terminated": True})  # as waitress sets it
+    assert response.status_code == 413 and response.json["code"] == "payload_too_large"
