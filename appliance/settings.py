@@ -57,6 +57,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_THROTTLE_IP_FAILURES", "20", "Failed credential attempts per client IP within the window before 429.", _positive_int),
     Setting("APPLIANCE_SIGNUP_LIMIT_PER_HOUR", "0", "Sign-ups accepted per client IP per hour; 0 means no limit.", _positive_int),
     Setting("APPLIANCE_PROXY_COUNT", "0", "Number of reverse proxies in front of the appliance whose X-Forwarded-For is trusted.", _positive_int),
+    Setting("APPLIANCE_ORG_QUOTA", "3", "Organizations one person may create.", _positive_int),
     Setting("APPLIANCE_QUEUE_WORKERS", "2", "Background task threads running inside the server process.", int),
     Setting("APPLIANCE_LOG_LEVEL", "INFO", "Log level: DEBUG, INFO, WARNING or ERROR."),
 )

@@ -117,6 +117,9 @@ class Api:
     def patch(self, path, json=None, token=None):
         return self.client.patch(path, json=json, headers=self._headers(token))
 
+    def put(self, path, json=None, token=None):
+        return self.client.put(path, json=json, headers=self._headers(token))
+
     def delete(self, path, token=None):
         return self.client.delete(path, headers=self._headers(token))
 

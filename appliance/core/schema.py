@@ -84,3 +84,10 @@ class IsoDateTime(fields.DateTime):
 class PageArgsSchema(ApiSchema):
     take = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
     cursor = fields.String(load_default=None, validate=validate.Length(max=500))
+
+
+class UuidString(fields.UUID):
+    """A UUID, validated, handed to services as its canonical string (ids are strings everywhere)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return str(super()._deserialize(value, attr, data, **kwargs))

@@ -83,15 +83,23 @@ class Blueprint(flask_smorest.Blueprint):
         func._public = True
         return self.doc(security=[])(func)
 
+    def requires(self, permission: str):
+        """State the permission an organization route needs; checked before the view runs
+        (appliance.http.auth) and shown in the OpenAPI document as `x-permission`."""
+        def decorator(func):
+            func._permission = permission
+            return self.doc(**{"x-permission": permission})(func)
+        return decorator
 
-def view_flag(name: str) -> bool:
-    """Whether the view method serving this request carries the attribute `name` (set by decorators)."""
+
+def view_attr(name: str):
+    """The attribute `name` that decorators set on the view method serving this request, or None."""
     if request.endpoint is None:
-        return False
+        return None
     view = current_app.view_functions[request.endpoint]
     view_class = getattr(view, "view_class", None)
     target = getattr(view_class, request.method.lower(), None) if view_class else view
-    return bool(getattr(target, name, False))
+    return getattr(target, name, None)
 
 
 def public(func):

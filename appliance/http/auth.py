@@ -5,10 +5,11 @@ from __future__ import annotations
 from flask import Flask, g, request
 
 from appliance.auth import sessions as auth_sessions
-from appliance.core.actor import Actor
+from appliance.core.actor import Actor, OrgActor
 from appliance.core.errors import Unauthorized
-from appliance.http.api import view_flag
+from appliance.http.api import view_attr
 from appliance.http.unit_of_work import db_session
+from appliance.memberships import service as memberships_service
 
 # flask-smorest's own routes (the OpenAPI document and Swagger UI) and static files.
 _PUBLIC_ENDPOINT_PREFIXES = ("api-docs.", "static", "swagger_ui_files")
@@ -17,6 +18,11 @@ _PUBLIC_ENDPOINT_PREFIXES = ("api-docs.", "static", "swagger_ui_files")
 def current_actor() -> Actor:
     """The authenticated caller of this request (views only run once one is known)."""
     return g.actor
+
+
+def current_org_actor() -> OrgActor:
+    """The caller inside the organization of the path, for routes declared with `requires`."""
+    return g.org_actor
 
 
 def client_ip() -> str:
@@ -31,7 +37,7 @@ def _view_is_public() -> bool:
     endpoint = request.endpoint
     if endpoint is None or endpoint.startswith(_PUBLIC_ENDPOINT_PREFIXES):
         return True  # no endpoint: routing answers 404/405 itself
-    return view_flag("_public")
+    return bool(view_attr("_public"))
 
 
 def _credentials() -> str | None:
@@ -55,3 +61,8 @@ def init_app(app: Flask) -> None:
             raise Unauthorized("Sign in first: this route needs a bearer token.",
                                code="authentication_required")
         g.actor = auth_sessions.authenticate_access_token(db_session(), token)
+        permission = view_attr("_permission")
+        if permission is not None:
+            g.org_actor = memberships_service.access_organization(
+                db_session(), actor=g.actor, organization_id=str(request.view_args["org_id"]),
+                permission=permission)

@@ -6,7 +6,7 @@ from flask import Flask, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from appliance.core.errors import Invalid
-from appliance.http.api import view_flag
+from appliance.http.api import view_attr
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -29,6 +29,6 @@ def init_app(app: Flask, *, max_json_bytes: int) -> None:
             request.max_content_length = max_json_bytes + 1
             if len(request.get_data(cache=True)) > max_json_bytes:
                 raise RequestEntityTooLarge()
-        if not request.is_json and not view_flag("_form_body"):
+        if not request.is_json and not view_attr("_form_body"):
             raise Invalid("Send the body as JSON with 'Content-Type: application/json'.",
                           code="unsupported_content_type")

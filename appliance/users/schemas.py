@@ -9,7 +9,7 @@ PASSWORD_RULES = {"min_length": 8, "max_length": 128}
 _TIMEZONES = frozenset(available_timezones())
 
 
-def _known_timezone(value: str) -> None:
+def known_timezone(value: str) -> None:
     if value not in _TIMEZONES:
         raise ValidationError("Unknown time zone; use an IANA name such as America/Bogota.")
 
@@ -29,7 +29,7 @@ class UserSchema(ApiSchema):
 class UserUpdateSchema(ApiSchema):
     name = Text(max_length=100, min_length=1)
     locale = fields.String(validate=validate.OneOf(SUPPORTED_LOCALES))
-    timezone = fields.String(validate=_known_timezone, metadata={"example": "America/Bogota"})
+    timezone = fields.String(validate=known_timezone, metadata={"example": "America/Bogota"})
 
 
 class ChangePasswordSchema(ApiSchema):

@@ -1,0 +1,1 @@
+"""Who belongs to an organization, with which role (/organizations/{orgId}/memberships)."""

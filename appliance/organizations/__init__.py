@@ -1,0 +1,1 @@
+"""Organizations, the tenants everything belongs to (/organizations)."""

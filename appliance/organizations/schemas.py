@@ -1,0 +1,108 @@
+import re
+
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from appliance.core.schema import ApiSchema, EmailAddress, IsoDateTime, Text, UuidString
+from appliance.users.schemas import known_timezone
+
+_HHMM = re.compile(r"^(?:[01]\d|2[0-3]):[0-5]\d$")
+
+
+class UpperCode(fields.String):
+    """An ISO code (country, currency): upper-cased, letters only, of a fixed length."""
+
+    def __init__(self, length: int, **kwargs):
+        super().__init__(validate=validate.Regexp(rf"^[A-Z]{{{length}}}$", error=f"Use a {length}-letter ISO code."),
+                         **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return super()._deserialize(value, attr, data, **kwargs).strip().upper()
+
+
+class IntervalSchema(ApiSchema):
+    open = fields.String(required=True, validate=validate.Regexp(_HHMM, error="Use HH:MM."))
+    close = fields.String(required=True, validate=validate.Regexp(_HHMM, error="Use HH:MM."))
+
+    @validates_schema
+    def _ordered(self, data, **kwargs):
+        if data["open"] >= data["close"]:
+            raise ValidationError("open must be before close.", "close")
+
+
+class BusinessHoursSchema(ApiSchema):
+    """Opening intervals per weekday, in the organization's time zone; a missing day is closed."""
+
+    mon = fields.List(fields.Nested(IntervalSchema), validate=validate.Length(max=6))
+    tue = fields.List(fields.Nested(IntervalSchema), validate=validate.Length(max=6))
+    wed = fields.List(fields.Nested(IntervalSchema), validate=validate.Length(max=6))
+    thu = fields.List(fields.Nested(IntervalSchema), validate=validate.Length(max=6))
+    fri = fields.List(fields.Nested(IntervalSchema), validate=validate.Length(max=6))
+    sat = fields.List(fields.Nested(IntervalSchema), validate=validate.Length(max=6))
+    sun = fields.List(fields.Nested(IntervalSchema), validate=validate.Length(max=6))
+
+
+class OrganizationSchema(ApiSchema):
+    id = fields.String()
+    name = fields.String()
+    slug = fields.String()
+    billing_email = fields.String()
+    country = fields.String(allow_none=True)
+    currency = fields.String(allow_none=True)
+    timezone = fields.String()
+    plan_slug = fields.String()
+    billing_interval = fields.String()
+    billing_parent_id = fields.String(allow_none=True)
+    business_hours_schedule = fields.Nested(BusinessHoursSchema)
+    opt_out_enabled = fields.Boolean()
+    opt_out_keywords = fields.List(fields.String())
+    suspended = fields.Function(lambda org: org.suspended_at is not None, dump_only=True)
+    created_at = IsoDateTime()
+    updated_at = IsoDateTime()
+
+
+_KEYWORDS = fields.List(Text(min_length=1, max_length=40), validate=validate.Length(max=50))
+
+
+class OrganizationCreateSchema(ApiSchema):
+    name = Text(required=True, min_length=1, max_length=100)
+    slug = fields.String(required=True, validate=validate.Length(max=100))
+    billing_email = EmailAddress(required=True)
+    country = UpperCode(2)
+    currency = UpperCode(3)
+    timezone = fields.String(validate=known_timezone)
+    plan_slug = fields.String(validate=validate.Regexp(r"^[a-z0-9-]{1,40}$"))
+    billing_interval = fields.String(validate=validate.OneOf(("MONTHLY", "YEARLY")))
+    billing_parent_id = UuidString()
+
+
+class OrganizationUpdateSchema(ApiSchema):
+    name = Text(min_length=1, max_length=100)
+    billing_email = EmailAddress()
+    country = UpperCode(2)
+    timezone = fields.String(validate=known_timezone)
+    business_hours_schedule = fields.Nested(BusinessHoursSchema)
+    opt_out_enabled = fields.Boolean()
+    opt_out_keywords = _KEYWORDS
+
+
+class QuotaSchema(ApiSchema):
+    limit = fields.Integer()
+    used = fields.Integer()
+    remaining = fields.Integer()
+
+
+class SlugQuerySchema(ApiSchema):
+    slug = fields.String(required=True, validate=validate.Length(min=1, max=100))
+
+
+class NameQuerySchema(ApiSchema):
+    name = Text(required=True, min_length=1, max_length=100)
+
+
+class SlugAvailabilitySchema(ApiSchema):
+    slug = fields.String()
+    available = fields.Boolean()
+
+
+class SlugSuggestionSchema(ApiSchema):
+    slug = fields.String()

@@ -1,0 +1,106 @@
+"""Create, list, read and update organizations. The creator becomes owner; the four system roles
+are created with each organization."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from appliance.core import clock, runtime
+from appliance.core.actor import Actor, OrgActor
+from appliance.core.errors import Conflict, Forbidden, Invalid
+from appliance.memberships import service as memberships_service
+from appliance.organizations import slugs
+from appliance.organizations.models import Organization
+from appliance.roles import service as roles_service
+
+
+@dataclass(frozen=True)
+class Quota:
+    limit: int
+    used: int
+
+    @property
+    def remaining(self) -> int:
+        return max(0, self.limit - self.used)
+
+
+def list_my_organizations(session: Session, *, actor: Actor) -> list[Organization]:
+    ids = memberships_service.list_organization_ids_of(session, actor.user_id)
+    if not ids:
+        return []
+    return list(session.exec(select(Organization).where(Organization.id.in_(ids))
+                             .order_by(Organization.name)).all())
+
+
+def get_quota(session: Session, *, actor: Actor) -> Quota:
+    created = session.exec(select(Organization.id).where(Organization.created_by == actor.user_id)).all()
+    return Quota(limit=runtime.get().settings.org_quota, used=len(created))
+
+
+def slug_taken(session: Session, slug: str) -> bool:
+    return session.exec(select(Organization.id).where(Organization.slug == slug)).first() is not None
+
+
+def check_slug_available(session: Session, *, slug: str) -> bool:
+    return slugs.problem(slug) is None and not slug_taken(session, slug)
+
+
+def suggest_slug(session: Session, *, name: str) -> str:
+    base = slugs.from_name(name)
+    candidate, n = base, 1
+    while slug_taken(session, candidate):
+        n += 1
+        candidate = f"{base[:44]}-{n}"
+    return candidate
+
+
+def _check_slug(session: Session, slug: str) -> None:
+    reason = slugs.problem(slug)
+    if reason:
+        raise Invalid(reason, code="invalid_slug", errors={"slug": [reason]})
+    if slug_taken(session, slug):
+        raise Conflict("This slug is taken.", code="slug_taken", errors={"slug": ["Already taken."]})
+
+
+def check_create_organization(session: Session, *, actor: Actor, name: str, slug: str, billing_email: str,
+                              billing_parent_id: str | None = None, **fields) -> Organization:
+    quota = get_quota(session, actor=actor)
+    if quota.remaining <= 0:
+        raise Forbidden(f"You can create at most {quota.limit} organizations.", code="organization_quota_reached")
+    _check_slug(session, slug)
+    if billing_parent_id is not None:
+        owned = memberships_service.list_organization_ids_of(session, actor.user_id, role_key="owner")
+        if billing_parent_id not in owned:
+            raise Forbidden("Only an owner of the parent organization can attach to its billing group.",
+                            code="not_parent_owner")
+    now = clock.now()
+    organization = Organization(name=name, slug=slug, billing_email=billing_email,
+                                billing_parent_id=billing_parent_id, created_by=actor.user_id,
+                                created_at=now, updated_at=now, **fields)
+    session.add(organization)
+    try:
+        with session.begin_nested():
+            session.flush()
+    except IntegrityError:  # a concurrent create took the slug
+        raise Conflict("This slug is taken.", code="slug_taken", errors={"slug": ["Already taken."]}) from None
+    roles = roles_service.do_create_system_roles(session, organization_id=organization.id)
+    memberships_service.do_add_member(session, organization_id=organization.id, user_id=actor.user_id,
+                                      role_id=roles["owner"].id)
+    return organization
+
+
+def access_organization_record(session: Session, *, actor: OrgActor) -> Organization:
+    return session.get(Organization, actor.organization_id)
+
+
+def check_update_organization(session: Session, *, actor: OrgActor, **changes) -> Organization:
+    organization = access_organization_record(session, actor=actor)
+    for field, value in changes.items():
+        setattr(organization, field, value)
+    organization.updated_at = clock.now()
+    session.add(organization)
+    session.flush()
+    return organization

@@ -1,0 +1,1 @@
+"""The permission catalog (/permissions): shipped data, the same for every organization."""

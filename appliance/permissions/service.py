@@ -1,0 +1,50 @@
+"""Reads data/permissions.json once: the catalog of `resource:action` keys and the system roles."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+
+from appliance.paths import SHIPPED_DATA_DIR
+
+
+@dataclass(frozen=True)
+class Permission:
+    key: str
+    resource: str
+    action: str
+    api_key_scope: bool
+    description: dict
+
+
+@dataclass(frozen=True)
+class SystemRole:
+    key: str
+    name: str
+    description: str
+    permissions: tuple[str, ...]
+
+
+@cache
+def _load() -> dict:
+    return json.loads((SHIPPED_DATA_DIR / "permissions.json").read_text(encoding="utf-8"))
+
+
+def list_permissions() -> list[Permission]:
+    return [Permission(p["key"], p["resource"], p["action"], p["apiKeyScope"], p["description"])
+            for p in _load()["permissions"]]
+
+
+@cache
+def permission_keys() -> frozenset[str]:
+    return frozenset(p["key"] for p in _load()["permissions"])
+
+
+def list_system_roles() -> list[SystemRole]:
+    return [SystemRole(r["key"], r["name"], r["description"], tuple(r["permissions"]))
+            for r in _load()["systemRoles"]]
+
+
+def unknown_permissions(keys: list[str]) -> list[str]:
+    return [k for k in keys if k not in permission_keys()]

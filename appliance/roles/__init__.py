@@ -1,0 +1,1 @@
+"""Roles of an organization (/organizations/{orgId}/roles): four system roles and custom ones."""
