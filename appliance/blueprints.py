@@ -1,5 +1,6 @@
 """The one list of blueprints: API blueprints (in the order /docs shows them) and HTML pages."""
 
+from appliance.api_keys.api import blp as api_keys
 from appliance.auth.api import blp as auth
 from appliance.auth.pages import auth_pages
 from appliance.health.api import blp as health
@@ -10,5 +11,5 @@ from appliance.permissions.api import blp as permissions
 from appliance.roles.api import blp as roles
 from appliance.users.api import blp as users
 
-BLUEPRINTS = (health, auth, users, organizations, memberships, roles, permissions)
+BLUEPRINTS = (health, auth, users, organizations, memberships, roles, permissions, api_keys)
 PAGES = (home, auth_pages)

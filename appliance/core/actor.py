@@ -7,12 +7,13 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, kw_only=True)
 class Actor:
-    """Who is calling: a signed-in person (later also an API key or an OAuth grant)."""
+    """Who is calling: a signed-in person, or an API key (later also an OAuth grant)."""
 
-    user_id: str
+    user_id: str | None  # None for an API key
     session_id: str | None = None
     impersonated_by: str | None = None
-    kind: str = "user"
+    kind: str = "user"  # user | api_key
+    api_key_id: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -20,10 +21,11 @@ class OrgActor(Actor):
     """An actor inside one organization, with what its membership allows there."""
 
     organization_id: str
-    membership_id: str
-    role_key: str
+    membership_id: str | None  # None for an API key
+    role_key: str | None
     permissions: frozenset[str]
     waba_ids: tuple[str, ...] = ()  # empty: every business account
+    phone_number_ids: tuple[str, ...] = ()  # empty: every phone number (API keys may restrict)
 
     def can(self, permission: str) -> bool:
         return permission in self.permissions

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from flask import Flask, g, request
 
+from appliance.api_keys import service as api_keys_service
 from appliance.auth import sessions as auth_sessions
 from appliance.core.actor import Actor, OrgActor
-from appliance.core.errors import Unauthorized
+from appliance.core.errors import Forbidden, Unauthorized
 from appliance.http.api import view_attr
 from appliance.http.unit_of_work import db_session
 from appliance.memberships import service as memberships_service
@@ -40,14 +41,31 @@ def _view_is_public() -> bool:
     return bool(view_attr("_public"))
 
 
-def _credentials() -> str | None:
+def _credentials() -> tuple[str, str] | None:
+    """(kind, token) from X-Api-Key or Authorization. Values starting mk_live_/mk_test_ are API keys
+    in either header; any other Bearer value is a JWT. A failing X-Api-Key never falls back."""
+    api_key = request.headers.get("X-Api-Key")
+    if api_key is not None:
+        return "api_key", api_key.strip()
     header = request.headers.get("Authorization")
     if header is None:
         return None
     scheme, _, token = header.strip().partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
         raise Unauthorized("Use 'Authorization: Bearer <token>'.", code="invalid_authorization_header")
-    return token.strip()
+    return ("api_key" if api_keys_service.is_api_key(token) else "jwt"), token
+
+
+def _authenticate_key(token: str, permission: str | None) -> None:
+    actor = api_keys_service.authenticate(db_session(), token)
+    if permission is None:  # routes about persons, or outside any organization
+        raise Forbidden("API keys work on organization routes only.", code="api_key_not_allowed")
+    api_keys_service.check_key_in_organization(actor, str(request.view_args["org_id"]))
+    if permission not in actor.permissions:
+        raise Forbidden(f"This API key lacks the scope {permission}.", code="scope_missing",
+                        permission=permission)
+    g.actor = g.org_actor = actor
 
 
 def init_app(app: Flask) -> None:
@@ -56,12 +74,16 @@ def init_app(app: Flask) -> None:
         g.actor = None
         if _view_is_public():
             return  # public routes ignore credentials: a stale token must not block sign-in
-        token = _credentials()
-        if token is None:
-            raise Unauthorized("Sign in first: this route needs a bearer token.",
+        credentials = _credentials()
+        if credentials is None:
+            raise Unauthorized("Sign in first: this route needs a bearer token or an API key.",
                                code="authentication_required")
-        g.actor = auth_sessions.authenticate_access_token(db_session(), token)
+        kind, token = credentials
         permission = view_attr("_permission")
+        if kind == "api_key":
+            _authenticate_key(token, permission)
+            return
+        g.actor = auth_sessions.authenticate_access_token(db_session(), token)
         if permission is not None:
             g.org_actor = memberships_service.access_organization(
                 db_session(), actor=g.actor, organization_id=str(request.view_args["org_id"]),

@@ -24,9 +24,11 @@ OPENAPI_CONFIG = {
 SPEC_KWARGS = {
     "components": {"securitySchemes": {
         "bearerAuth": {"type": "http", "scheme": "bearer",
-                       "description": "Access token from /auth/login or /auth/refresh."},
+                       "description": "Access token from /auth/login or /auth/refresh, or an API key."},
+        "apiKeyAuth": {"type": "apiKey", "in": "header", "name": "X-Api-Key",
+                       "description": "mk_live_<prefix>.<secret>; organization routes only."},
     }},
-    "security": [{"bearerAuth": []}],
+    "security": [{"bearerAuth": []}, {"apiKeyAuth": []}],
 }
 
 

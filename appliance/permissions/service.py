@@ -48,3 +48,9 @@ def list_system_roles() -> list[SystemRole]:
 
 def unknown_permissions(keys: list[str]) -> list[str]:
     return [k for k in keys if k not in permission_keys()]
+
+
+@cache
+def api_key_scopes() -> frozenset[str]:
+    """What an API key may hold; a key created without scopes holds all of them."""
+    return frozenset(p["key"] for p in _load()["permissions"] if p["apiKeyScope"])

@@ -122,7 +122,7 @@ def test_openapi_marks_public_routes(client):
     spec = client.get("/openapi.json").json
     assert spec["paths"]["/auth/login"]["post"]["security"] == []
     assert "security" not in spec["paths"]["/users/me"]["get"]
-    assert spec["security"] == [{"bearerAuth": []}]
+    assert spec["security"] == [{"bearerAuth": []}, {"apiKeyAuth": []}]
 
 
 def test_swagger_ui_is_served_offline(client):

@@ -1,0 +1,1 @@
+"""API keys for server-to-server access (/organizations/{orgId}/api-keys)."""

@@ -1,0 +1,37 @@
+from marshmallow import fields, validate
+
+from appliance.core.schema import ApiSchema, IsoDateTime, Text, UuidString
+
+_SCOPES = fields.List(fields.String(validate=validate.Length(max=60)), validate=validate.Length(max=50),
+                      metadata={"description": "API-key scopes; empty = every scope"})
+_NUMBERS = fields.List(UuidString(), validate=validate.Length(max=500),
+                       metadata={"description": "Phone numbers the key may use; empty = all"})
+
+
+class ApiKeySchema(ApiSchema):
+    id = fields.String()
+    name = fields.String()
+    prefix = fields.String(metadata={"description": "Visible part of the key: mk_live_<prefix>.<secret>"})
+    scopes = fields.List(fields.String())
+    phone_number_ids = fields.List(fields.String())
+    expires_at = IsoDateTime(allow_none=True)
+    last_used_at = IsoDateTime(allow_none=True)
+    created_at = IsoDateTime()
+    updated_at = IsoDateTime()
+
+
+class CreatedApiKeySchema(ApiKeySchema):
+    secret = fields.String(metadata={"description": "The whole key; shown this once, never again"})
+
+
+class ApiKeyCreateSchema(ApiSchema):
+    name = Text(required=True, min_length=1, max_length=100)
+    scopes = _SCOPES
+    phone_number_ids = _NUMBERS
+    expires_at = fields.AwareDateTime(default_timezone=None, allow_none=True)
+
+
+class ApiKeyUpdateSchema(ApiSchema):
+    name = Text(min_length=1, max_length=100)
+    scopes = _SCOPES
+    phone_number_ids = _NUMBERS

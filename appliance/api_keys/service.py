@@ -1,0 +1,154 @@
+"""Create, list, change and revoke API keys, and authenticate a presented key.
+
+Authentication runs on every keyed request, so it is one indexed SQL statement on the request's
+connection (no ORM objects): the ORM costs ~0.7 ms a lookup on these machines, the statement ~0.02 ms.
+`last_used_at` is written at most once a minute per key, after the request, in its own transaction.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import text
+from sqlmodel import Session, select
+
+from appliance.core import clock, runtime
+from appliance.core.actor import OrgActor
+from appliance.core.db import run_after
+from appliance.core.errors import Forbidden, Invalid, NotFound, Unauthorized
+from appliance.api_keys.models import ApiKey
+from appliance.permissions import service as permissions_service
+
+KEY_PREFIXES = ("mk_live_", "mk_test_")
+_PREFIX_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+_LAST_USED_EVERY = timedelta(minutes=1)
+
+
+@dataclass(frozen=True)
+class CreatedKey:
+    key: ApiKey
+    secret: str  # the whole token, shown once
+
+
+def is_api_key(value: str) -> bool:
+    return value.startswith(KEY_PREFIXES)
+
+
+def _invalid() -> Unauthorized:
+    return Unauthorized("The API key is not valid (unknown, revoked or expired).", code="invalid_api_key")
+
+
+def authenticate(session: Session, token: str) -> OrgActor:
+    """The actor of a presented key; 401 for anything but a live key with the right secret."""
+    body = token[len("mk_live_"):] if is_api_key(token) else ""
+    prefix, _, secret = body.partition(".")
+    if not prefix or not secret or len(prefix) > 16 or len(secret) > 100:
+        raise _invalid()
+    row = session.connection().execute(text(
+        "SELECT k.id, k.organization_id, k.secret_hash, k.scopes, k.phone_number_ids, k.expires_at, "
+        "k.last_used_at, k.revoked_at FROM api_keys k WHERE k.prefix = :prefix"), {"prefix": prefix}).first()
+    keyring = runtime.get().keyring
+    if row is None or not hmac.compare_digest(row.secret_hash, keyring.token_hash(secret)):
+        raise _invalid()
+    now = clock.now()
+    if row.revoked_at is not None or (row.expires_at is not None and _utc(row.expires_at) <= now):
+        raise _invalid()
+    if row.last_used_at is None or _utc(row.last_used_at) + _LAST_USED_EVERY <= now:
+        key_id = row.id
+        run_after(session, lambda s: _touch(s, key_id))
+    scopes = json.loads(row.scopes) if isinstance(row.scopes, str) else row.scopes
+    numbers = json.loads(row.phone_number_ids) if isinstance(row.phone_number_ids, str) else row.phone_number_ids
+    # Every key may read its own organization (the routes that only need membership).
+    permissions = (frozenset(scopes) if scopes else permissions_service.api_key_scopes()) | {"organizations:read"}
+    return OrgActor(user_id=None, kind="api_key", api_key_id=row.id, organization_id=row.organization_id,
+                    membership_id=None, role_key=None, permissions=permissions,
+                    phone_number_ids=tuple(numbers))
+
+
+def _utc(value) -> datetime:
+    """Raw statements return SQLite's text; ORM columns would have converted it."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value
+
+
+def _touch(session: Session, key_id: str) -> None:
+    key = session.get(ApiKey, key_id)
+    if key is not None:
+        key.last_used_at = clock.now()
+        session.add(key)
+
+
+def check_key_in_organization(actor: OrgActor, organization_id: str) -> None:
+    if actor.organization_id != organization_id:
+        raise Forbidden("This API key belongs to another organization.", code="not_a_member")
+
+
+def _check_scopes(actor: OrgActor, scopes: list[str]) -> list[str]:
+    allowed = permissions_service.api_key_scopes()
+    unknown = [s for s in scopes if s not in allowed]
+    if unknown:
+        raise Invalid("Unknown scopes: " + ", ".join(unknown), code="unknown_scope",
+                      errors={"scopes": [f"Not an API-key scope: {s}." for s in unknown]})
+    beyond = sorted(set(scopes) - actor.permissions) if scopes else sorted(allowed - actor.permissions)
+    if beyond:
+        raise Forbidden("A key cannot hold permissions you do not hold: " + ", ".join(beyond),
+                        code="permission_escalation")
+    return sorted(set(scopes), key=[p.key for p in permissions_service.list_permissions()].index)
+
+
+def list_keys(session: Session, *, actor: OrgActor) -> list[ApiKey]:
+    return list(session.exec(select(ApiKey).where(ApiKey.organization_id == actor.organization_id,
+                                                  ApiKey.revoked_at.is_(None))
+                             .order_by(ApiKey.created_at.desc())).all())
+
+
+def access_key(session: Session, *, actor: OrgActor, key_id: str) -> ApiKey:
+    key = session.get(ApiKey, key_id)
+    if key is None or key.organization_id != actor.organization_id or key.revoked_at is not None:
+        raise NotFound("No API key with this id in this organization.", code="api_key_not_found")
+    return key
+
+
+def check_create_key(session: Session, *, actor: OrgActor, name: str, scopes: list[str] | None = None,
+                     phone_number_ids: list[str] | None = None, expires_at: datetime | None = None) -> CreatedKey:
+    ordered = _check_scopes(actor, scopes or [])
+    if expires_at is not None and expires_at <= clock.now():
+        raise Invalid("expiresAt must be in the future.", errors={"expiresAt": ["Must be in the future."]})
+    prefix = "".join(secrets.choice(_PREFIX_ALPHABET) for _ in range(12))
+    secret = secrets.token_urlsafe(32)
+    now = clock.now()
+    key = ApiKey(organization_id=actor.organization_id, name=name, prefix=prefix,
+                 secret_hash=runtime.get().keyring.token_hash(secret), scopes=ordered,
+                 phone_number_ids=list(phone_number_ids or []), expires_at=expires_at,
+                 created_by=actor.user_id, created_at=now, updated_at=now)
+    session.add(key)
+    session.flush()
+    return CreatedKey(key, f"mk_live_{prefix}.{secret}")
+
+
+def check_update_key(session: Session, *, actor: OrgActor, key_id: str, name: str | None = None,
+                     scopes: list[str] | None = None, phone_number_ids: list[str] | None = None) -> ApiKey:
+    key = access_key(session, actor=actor, key_id=key_id)
+    if name is not None:
+        key.name = name
+    if scopes is not None:
+        key.scopes = _check_scopes(actor, scopes)
+    if phone_number_ids is not None:
+        key.phone_number_ids = list(phone_number_ids)
+    key.updated_at = clock.now()
+    session.add(key)
+    session.flush()
+    return key
+
+
+def do_revoke_key(session: Session, *, actor: OrgActor, key_id: str) -> ApiKey:
+    key = access_key(session, actor=actor, key_id=key_id)
+    key.revoked_at = key.updated_at = clock.now()
+    session.add(key)
+    session.flush()
+    return key
