@@ -20,6 +20,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_auth.py
+	$(BIN)/python tests/bench/bench_tenancy.py
 
 migration: $(STAMP)
 	$(BIN)/python -m appliance.migrations "$(MSG)"

@@ -1,24 +1,22 @@
 """Create, list, change and revoke API keys, and authenticate a presented key.
 
-Authentication runs on every keyed request, so it is one indexed SQL statement on the request's
-connection (no ORM objects): the ORM costs ~0.7 ms a lookup on these machines, the statement ~0.02 ms.
+Authentication runs on every keyed request, so it is one indexed read through `core.db.read_row`
+(no ORM objects: the ORM costs ~0.7 ms a lookup on these machines, the driver ~0.02 ms).
 `last_used_at` is written at most once a minute per key, after the request, in its own transaction.
 """
 
 from __future__ import annotations
 
 import hmac
-import json
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
-from sqlalchemy import text
 from sqlmodel import Session, select
 
 from appliance.core import clock, runtime
 from appliance.core.actor import OrgActor
-from appliance.core.db import run_after
+from appliance.core.db import read_row, run_after
 from appliance.core.errors import Forbidden, Invalid, NotFound, Unauthorized
 from appliance.api_keys.models import ApiKey
 from appliance.permissions import service as permissions_service
@@ -48,32 +46,20 @@ def authenticate(session: Session, token: str) -> OrgActor:
     prefix, _, secret = body.partition(".")
     if not prefix or not secret or len(prefix) > 16 or len(secret) > 100:
         raise _invalid()
-    row = session.connection().execute(text(
-        "SELECT k.id, k.organization_id, k.secret_hash, k.scopes, k.phone_number_ids, k.expires_at, "
-        "k.last_used_at, k.revoked_at FROM api_keys k WHERE k.prefix = :prefix"), {"prefix": prefix}).first()
-    keyring = runtime.get().keyring
-    if row is None or not hmac.compare_digest(row.secret_hash, keyring.token_hash(secret)):
+    row = read_row(session, ApiKey.__table__, "prefix", prefix)
+    if row is None or not hmac.compare_digest(row.secret_hash, runtime.get().keyring.token_hash(secret)):
         raise _invalid()
     now = clock.now()
-    if row.revoked_at is not None or (row.expires_at is not None and _utc(row.expires_at) <= now):
+    if row.revoked_at is not None or (row.expires_at is not None and row.expires_at <= now):
         raise _invalid()
-    if row.last_used_at is None or _utc(row.last_used_at) + _LAST_USED_EVERY <= now:
+    if row.last_used_at is None or row.last_used_at + _LAST_USED_EVERY <= now:
         key_id = row.id
         run_after(session, lambda s: _touch(s, key_id))
-    scopes = json.loads(row.scopes) if isinstance(row.scopes, str) else row.scopes
-    numbers = json.loads(row.phone_number_ids) if isinstance(row.phone_number_ids, str) else row.phone_number_ids
     # Every key may read its own organization (the routes that only need membership).
-    permissions = (frozenset(scopes) if scopes else permissions_service.api_key_scopes()) | {"organizations:read"}
+    scopes = frozenset(row.scopes) if row.scopes else permissions_service.api_key_scopes()
     return OrgActor(user_id=None, kind="api_key", api_key_id=row.id, organization_id=row.organization_id,
-                    membership_id=None, role_key=None, permissions=permissions,
-                    phone_number_ids=tuple(numbers))
-
-
-def _utc(value) -> datetime:
-    """Raw statements return SQLite's text; ORM columns would have converted it."""
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value)
-    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value
+                    membership_id=None, role_key=None, permissions=scopes | {"organizations:read"},
+                    phone_number_ids=tuple(row.phone_number_ids))
 
 
 def _touch(session: Session, key_id: str) -> None:

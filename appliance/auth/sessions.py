@@ -12,7 +12,7 @@ from appliance.auth import access_tokens
 from appliance.auth.models import AuthSession, OneTimeToken, RefreshToken
 from appliance.core import clock, crypto, runtime, throttle
 from appliance.core.actor import Actor
-from appliance.core.db import run_after
+from appliance.core.db import read_row, run_after
 from appliance.core.errors import NotFound, Unauthorized
 from appliance.users.models import User
 
@@ -113,7 +113,7 @@ def do_logout(session: Session, *, refresh_token: str) -> None:
 
 def authenticate_access_token(session: Session, token: str) -> Actor:
     claims = access_tokens.decode(runtime.get().keyring.jwt_key, token)
-    auth_session = session.get(AuthSession, claims.session_id)
+    auth_session = read_row(session, AuthSession.__table__, "id", claims.session_id)  # every request
     if auth_session is None or auth_session.user_id != claims.user_id or not _is_live(auth_session):
         raise Unauthorized("This session has been closed; sign in again.", code="session_revoked")
     return Actor(user_id=claims.user_id, session_id=claims.session_id,

@@ -9,15 +9,18 @@ docs/architecture.md.
 
 from __future__ import annotations
 
+import json
 import logging
-from datetime import datetime, timezone
-from pathlib import Path
-from typing import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime, timezone
+from functools import cache
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Callable, Iterator
 
 import pysqlite3.dbapi2 as sqlite
 import sqlite_vec
-from sqlalchemy import create_engine, event, types
+from sqlalchemy import JSON, Boolean, Table, create_engine, event, types
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
@@ -87,7 +90,9 @@ def _on_connect(dbapi_conn, _record) -> None:
 
 
 def _on_begin(conn) -> None:
-    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
+    # Straight to the driver: through exec_driver_sql this statement cost ~0.1 ms a request.
+    statement = "BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN"
+    conn.connection.driver_connection.execute(statement)
 
 
 def make_engine(path: Path | str, *, pool_size: int = 5) -> Engine:
@@ -206,3 +211,46 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+# Hot-path reads. The ORM costs ~0.7 ms to load one row on these machines, the driver ~0.02 ms;
+# code that runs on every request (authentication, the tenant record) reads through here.
+
+@cache
+def _row_reader(table: Table, key_column: str):
+    columns = list(table.columns)
+    sql = (f"SELECT {', '.join(c.name for c in columns)} FROM {table.name} "
+           f"WHERE {table.columns[key_column].name} = ?")
+    converters = []
+    for column in columns:
+        if isinstance(column.type, UTCDateTime):
+            converters.append(_utc_from_text)
+        elif isinstance(column.type, JSON):
+            converters.append(lambda v: json.loads(v) if isinstance(v, str) else v)
+        elif isinstance(column.type, Boolean):
+            converters.append(lambda v: None if v is None else bool(v))
+        else:
+            converters.append(None)
+    names = [c.key for c in columns]
+    return sql, names, converters
+
+
+def _utc_from_text(value):
+    if value is None or isinstance(value, datetime):
+        return value if value is None or value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return datetime.fromisoformat(value).replace(tzinfo=timezone.utc)
+
+
+def read_row(session: Session, table: Table, key_column: str, key) -> SimpleNamespace | None:
+    """One row by a unique column, in the session's transaction, as plain attributes (read-only:
+    not an ORM object, so changes to it are not saved)."""
+    sql, names, converters = _row_reader(table, key_column)
+    cursor = session.connection().connection.driver_connection.cursor()
+    try:
+        row = cursor.execute(sql, (key,)).fetchone()
+    finally:
+        cursor.close()
+    if row is None:
+        return None
+    return SimpleNamespace(**{name: (convert(value) if convert and value is not None else value)
+                              for name, convert, value in zip(names, converters, row, strict=True)})

@@ -10,6 +10,7 @@ from sqlmodel import Session, select
 
 from appliance.core import clock, runtime
 from appliance.core.actor import Actor, OrgActor
+from appliance.core.db import read_row
 from appliance.core.errors import Conflict, Forbidden, Invalid
 from appliance.memberships import service as memberships_service
 from appliance.organizations import slugs
@@ -92,12 +93,13 @@ def check_create_organization(session: Session, *, actor: Actor, name: str, slug
     return organization
 
 
-def access_organization_record(session: Session, *, actor: OrgActor) -> Organization:
-    return session.get(Organization, actor.organization_id)
+def access_organization_record(session: Session, *, actor: OrgActor):
+    """The actor's organization, read-only (a hot path: read through core.db.read_row)."""
+    return read_row(session, Organization.__table__, "id", actor.organization_id)
 
 
 def check_update_organization(session: Session, *, actor: OrgActor, **changes) -> Organization:
-    organization = access_organization_record(session, actor=actor)
+    organization = session.get(Organization, actor.organization_id)
     for field, value in changes.items():
         setattr(organization, field, value)
     organization.updated_at = clock.now()

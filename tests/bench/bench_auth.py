@@ -11,6 +11,7 @@ Run: make bench   (or .venv/bin/python tests/bench/bench_auth.py)
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import statistics
@@ -31,8 +32,8 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _call(conn, method, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
+def _call(conn, method, path, body=None, token=None, headers=None):
+    headers = {"Content-Type": "application/json", **(headers or {})}
     if token:
         headers["Authorization"] = f"Bearer {token}"
     conn.request(method, path, json.dumps(body) if body is not None else None, headers)
@@ -71,9 +72,11 @@ def _measure(port, label, make_request, count=REQUESTS, threads=THREADS):
     return result
 
 
-def main() -> int:
+@contextlib.contextmanager
+def running_server():
+    """A real `appliance serve` on a scratch data directory; yields its port."""
     port = _free_port()
-    data_dir = tempfile.mkdtemp(prefix="bench-auth-")
+    data_dir = tempfile.mkdtemp(prefix="bench-")
     proc = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", data_dir, "serve", "--port",
                              str(port), "--threads", "8"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env={"APPLIANCE_LOG_LEVEL": "WARNING", "PATH": "/usr/bin:/bin"})
@@ -85,6 +88,14 @@ def main() -> int:
                     break
             except OSError:
                 time.sleep(0.2)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def main() -> int:
+    with running_server() as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         _, signup = _call(conn, "POST", "/auth/signup",
                           {"email": "bench@example.com", "password": "bench password", "name": "Bench"})
@@ -111,9 +122,6 @@ def main() -> int:
         print(f"ratios: /users/me costs {me['p50_ms'] / live['p50_ms']:.1f}x /health/live (p50); "
               f"refresh {rotate['p50_ms'] / live['p50_ms']:.1f}x; login {login['p50_ms'] / live['p50_ms']:.0f}x")
         return 1 if any(r["errors"] for r in (live, me, rotate, login)) else 0
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 if __name__ == "__main__":
