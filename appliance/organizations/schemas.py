@@ -52,7 +52,8 @@ class OrganizationSchema(ApiSchema):
     plan_slug = fields.String()
     billing_interval = fields.String()
     billing_parent_id = fields.String(allow_none=True)
-    business_hours_schedule = fields.Nested(BusinessHoursSchema)
+    # Validated on the way in (BusinessHoursSchema); written out as stored.
+    business_hours_schedule = fields.Dict(metadata={"description": "Opening intervals per weekday (mon..sun)"})
     opt_out_enabled = fields.Boolean()
     opt_out_keywords = fields.List(fields.String())
     suspended = fields.Function(lambda org: org.suspended_at is not None, dump_only=True)

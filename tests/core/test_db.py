@@ -131,3 +131,15 @@ def test_commands_refuse_an_old_sqlite_with_exit_code_2(tmp_path, monkeypatch, c
     assert main(["--data-dir", str(tmp_path), "migrate"]) == 2
     assert "SQLite 3.40.0 is too old" in capsys.readouterr().err
     assert not (tmp_path / "appliance.db").exists()
+
+
+def test_a_write_in_a_reading_unit_fails_loudly(database):
+    """Reading units are query_only: a write raises instead of being silently rolled back."""
+    from sqlalchemy.exc import OperationalError
+    with pytest.raises(OperationalError, match="readonly"):
+        with database.unit_of_work(write=False) as session:
+            session.exec(text("INSERT INTO t (v) VALUES ('sneaky')"))
+    with database.unit_of_work(write=True) as session:  # the pooled connection writes again
+        session.exec(text("INSERT INTO t (v) VALUES ('fine')"))
+    with database.unit_of_work(write=False) as session:
+        assert session.exec(text("SELECT v FROM t")).all() == [("fine",)]
