@@ -1,6 +1,6 @@
-from marshmallow import fields
+from marshmallow import fields, validate
 
-from appliance.core.schema import ApiSchema, IsoDateTime
+from appliance.core.schema import ApiSchema, IsoDateTime, UuidString
 from appliance.roles.schemas import RoleSchema
 
 
@@ -14,3 +14,22 @@ class MembershipSchema(ApiSchema):
     suspended = fields.Boolean()
     preferences = fields.Dict()
     created_at = IsoDateTime()
+
+
+class SetRoleSchema(ApiSchema):
+    role_id = UuidString(required=True)
+
+
+class SetWabaScopeSchema(ApiSchema):
+    waba_ids = fields.List(UuidString(), required=True, validate=validate.Length(max=200),
+                           metadata={"description": "Business accounts the member may see; empty = all"})
+
+
+class SuspensionSchema(ApiSchema):
+    suspended = fields.Boolean(required=True)
+
+
+class PreferencesSchema(ApiSchema):
+    organization_id = UuidString(required=True)
+    preferences = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=60)), required=True,
+                              metadata={"description": "Keys to set; a null value removes the key"})

@@ -8,7 +8,7 @@ from sqlmodel import Session, select
 
 from appliance.core import clock
 from appliance.core.actor import Actor, OrgActor
-from appliance.core.errors import Forbidden, NotFound
+from appliance.core.errors import Conflict, Forbidden, Invalid, NotFound
 from appliance.memberships.models import Membership
 from appliance.roles.models import Role
 from appliance.users.models import User
@@ -90,3 +90,104 @@ def list_organization_ids_of(session: Session, user_id: str, *, role_key: str | 
     if role_key is not None:
         query = query.join(Role, Role.id == Membership.role_id).where(Role.key == role_key)
     return list(session.exec(query).all())
+
+
+# Managing members. Owners are protected: only an owner may grant, change or remove the owner role,
+# and the last active owner can be neither demoted, removed nor suspended.
+
+def access_membership(session: Session, *, actor: OrgActor, membership_id: str) -> Membership:
+    membership = session.get(Membership, membership_id)
+    if membership is None or membership.organization_id != actor.organization_id:
+        raise NotFound("No member with this id in this organization.", code="membership_not_found")
+    return membership
+
+
+def _role_in_organization(session: Session, organization_id: str, role_id: str) -> Role:
+    role = session.get(Role, role_id)
+    if role is None or role.organization_id != organization_id:
+        raise NotFound("No role with this id in this organization.", code="role_not_found",
+                       errors={"roleId": ["Unknown role."]})
+    return role
+
+
+def _active_owner_ids(session: Session, organization_id: str) -> list[str]:
+    return list(session.exec(
+        select(Membership.id).join(Role, Role.id == Membership.role_id)
+        .where(Membership.organization_id == organization_id, Role.key == "owner",
+               Membership.suspended_at.is_(None))).all())
+
+
+def _guard_owner_change(session: Session, actor: OrgActor, membership: Membership, *, losing_owner: bool) -> None:
+    current = session.get(Role, membership.role_id)
+    if current.key == "owner" and actor.role_key != "owner":
+        raise Forbidden("Only an owner can change another owner.", code="owner_required")
+    if losing_owner and current.key == "owner" and _active_owner_ids(session, membership.organization_id) == [membership.id]:
+        raise Conflict("This is the last owner; make someone else owner first.", code="last_owner")
+
+
+def check_set_role(session: Session, *, actor: OrgActor, membership_id: str, role_id: str) -> MemberView:
+    membership = access_membership(session, actor=actor, membership_id=membership_id)
+    role = _role_in_organization(session, actor.organization_id, role_id)
+    if role.key == "owner" and actor.role_key != "owner":
+        raise Forbidden("Only an owner can make someone owner.", code="owner_required")
+    beyond = sorted(set(role.permissions) - actor.permissions)
+    if beyond:
+        raise Forbidden("You cannot assign a role with permissions you do not hold: " + ", ".join(beyond),
+                        code="permission_escalation")
+    _guard_owner_change(session, actor, membership, losing_owner=role.key != "owner")
+    membership.role_id, membership.updated_at = role.id, clock.now()
+    session.add(membership)
+    session.flush()
+    return _view(membership, session.get(User, membership.user_id), role)
+
+
+def check_remove_member(session: Session, *, actor: OrgActor, membership_id: str) -> None:
+    membership = access_membership(session, actor=actor, membership_id=membership_id)
+    _guard_owner_change(session, actor, membership, losing_owner=True)
+    session.delete(membership)
+    session.flush()
+
+
+def check_set_waba_scope(session: Session, *, actor: OrgActor, membership_id: str, waba_ids: list[str]) -> MemberView:
+    membership = access_membership(session, actor=actor, membership_id=membership_id)
+    _guard_owner_change(session, actor, membership, losing_owner=False)
+    membership.waba_ids, membership.updated_at = sorted(set(waba_ids)), clock.now()
+    session.add(membership)
+    session.flush()
+    return _view(membership, session.get(User, membership.user_id), session.get(Role, membership.role_id))
+
+
+def check_set_suspension(session: Session, *, actor: Actor, membership_id: str, suspended: bool) -> MemberView:
+    """Suspend or reactivate; a suspended member keeps the membership and loses access at once
+    (every request re-reads it). The route has no organization in its path, so the check is here."""
+    membership = session.get(Membership, membership_id)
+    if membership is None:
+        raise NotFound("No member with this id.", code="membership_not_found")
+    org_actor = access_organization(session, actor=actor, organization_id=membership.organization_id,
+                                    permission="members:write")
+    if membership.id == org_actor.membership_id:
+        raise Conflict("You cannot suspend yourself.", code="cannot_suspend_self")
+    _guard_owner_change(session, org_actor, membership, losing_owner=suspended)
+    membership.suspended_at = clock.now() if suspended else None
+    membership.updated_at = clock.now()
+    session.add(membership)
+    session.flush()
+    return _view(membership, session.get(User, membership.user_id), session.get(Role, membership.role_id))
+
+
+MAX_PREFERENCES_KEYS = 50
+
+
+def check_update_preferences(session: Session, *, actor: Actor, organization_id: str, preferences: dict) -> MemberView:
+    """Merge interface preferences into my membership; a null value removes that key."""
+    org_actor = access_organization(session, actor=actor, organization_id=organization_id,
+                                    permission="organizations:read")
+    membership = session.get(Membership, org_actor.membership_id)
+    merged = {**membership.preferences, **preferences}
+    merged = {k: v for k, v in merged.items() if v is not None}
+    if len(merged) > MAX_PREFERENCES_KEYS:
+        raise Invalid(f"At most {MAX_PREFERENCES_KEYS} preferences.", errors={"preferences": ["Too many keys."]})
+    membership.preferences, membership.updated_at = merged, clock.now()
+    session.add(membership)
+    session.flush()
+    return _view(membership, session.get(User, membership.user_id), session.get(Role, membership.role_id))
