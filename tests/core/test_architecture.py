@@ -52,3 +52,12 @@ def test_readme_starts_with_the_two_commands():
     """The newcomer's commands come first."""
     head = (ROOT / "README.md").read_text()[:1500]
     assert "make run" in head and "make test" in head
+
+
+def test_shipped_data_is_tracked_by_git():
+    """Files the code reads from data/ are not git-ignored (a fresh clone must have them)."""
+    import subprocess
+    shipped = [p for p in (ROOT / "data").iterdir() if p.suffix in (".json", ".csv", ".md")]
+    assert shipped
+    ignored = subprocess.run(["git", "check-ignore", *map(str, shipped)], cwd=ROOT, capture_output=True, text=True)
+    assert ignored.stdout == ""
