@@ -66,6 +66,8 @@ def list_members(session: Session, *, actor: OrgActor) -> list[MemberView]:
 
 
 def get_my_membership(session: Session, *, actor: OrgActor) -> MemberView:
+    if actor.membership_id is None:
+        raise Forbidden("An API key is not a member; it has no membership.", code="api_key_not_allowed")
     membership = session.get(Membership, actor.membership_id)
     if membership is None:
         raise NotFound("Membership not found.")
