@@ -4,6 +4,8 @@ from appliance.api_keys.api import blp as api_keys
 from appliance.auth.api import blp as auth
 from appliance.auth.pages import auth_pages
 from appliance.health.api import blp as health
+from appliance.invitations.api import accept_blp as invitation, blp as invitations
+from appliance.invitations.pages import invitation_pages
 from appliance.memberships.api import blp as memberships, member_blp as membership
 from appliance.organizations.api import blp as organizations
 from appliance.pages import home
@@ -11,5 +13,5 @@ from appliance.permissions.api import blp as permissions
 from appliance.roles.api import blp as roles
 from appliance.users.api import blp as users
 
-BLUEPRINTS = (health, auth, users, organizations, memberships, membership, roles, permissions, api_keys)
-PAGES = (home, auth_pages)
+BLUEPRINTS = (health, auth, users, organizations, memberships, membership, roles, invitations, invitation, permissions, api_keys)
+PAGES = (home, auth_pages, invitation_pages)

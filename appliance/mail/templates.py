@@ -48,6 +48,20 @@ _TEXTS: dict[str, dict[str, MailText]] = {
             "Hola {name}:\n\nLa contraseña de tu cuenta cambió y se cerraron tus otras sesiones. "
             "Si no fuiste tú, restablécela ya en {base_url}.\n"),
     },
+    "invitation": {
+        "en": MailText(
+            "{inviter} invited you to {organization}",
+            "Hello,\n\n{inviter} invited you to join {organization} as {role}.\n\n"
+            "Accept here (sign in with this email, or create an account with it):\n{link}\n\n"
+            "Or, signed in, POST /invitations/{token}/accept\n\n"
+            "The invitation is valid for {days} days.\n"),
+        "es": MailText(
+            "{inviter} te invitó a {organization}",
+            "Hola:\n\n{inviter} te invitó a unirte a {organization} como {role}.\n\n"
+            "Acepta aquí (inicia sesión con este correo o crea una cuenta con él):\n{link}\n\n"
+            "O, con sesión iniciada, POST /invitations/{token}/accept\n\n"
+            "La invitación vale {days} días.\n"),
+    },
     "two_factor_enabled": {
         "en": MailText("Two-factor authentication is on",
                        "Hello {name},\n\nTwo-factor authentication was turned on for your account. "

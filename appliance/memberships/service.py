@@ -55,6 +55,10 @@ def _view(membership: Membership, user: User, role: Role) -> MemberView:
                       membership.suspended_at is not None, dict(membership.preferences), membership.created_at)
 
 
+def member_view(session: Session, membership: Membership) -> MemberView:
+    return _view(membership, session.get(User, membership.user_id), session.get(Role, membership.role_id))
+
+
 def list_members(session: Session, *, actor: OrgActor) -> list[MemberView]:
     rows = session.exec(
         select(Membership, User, Role)

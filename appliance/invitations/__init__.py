@@ -1,0 +1,1 @@
+"""Invitations: how people join an organization (/organizations/{orgId}/invitations, /invitations)."""

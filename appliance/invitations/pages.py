@@ -1,0 +1,71 @@
+"""The page behind an invitation link: sign in (or create the account) with the invited email,
+and join, in one step. The link only shows the page; the POST spends the invitation."""
+
+from flask import Blueprint, render_template, request
+
+from appliance.auth import service as auth_service
+from appliance.auth.sessions import Device
+from appliance.core.actor import Actor
+from appliance.core.errors import AppError
+from appliance.http.api import form_body, public
+from appliance.http.auth import client_device, client_ip
+from appliance.http.i18n import page_locale
+from appliance.http.unit_of_work import db_session
+from appliance.invitations import service
+
+invitation_pages = Blueprint("invitation_pages", __name__)
+
+TEXT = {
+    "en": {"title": "Join {organization}", "intro": "You were invited as {role}, with {email}.",
+           "have_account": "I have an account", "new_account": "I am new here", "name": "Your name",
+           "password": "Password", "new_password": "Choose a password (8 or more characters)",
+           "code": "Two-factor code (if you use one)", "join": "Join", "create_join": "Create my account and join",
+           "joined": "Welcome! You are now a member of {organization}.", "invalid": "This invitation is invalid, used, revoked or expired."},
+    "es": {"title": "Únete a {organization}", "intro": "Te invitaron como {role}, con {email}.",
+           "have_account": "Ya tengo cuenta", "new_account": "Soy nuevo", "name": "Tu nombre",
+           "password": "Contraseña", "new_password": "Elige una contraseña (8 caracteres o más)",
+           "code": "Código de verificación (si lo usas)", "join": "Unirme", "create_join": "Crear mi cuenta y unirme",
+           "joined": "¡Bienvenido! Ya eres miembro de {organization}.", "invalid": "Esta invitación no es válida, ya se usó, se revocó o caducó."},
+}
+
+
+def _render(status=200, **context):
+    lang = page_locale()
+    return render_template("invitation_page.html", lang=lang, t=TEXT[lang], **context), status
+
+
+@invitation_pages.get("/invitations/accept")
+@public
+def invitation_form():
+    token = request.args.get("token", "")[:200]
+    try:
+        invitation = service.preview(db_session(), token=token)
+    except AppError:
+        return _render(status=404, invalid=True)
+    return _render(invitation=invitation, token=token)
+
+
+@invitation_pages.post("/invitations/accept")
+@public
+@form_body
+def accept_invitation():
+    session = db_session()
+    token = request.form.get("token", "")[:200]
+    try:
+        invitation = service.preview(session, token=token)
+    except AppError:
+        return _render(status=404, invalid=True)
+    device = Device(ip=client_ip(), user_agent=client_device())
+    password = request.form.get("password", "")[:128]
+    try:
+        if request.form.get("action") == "signup":
+            signed_in = auth_service.check_signup(session, email=invitation.email, password=password,
+                                                  name=request.form.get("name", "").strip()[:100] or invitation.email,
+                                                  locale=page_locale(), device=device)
+        else:
+            signed_in = auth_service.check_login(session, email=invitation.email, password=password,
+                                                 two_factor_code=request.form.get("code") or None, device=device)
+        service.check_accept(session, actor=Actor(user_id=signed_in.user.id), token=token)
+    except AppError as error:  # shown on the page; the unit of work rolls back on the 4xx
+        return _render(status=error.status, invitation=invitation, token=token, error=error.detail)
+    return _render(invitation=invitation, joined=True)

@@ -1,0 +1,131 @@
+"""Invite by email with a role; the invitee accepts while signed in with that email.
+
+Tokens are single use, stored as HMACs, valid INVITATION_DAYS. Inviting the same email again
+replaces the pending invitation (the old link stops working).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlmodel import Session, select, update
+
+from appliance.core import clock, crypto, runtime
+from appliance.core.actor import Actor, OrgActor
+from appliance.core.errors import Conflict, Forbidden, NotFound
+from appliance.invitations.models import Invitation
+from appliance.mail import service as mail_service
+from appliance.memberships import service as memberships_service
+from appliance.memberships.models import Membership
+from appliance.organizations.models import Organization
+from appliance.roles.models import Role
+from appliance.users import service as users_service
+from appliance.users.models import User
+
+INVITATION_DAYS = 7
+
+
+@dataclass(frozen=True)
+class InvitationView:
+    id: str
+    email: str
+    role: Role
+    created_at: object
+    expires_at: object
+
+
+def _pending(session: Session, organization_id: str):
+    return (select(Invitation)
+            .where(Invitation.organization_id == organization_id, Invitation.accepted_at.is_(None),
+                   Invitation.revoked_at.is_(None), Invitation.expires_at > clock.now()))
+
+
+def list_invitations(session: Session, *, actor: OrgActor) -> list[InvitationView]:
+    invitations = session.exec(_pending(session, actor.organization_id).order_by(Invitation.created_at)).all()
+    return [InvitationView(i.id, i.email, session.get(Role, i.role_id), i.created_at, i.expires_at)
+            for i in invitations]
+
+
+def check_invite(session: Session, *, actor: OrgActor, email: str, role_id: str) -> InvitationView:
+    role = session.get(Role, role_id)
+    if role is None or role.organization_id != actor.organization_id:
+        raise NotFound("No role with this id in this organization.", code="role_not_found",
+                       errors={"roleId": ["Unknown role."]})
+    if role.key == "owner" and actor.role_key != "owner":
+        raise Forbidden("Only an owner can invite an owner.", code="owner_required")
+    beyond = sorted(set(role.permissions) - actor.permissions)
+    if beyond:
+        raise Forbidden("You cannot invite with permissions you do not hold: " + ", ".join(beyond),
+                        code="permission_escalation")
+    existing = users_service.get_user_by_email(session, email)
+    if existing and session.exec(select(Membership.id).where(
+            Membership.organization_id == actor.organization_id, Membership.user_id == existing.id)).first():
+        raise Conflict("This person is already a member.", code="already_member",
+                       errors={"email": ["Already a member."]})
+    now = clock.now()
+    session.exec(update(Invitation)
+                 .where(Invitation.organization_id == actor.organization_id, Invitation.email == email,
+                        Invitation.accepted_at.is_(None), Invitation.revoked_at.is_(None))
+                 .values(revoked_at=now))
+    token = crypto.random_token()
+    invitation = Invitation(organization_id=actor.organization_id, email=email, role_id=role.id,
+                            token_hash=runtime.get().keyring.token_hash(token), invited_by=actor.user_id,
+                            created_at=now, expires_at=now + timedelta(days=INVITATION_DAYS))
+    session.add(invitation)
+    session.flush()
+    organization = session.get(Organization, actor.organization_id)
+    inviter = session.get(User, actor.user_id) if actor.user_id else None
+    base_url = runtime.get().settings.base_url.rstrip("/")
+    mail_service.do_queue_mail(session, to=email, kind="invitation", locale=inviter.locale if inviter else "en",
+                               organization=organization.name, inviter=inviter.name if inviter else organization.name,
+                               role=role.name, days=INVITATION_DAYS, token=token,
+                               link=f"{base_url}/invitations/accept?token={token}")
+    return InvitationView(invitation.id, email, role, invitation.created_at, invitation.expires_at)
+
+
+def do_revoke(session: Session, *, actor: OrgActor, invitation_id: str) -> None:
+    invitation = session.get(Invitation, invitation_id)
+    if (invitation is None or invitation.organization_id != actor.organization_id
+            or invitation.accepted_at is not None or invitation.revoked_at is not None):
+        raise NotFound("No pending invitation with this id.", code="invitation_not_found")
+    invitation.revoked_at = clock.now()
+    session.add(invitation)
+
+
+@dataclass(frozen=True)
+class InvitationPreview:
+    organization_name: str
+    email: str
+    role_name: str
+
+
+def _find(session: Session, token: str) -> Invitation:
+    invitation = session.exec(select(Invitation).where(
+        Invitation.token_hash == runtime.get().keyring.token_hash(token))).first()
+    if (invitation is None or invitation.accepted_at is not None or invitation.revoked_at is not None
+            or invitation.expires_at <= clock.now()):
+        raise NotFound("This invitation is invalid, used, revoked or expired.", code="invitation_not_found")
+    return invitation
+
+
+def preview(session: Session, *, token: str) -> InvitationPreview:
+    invitation = _find(session, token)
+    return InvitationPreview(session.get(Organization, invitation.organization_id).name, invitation.email,
+                             session.get(Role, invitation.role_id).name)
+
+
+def check_accept(session: Session, *, actor: Actor, token: str) -> Membership:
+    """Join the organization; the signed-in account's email must be the invited one."""
+    invitation = _find(session, token)
+    user = session.get(User, actor.user_id)
+    if user is None or user.email != invitation.email:
+        raise Forbidden("This invitation is for another email address.", code="invitation_email_mismatch")
+    if session.exec(select(Membership.id).where(Membership.organization_id == invitation.organization_id,
+                                                Membership.user_id == user.id)).first():
+        raise Conflict("You are already a member.", code="already_member")
+    invitation.accepted_at, invitation.accepted_by = clock.now(), user.id
+    session.add(invitation)
+    users_service.do_mark_email_verified(session, user)  # the link proved the inbox is theirs
+    return memberships_service.do_add_member(session, organization_id=invitation.organization_id,
+                                             user_id=user.id, role_id=invitation.role_id)
