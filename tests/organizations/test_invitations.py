@@ -110,7 +110,10 @@ def test_existing_account_joins_from_the_link_with_its_password(api, owner, mail
     token = _token(mailbox)
     wrong = client.post("/invitations/accept", data={"token": token, "action": "signin", "password": "nope nope"},
                         headers=HTML)
-    assert wrong.status_code == 401 and b"incorrect" in wrong.data
+    assert wrong.status_code == 401 and b"The password is incorrect." in wrong.data
+    spanish = client.post("/invitations/accept", data={"token": token, "action": "signin", "password": "nope nope"},
+                          headers={**HTML, "Accept-Language": "es"})
+    assert "La contraseña no es correcta.".encode() in spanish.data
     right = client.post("/invitations/accept", data={"token": token, "action": "signin",
                                                      "password": "bo's good password"}, headers=HTML)
     assert right.status_code == 200 and b"member of Acme" in right.data
