@@ -34,6 +34,12 @@ def _parser() -> argparse.ArgumentParser:
     impersonate.add_argument("--by", default=f"{getpass.getuser()}@staff",
                              help="who impersonates (carried in the JWT's impersonatedBy)")
 
+    suspend = staff.add_parser("suspend", help="suspend an organization (its routes answer 403)")
+    suspend.add_argument("slug")
+    suspend.add_argument("--reason", default=None)
+    unsuspend = staff.add_parser("unsuspend", help="lift an organization's suspension")
+    unsuspend.add_argument("slug")
+
     mail = commands.add_parser("mail", help="the mail outbox").add_subparsers(dest="mail_command", required=True)
     outbox = mail.add_parser("outbox", help="show the newest mails (what would have been sent)")
     outbox.add_argument("--to", help="only mails to this address")
@@ -99,8 +105,15 @@ def _doctor(settings, args) -> int:
 def _staff(settings, args) -> int:
     from appliance import bootstrap
     from appliance.auth import service as auth_service
+    from appliance.organizations import service as organizations_service
 
     rt = bootstrap.start(settings, migrate=True)
+    if args.staff_command in ("suspend", "unsuspend"):
+        with rt.db.unit_of_work(write=True) as session:
+            organizations_service.do_set_suspension(session, slug=args.slug, suspended=args.staff_command == "suspend",
+                                                    reason=getattr(args, "reason", None))
+        print(f"{args.slug}: {args.staff_command}ed")
+        return 0
     with rt.db.unit_of_work(write=True) as session:
         token = auth_service.do_issue_impersonation(session, email=args.email, issued_by=args.by)
     print(f"impersonation token for {args.email}, valid {auth_service.IMPERSONATION_MINUTES} minutes, "

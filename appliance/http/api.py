@@ -83,11 +83,13 @@ class Blueprint(flask_smorest.Blueprint):
         func._public = True
         return self.doc(security=[])(func)
 
-    def requires(self, permission: str):
+    def requires(self, permission: str, *, while_suspended: bool = False):
         """State the permission an organization route needs; checked before the view runs
-        (appliance.http.auth) and shown in the OpenAPI document as `x-permission`."""
+        (appliance.http.auth) and shown in the OpenAPI document as `x-permission`. Routes of a
+        suspended organization answer 403 unless `while_suspended`."""
         def decorator(func):
             func._permission = permission
+            func._while_suspended = while_suspended
             return self.doc(**{"x-permission": permission})(func)
         return decorator
 

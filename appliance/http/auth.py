@@ -11,6 +11,7 @@ from appliance.core.errors import Forbidden, Unauthorized
 from appliance.http.api import view_attr
 from appliance.http.unit_of_work import db_session
 from appliance.memberships import service as memberships_service
+from appliance.organizations import service as organizations_service
 
 # flask-smorest's own routes (the OpenAPI document and Swagger UI) and static files.
 _PUBLIC_ENDPOINT_PREFIXES = ("api-docs.", "static", "swagger_ui_files")
@@ -66,6 +67,8 @@ def _authenticate_key(token: str, permission: str | None) -> None:
         raise Forbidden(f"This API key lacks the scope {permission}.", code="scope_missing",
                         permission=permission)
     g.actor = g.org_actor = actor
+    organizations_service.check_active(db_session(), organization_id=actor.organization_id,
+                                       while_suspended=bool(view_attr("_while_suspended")))
 
 
 def init_app(app: Flask) -> None:
@@ -88,3 +91,5 @@ def init_app(app: Flask) -> None:
             g.org_actor = memberships_service.access_organization(
                 db_session(), actor=g.actor, organization_id=str(request.view_args["org_id"]),
                 permission=permission)
+            organizations_service.check_active(db_session(), organization_id=g.org_actor.organization_id,
+                                               while_suspended=bool(view_attr("_while_suspended")))

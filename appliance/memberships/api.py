@@ -65,7 +65,7 @@ member_blp = Blueprint("membership", __name__, url_prefix="/memberships", descri
 @member_blp.route("/<uuid:membership_id>/suspension")
 class MembershipSuspension(MethodView):
     @member_blp.doc(**{"x-permission": "members:write"})
-    @member_blp.arguments(schemas.SuspensionSchema)
+    @member_blp.arguments(schemas.MembershipSuspensionSchema)
     @member_blp.response(200, schemas.MembershipSchema)
     def patch(self, body, membership_id):
         """Suspend or reactivate a member (access ends at once; the membership stays)"""

@@ -25,7 +25,7 @@ class SetWabaScopeSchema(ApiSchema):
                            metadata={"description": "Business accounts the member may see; empty = all"})
 
 
-class SuspensionSchema(ApiSchema):
+class MembershipSuspensionSchema(ApiSchema):
     suspended = fields.Boolean(required=True)
 
 

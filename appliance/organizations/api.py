@@ -64,3 +64,12 @@ class OrganizationById(MethodView):
     def patch(self, body, org_id):
         """Update name, billing email, country, time zone, business hours or opt-out settings"""
         return service.check_update_organization(db_session(), actor=current_org_actor(), **body)
+
+
+@blp.route("/<uuid:org_id>/suspension")
+class OrganizationSuspension(MethodView):
+    @blp.requires("organizations:read", while_suspended=True)
+    @blp.response(200, schemas.OrganizationSuspensionSchema)
+    def get(self, org_id):
+        """Whether the organization is suspended, why, and what is owed"""
+        return service.get_suspension(db_session(), actor=current_org_actor())

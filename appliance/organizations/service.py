@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 from appliance.core import clock, runtime
 from appliance.core.actor import Actor, OrgActor
 from appliance.core.db import read_row
-from appliance.core.errors import Conflict, Forbidden, Invalid
+from appliance.core.errors import Conflict, Forbidden, Invalid, NotFound
 from appliance.memberships import service as memberships_service
 from appliance.organizations import slugs
 from appliance.organizations.models import Organization
@@ -105,4 +105,42 @@ def check_update_organization(session: Session, *, actor: OrgActor, **changes) -
     organization.updated_at = clock.now()
     session.add(organization)
     session.flush()
+    return organization
+
+
+# Suspension: a suspended organization keeps its data; its routes answer 403 except the one that
+# says why. Staff suspend with `appliance staff suspend SLUG --reason ...` (billing will too).
+
+@dataclass(frozen=True)
+class Suspension:
+    suspended: bool
+    reason: str | None
+    suspended_at: object
+    pending_invoices: list
+
+
+def check_active(session: Session, *, organization_id: str, while_suspended: bool) -> None:
+    if while_suspended:
+        return
+    organization = read_row(session, Organization.__table__, "id", organization_id)
+    if organization is not None and organization.suspended_at is not None:
+        raise Forbidden("This organization is suspended; see GET /organizations/{id}/suspension.",
+                        code="organization_suspended", reason=organization.suspension_reason)
+
+
+def get_suspension(session: Session, *, actor: OrgActor) -> Suspension:
+    organization = access_organization_record(session, actor=actor)
+    # Invoices arrive with billing; until then an organization owes nothing.
+    return Suspension(organization.suspended_at is not None, organization.suspension_reason,
+                      organization.suspended_at, [])
+
+
+def do_set_suspension(session: Session, *, slug: str, suspended: bool, reason: str | None = None) -> Organization:
+    organization = session.exec(select(Organization).where(Organization.slug == slug)).first()
+    if organization is None:
+        raise NotFound(f"No organization with the slug {slug}.", code="organization_not_found")
+    organization.suspended_at = clock.now() if suspended else None
+    organization.suspension_reason = (reason or "Suspended by the service team.") if suspended else None
+    organization.updated_at = clock.now()
+    session.add(organization)
     return organization
