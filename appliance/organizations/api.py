@@ -5,7 +5,7 @@ from flask.views import MethodView
 from appliance.http.api import Blueprint
 from appliance.http.auth import current_actor, current_org_actor
 from appliance.http.unit_of_work import db_session
-from appliance.organizations import schemas, service
+from appliance.organizations import billing_groups, schemas, service
 
 blp = Blueprint("organizations", __name__, url_prefix="/organizations", description="Organizations")
 
@@ -73,3 +73,42 @@ class OrganizationSuspension(MethodView):
     def get(self, org_id):
         """Whether the organization is suspended, why, and what is owed"""
         return service.get_suspension(db_session(), actor=current_org_actor())
+
+
+@blp.route("/<uuid:org_id>/billing-group")
+class BillingGroup(MethodView):
+    @blp.requires("billing:read")
+    @blp.response(200, schemas.BillingGroupSchema)
+    def get(self, org_id):
+        """The billing group: parent, children and their AI caps"""
+        return billing_groups.get_group(db_session(), actor=current_org_actor())
+
+
+@blp.route("/<uuid:org_id>/billing-group/link")
+class BillingGroupLink(MethodView):
+    @blp.requires("billing:write")
+    @blp.arguments(schemas.BillingLinkSchema)
+    @blp.response(201, schemas.BillingGroupSchema)
+    def post(self, body, org_id):
+        """Make this organization a child of a parent you also own (owner only)"""
+        return billing_groups.check_link(db_session(), actor=current_org_actor(), **body)
+
+
+@blp.route("/<uuid:org_id>/billing-group/unlink")
+class BillingGroupUnlink(MethodView):
+    @blp.requires("billing:write")
+    @blp.response(201, schemas.BillingGroupSchema)
+    def post(self, org_id):
+        """Leave the billing group; the organization moves to the free plan (owner only)"""
+        return billing_groups.check_unlink(db_session(), actor=current_org_actor())
+
+
+@blp.route("/<uuid:org_id>/billing-group/<uuid:target_org_id>/ai-limits")
+class BillingGroupAiLimits(MethodView):
+    @blp.requires("billing:write")
+    @blp.arguments(schemas.AiLimitsSchema)
+    @blp.response(200, schemas.ChildOrganizationSchema)
+    def patch(self, body, org_id, target_org_id):
+        """Cap a child's AI spend per day and month (null: no cap; parent owner only)"""
+        return billing_groups.check_set_ai_limits(db_session(), actor=current_org_actor(),
+                                                  target_org_id=str(target_org_id), **body)

@@ -23,6 +23,9 @@ class Organization(SQLModel, table=True):
     business_hours_schedule: dict = Field(default_factory=dict, sa_type=JSON)
     opt_out_enabled: bool = True
     opt_out_keywords: list = Field(default_factory=list, sa_type=JSON)
+    # Caps on AI spend set by the billing parent's owner for this (child) organization; None: no cap.
+    ai_daily_usd_cap: float | None = None
+    ai_monthly_usd_cap: float | None = None
     suspended_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     suspension_reason: str | None = Field(default=None, max_length=300)
     created_by: str = Field(foreign_key="users.id", ondelete="RESTRICT")

@@ -114,3 +114,33 @@ class OrganizationSuspensionSchema(ApiSchema):
     reason = fields.String(allow_none=True)
     suspended_at = IsoDateTime(allow_none=True)
     pending_invoices = fields.List(fields.Dict(), metadata={"description": "Invoices to pay to lift the suspension"})
+
+
+class OrganizationRefSchema(ApiSchema):
+    id = fields.String()
+    name = fields.String()
+    slug = fields.String()
+    plan_slug = fields.String()
+
+
+class ChildOrganizationSchema(OrganizationRefSchema):
+    ai_limits = fields.Function(lambda org: {"dailyUsd": org.ai_daily_usd_cap, "monthlyUsd": org.ai_monthly_usd_cap},
+                                metadata={"description": "{dailyUsd, monthlyUsd}; null = no cap"})
+
+
+class BillingGroupSchema(ApiSchema):
+    organization = fields.Nested(ChildOrganizationSchema)
+    parent = fields.Nested(OrganizationRefSchema, allow_none=True)
+    children = fields.List(fields.Nested(ChildOrganizationSchema))
+
+
+class BillingLinkSchema(ApiSchema):
+    parent_org_id = UuidString(required=True)
+
+
+_USD = {"required": True, "allow_none": True, "validate": validate.Range(min=0, max=1_000_000)}
+
+
+class AiLimitsSchema(ApiSchema):
+    daily_usd = fields.Float(**_USD)
+    monthly_usd = fields.Float(**_USD)
