@@ -1,0 +1,26 @@
+"""Restrictions an actor carries inside its organization, applied the same way by every module.
+
+An API key may be limited to some phone numbers (`phoneNumberIds`): sends through any other number
+are 403 `phone_number_not_allowed`, and listings only show the allowed numbers' records. Modules
+call these two helpers instead of repeating the rule.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.sql import Select
+
+from appliance.core.actor import OrgActor
+from appliance.core.errors import Forbidden
+
+
+def check_phone_number_allowed(actor: OrgActor, phone_number_id: str) -> None:
+    if actor.phone_number_ids and phone_number_id not in actor.phone_number_ids:
+        raise Forbidden("This key may not use that phone number.", code="phone_number_not_allowed",
+                        phoneNumberId=phone_number_id)
+
+
+def only_allowed_phone_numbers(query: Select, phone_number_column, actor: OrgActor) -> Select:
+    """Filter a listing to the actor's phone numbers (no filter when the actor has no restriction)."""
+    if not actor.phone_number_ids:
+        return query
+    return query.where(phone_number_column.in_(actor.phone_number_ids))
