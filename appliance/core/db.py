@@ -252,8 +252,19 @@ def _utc_from_text(value):
 
 
 def read_row(session: Session, table: Table, key_column: str, key) -> SimpleNamespace | None:
-    """One row by a unique column, in the session's transaction, as plain attributes (read-only:
-    not an ORM object, so changes to it are not saved)."""
+    """One row by a unique column, in the session's transaction, as plain attributes.
+
+    A read-only snapshot, remembered for the rest of the unit of work (authorization and the view
+    often need the same tenant row): code that changes a row loads it through the ORM instead.
+    """
+    remembered = session.info.setdefault("read_rows", {})
+    cache_key = (table.name, key_column, key)
+    if cache_key not in remembered:
+        remembered[cache_key] = _read_row(session, table, key_column, key)
+    return remembered[cache_key]
+
+
+def _read_row(session: Session, table: Table, key_column: str, key) -> SimpleNamespace | None:
     sql, names, converters = _row_reader(table, key_column)
     cursor = session.connection().connection.driver_connection.cursor()
     try:
