@@ -48,16 +48,7 @@ def list_invitations(session: Session, *, actor: OrgActor) -> list[InvitationVie
 
 
 def check_invite(session: Session, *, actor: OrgActor, email: str, role_id: str) -> InvitationView:
-    role = session.get(Role, role_id)
-    if role is None or role.organization_id != actor.organization_id:
-        raise NotFound("No role with this id in this organization.", code="role_not_found",
-                       errors={"roleId": ["Unknown role."]})
-    if role.key == "owner" and actor.role_key != "owner":
-        raise Forbidden("Only an owner can invite an owner.", code="owner_required")
-    beyond = sorted(set(role.permissions) - actor.permissions)
-    if beyond:
-        raise Forbidden("You cannot invite with permissions you do not hold: " + ", ".join(beyond),
-                        code="permission_escalation")
+    role = memberships_service.check_role_assignable(session, actor=actor, role_id=role_id)
     existing = users_service.get_user_by_email(session, email)
     if existing and session.exec(select(Membership.id).where(
             Membership.organization_id == actor.organization_id, Membership.user_id == existing.id)).first():

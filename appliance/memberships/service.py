@@ -108,11 +108,19 @@ def access_membership(session: Session, *, actor: OrgActor, membership_id: str) 
     return membership
 
 
-def _role_in_organization(session: Session, organization_id: str, role_id: str) -> Role:
+def check_role_assignable(session: Session, *, actor: OrgActor, role_id: str) -> Role:
+    """The role, if the actor may hand it out here (setting a role, inviting): it belongs to this
+    organization, the owner role only by an owner, and never beyond the actor's own permissions."""
     role = session.get(Role, role_id)
-    if role is None or role.organization_id != organization_id:
+    if role is None or role.organization_id != actor.organization_id:
         raise NotFound("No role with this id in this organization.", code="role_not_found",
                        errors={"roleId": ["Unknown role."]})
+    if role.key == "owner" and actor.role_key != "owner":
+        raise Forbidden("Only an owner can give the owner role.", code="owner_required")
+    beyond = sorted(set(role.permissions) - actor.permissions)
+    if beyond:
+        raise Forbidden("You cannot give a role with permissions you do not hold: " + ", ".join(beyond),
+                        code="permission_escalation")
     return role
 
 
@@ -133,13 +141,7 @@ def _guard_owner_change(session: Session, actor: OrgActor, membership: Membershi
 
 def check_set_role(session: Session, *, actor: OrgActor, membership_id: str, role_id: str) -> MemberView:
     membership = access_membership(session, actor=actor, membership_id=membership_id)
-    role = _role_in_organization(session, actor.organization_id, role_id)
-    if role.key == "owner" and actor.role_key != "owner":
-        raise Forbidden("Only an owner can make someone owner.", code="owner_required")
-    beyond = sorted(set(role.permissions) - actor.permissions)
-    if beyond:
-        raise Forbidden("You cannot assign a role with permissions you do not hold: " + ", ".join(beyond),
-                        code="permission_escalation")
+    role = check_role_assignable(session, actor=actor, role_id=role_id)
     _guard_owner_change(session, actor, membership, losing_owner=role.key != "owner")
     membership.role_id, membership.updated_at = role.id, clock.now()
     session.add(membership)

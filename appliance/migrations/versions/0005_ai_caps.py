@@ -6,8 +6,6 @@ Create Date: 2026-11-21 19:54:48.841269
 """
 from alembic import op
 import sqlalchemy as sa
-import sqlmodel
-import appliance.core.db
 
 
 revision = '0005'
