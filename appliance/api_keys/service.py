@@ -46,7 +46,7 @@ def authenticate(session: Session, token: str) -> OrgActor:
     prefix, _, secret = body.partition(".")
     if not prefix or not secret or len(prefix) > 16 or len(secret) > 100:
         raise _invalid()
-    row = read_row(session, ApiKey.__table__, "prefix", prefix)
+    row = read_row(session, ApiKey.__table__, prefix=prefix)
     if row is None or not hmac.compare_digest(row.secret_hash, runtime.get().keyring.token_hash(secret)):
         raise _invalid()
     now = clock.now()

@@ -113,7 +113,7 @@ def do_logout(session: Session, *, refresh_token: str) -> None:
 
 def authenticate_access_token(session: Session, token: str) -> Actor:
     claims = access_tokens.decode(runtime.get().keyring.jwt_key, token)
-    auth_session = read_row(session, AuthSession.__table__, "id", claims.session_id)  # every request
+    auth_session = read_row(session, AuthSession.__table__, id=claims.session_id)  # every request
     if auth_session is None or auth_session.user_id != claims.user_id or not _is_live(auth_session):
         raise Unauthorized("This session has been closed; sign in again.", code="session_revoked")
     return Actor(user_id=claims.user_id, session_id=claims.session_id,

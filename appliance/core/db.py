@@ -227,10 +227,10 @@ class Database:
 # code that runs on every request (authentication, the tenant record) reads through here.
 
 @cache
-def _row_reader(table: Table, key_column: str):
+def _row_reader(table: Table, key_columns: tuple[str, ...]):
     columns = list(table.columns)
-    sql = (f"SELECT {', '.join(c.name for c in columns)} FROM {table.name} "
-           f"WHERE {table.columns[key_column].name} = ?")
+    where = " AND ".join(f"{table.columns[k].name} = ?" for k in key_columns)
+    sql = f"SELECT {', '.join(c.name for c in columns)} FROM {table.name} WHERE {where}"
     converters = []
     for column in columns:
         if isinstance(column.type, UTCDateTime):
@@ -251,24 +251,26 @@ def _utc_from_text(value):
     return datetime.fromisoformat(value).replace(tzinfo=timezone.utc)
 
 
-def read_row(session: Session, table: Table, key_column: str, key) -> SimpleNamespace | None:
-    """One row by a unique column, in the session's transaction, as plain attributes.
+def read_row(session: Session, table: Table, **keys) -> SimpleNamespace | None:
+    """One row by unique column values (`id=...`, or `organization_id=..., user_id=...`), in the
+    session's transaction, as plain attributes.
 
     A read-only snapshot, remembered for the rest of the unit of work (authorization and the view
     often need the same tenant row): code that changes a row loads it through the ORM instead.
     """
     remembered = session.info.setdefault("read_rows", {})
-    cache_key = (table.name, key_column, key)
+    cache_key = (table.name, tuple(sorted(keys.items())))
     if cache_key not in remembered:
-        remembered[cache_key] = _read_row(session, table, key_column, key)
+        remembered[cache_key] = _read_row(session, table, keys)
     return remembered[cache_key]
 
 
-def _read_row(session: Session, table: Table, key_column: str, key) -> SimpleNamespace | None:
-    sql, names, converters = _row_reader(table, key_column)
+def _read_row(session: Session, table: Table, keys: dict) -> SimpleNamespace | None:
+    key_columns = tuple(sorted(keys))
+    sql, names, converters = _row_reader(table, key_columns)
     cursor = session.connection().connection.driver_connection.cursor()
     try:
-        row = cursor.execute(sql, (key,)).fetchone()
+        row = cursor.execute(sql, tuple(keys[k] for k in key_columns)).fetchone()
     finally:
         cursor.close()
     if row is None:

@@ -8,6 +8,7 @@ from sqlmodel import Session, select
 
 from appliance.core import clock
 from appliance.core.actor import Actor, OrgActor
+from appliance.core.db import read_row
 from appliance.core.errors import Conflict, Forbidden, Invalid, NotFound
 from appliance.memberships.models import Membership
 from appliance.roles.models import Role
@@ -18,14 +19,11 @@ def access_organization(session: Session, *, actor: Actor, organization_id: str,
                         permission: str | None) -> OrgActor:
     """The actor's standing in the organization, or 403 when not a member, suspended, or lacking
     `permission`. Other organizations answer the same 403 whether they exist or not."""
-    row = session.exec(
-        select(Membership, Role)
-        .join(Role, Role.id == Membership.role_id)
-        .where(Membership.organization_id == organization_id, Membership.user_id == actor.user_id)
-    ).first()
-    if row is None:
+    # Every organization request passes here: driver reads, not the ORM (see core.db.read_row).
+    membership = read_row(session, Membership.__table__, organization_id=organization_id, user_id=actor.user_id)
+    if membership is None:
         raise Forbidden("You are not a member of this organization.", code="not_a_member")
-    membership, role = row
+    role = read_row(session, Role.__table__, id=membership.role_id)
     if membership.suspended_at is not None:
         raise Forbidden("Your access to this organization is suspended.", code="membership_suspended")
     if permission is not None and permission not in role.permissions:

@@ -95,7 +95,7 @@ def check_create_organization(session: Session, *, actor: Actor, name: str, slug
 
 def access_organization_record(session: Session, *, actor: OrgActor):
     """The actor's organization, read-only (a hot path: read through core.db.read_row)."""
-    return read_row(session, Organization.__table__, "id", actor.organization_id)
+    return read_row(session, Organization.__table__, id=actor.organization_id)
 
 
 def check_update_organization(session: Session, *, actor: OrgActor, **changes) -> Organization:
@@ -122,7 +122,7 @@ class Suspension:
 def check_active(session: Session, *, organization_id: str, while_suspended: bool) -> None:
     if while_suspended:
         return
-    organization = read_row(session, Organization.__table__, "id", organization_id)
+    organization = read_row(session, Organization.__table__, id=organization_id)
     if organization is not None and organization.suspended_at is not None:
         raise Forbidden("This organization is suspended; see GET /organizations/{id}/suspension.",
                         code="organization_suspended", reason=organization.suspension_reason)
