@@ -80,11 +80,8 @@ def _check_scopes(actor: OrgActor, scopes: list[str]) -> list[str]:
     if unknown:
         raise Invalid("Unknown scopes: " + ", ".join(unknown), code="unknown_scope",
                       errors={"scopes": [f"Not an API-key scope: {s}." for s in unknown]})
-    beyond = sorted(set(scopes) - actor.permissions) if scopes else sorted(allowed - actor.permissions)
-    if beyond:
-        raise Forbidden("A key cannot hold permissions you do not hold: " + ", ".join(beyond),
-                        code="permission_escalation")
-    return sorted(set(scopes), key=[p.key for p in permissions_service.list_permissions()].index)
+    permissions_service.check_grantable(actor, scopes or allowed)  # no scopes: every key scope
+    return permissions_service.in_catalog_order(scopes)
 
 
 def list_keys(session: Session, *, actor: OrgActor) -> list[ApiKey]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import wraps
 
 import flask_smorest
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 from flask_smorest.utils import unpack_tuple_response
 from marshmallow import Schema, fields
 from webargs.flaskparser import FlaskParser
@@ -96,12 +96,14 @@ class Blueprint(flask_smorest.Blueprint):
 
 def view_attr(name: str):
     """The attribute `name` that decorators set on the view method serving this request, or None."""
-    if request.endpoint is None:
-        return None
-    view = current_app.view_functions[request.endpoint]
-    view_class = getattr(view, "view_class", None)
-    target = getattr(view_class, request.method.lower(), None) if view_class else view
-    return getattr(target, name, None)
+    if "view_target" not in g:  # found once per request; auth and limits each ask for flags
+        target = None
+        if request.endpoint is not None:
+            view = current_app.view_functions[request.endpoint]
+            view_class = getattr(view, "view_class", None)
+            target = getattr(view_class, request.method.lower(), None) if view_class else view
+        g.view_target = target
+    return getattr(g.view_target, name, None)
 
 
 def public(func):

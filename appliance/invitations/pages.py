@@ -2,8 +2,10 @@
 and join, in one step. The link only shows the page; the POST spends the invitation."""
 
 from flask import Blueprint, render_template, request
+from marshmallow import ValidationError
 
 from appliance.auth import service as auth_service
+from appliance.auth.schemas import SignupSchema
 from appliance.auth.sessions import Device
 from appliance.core.actor import Actor
 from appliance.core.errors import AppError
@@ -46,13 +48,19 @@ def _render(status=200, **context):
     return render_template("invitation_page.html", lang=lang, t=TEXT[lang], **context), status
 
 
+def _preview(token: str):
+    try:
+        return service.preview(db_session(), token=token)
+    except AppError:
+        return None
+
+
 @invitation_pages.get("/invitations/accept")
 @public
 def invitation_form():
     token = request.args.get("token", "")[:200]
-    try:
-        invitation = service.preview(db_session(), token=token)
-    except AppError:
+    invitation = _preview(token)
+    if invitation is None:
         return _render(status=404, invalid=True)
     return _render(invitation=invitation, token=token)
 
@@ -63,21 +71,24 @@ def invitation_form():
 def accept_invitation():
     session = db_session()
     token = request.form.get("token", "")[:200]
-    try:
-        invitation = service.preview(session, token=token)
-    except AppError:
+    invitation = _preview(token)
+    if invitation is None:
         return _render(status=404, invalid=True)
     device = Device(ip=client_ip(), user_agent=client_device())
     password = request.form.get("password", "")[:128]
     try:
         if request.form.get("action") == "signup":
-            signed_in = auth_service.check_signup(session, email=invitation.email, password=password,
-                                                  name=request.form.get("name", "").strip()[:100] or invitation.email,
-                                                  locale=page_locale(), device=device)
+            # The same field rules as POST /auth/signup (password length, clean name).
+            fields = SignupSchema().load({"email": invitation.email, "password": password,
+                                          "name": request.form.get("name", ""), "locale": page_locale()})
+            signed_in = auth_service.check_signup(session, device=device, **fields)
         else:
             signed_in = auth_service.check_login(session, email=invitation.email, password=password,
                                                  two_factor_code=request.form.get("code") or None, device=device)
         service.check_accept(session, actor=Actor(user_id=signed_in.user.id), token=token)
+    except ValidationError as error:
+        field, messages = next(iter(error.normalized_messages().items()))
+        return _render(status=400, invitation=invitation, token=token, error=f"{field}: {messages[0]}")
     except AppError as error:  # shown on the page; the unit of work rolls back on the 4xx
         message = TEXT[page_locale()]["errors"].get(error.code, error.detail)
         return _render(status=error.status, invitation=invitation, token=token, error=message)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlmodel import Session, select
+from sqlmodel import Session, func, select
 
 from appliance.core import clock
 from appliance.core.actor import Actor, OrgActor
 from appliance.core.db import read_row
 from appliance.core.errors import Conflict, Forbidden, Invalid, NotFound
 from appliance.memberships.models import Membership
+from appliance.permissions import service as permissions_service
 from appliance.roles.models import Role
 from appliance.users.models import User
 
@@ -86,7 +87,7 @@ def do_add_member(session: Session, *, organization_id: str, user_id: str, role_
 
 
 def count_members_with_role(session: Session, role_id: str) -> int:
-    return len(session.exec(select(Membership.id).where(Membership.role_id == role_id)).all())
+    return session.exec(select(func.count()).where(Membership.role_id == role_id)).one()
 
 
 def list_organization_ids_of(session: Session, user_id: str, *, role_key: str | None = None) -> list[str]:
@@ -115,10 +116,7 @@ def check_role_assignable(session: Session, *, actor: OrgActor, role_id: str) ->
                        errors={"roleId": ["Unknown role."]})
     if role.key == "owner" and actor.role_key != "owner":
         raise Forbidden("Only an owner can give the owner role.", code="owner_required")
-    beyond = sorted(set(role.permissions) - actor.permissions)
-    if beyond:
-        raise Forbidden("You cannot give a role with permissions you do not hold: " + ", ".join(beyond),
-                        code="permission_escalation")
+    permissions_service.check_grantable(actor, role.permissions)
     return role
 
 

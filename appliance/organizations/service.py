@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, func, select
 
 from appliance.core import clock, runtime
 from appliance.core.actor import Actor, OrgActor
@@ -37,8 +37,8 @@ def list_my_organizations(session: Session, *, actor: Actor) -> list[Organizatio
 
 
 def get_quota(session: Session, *, actor: Actor) -> Quota:
-    created = session.exec(select(Organization.id).where(Organization.created_by == actor.user_id)).all()
-    return Quota(limit=runtime.get().settings.org_quota, used=len(created))
+    created = session.exec(select(func.count()).where(Organization.created_by == actor.user_id)).one()
+    return Quota(limit=runtime.get().settings.org_quota, used=created)
 
 
 def slug_taken(session: Session, slug: str) -> bool:

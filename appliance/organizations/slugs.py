@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from appliance.core.text import slugify
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,47}$")  # 3..48, no leading/trailing/double dash
 RESERVED = frozenset({
@@ -23,11 +24,9 @@ def problem(slug: str) -> str | None:
 
 
 def from_name(name: str) -> str:
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name).strip("-")[:40].strip("-")
+    slug = slugify(name)
     if len(slug) < 3:
-        slug = (slug + "-org").strip("-") if slug else "org"
-        slug = slug if len(slug) >= 3 else "org"
+        slug = f"{slug}-org" if slug else "org"
     if slug in RESERVED:
         slug = f"{slug}-org"
     return slug

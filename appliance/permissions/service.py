@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass
 from functools import cache
 
+from appliance.core.actor import OrgActor
+from appliance.core.errors import Forbidden
 from appliance.paths import SHIPPED_DATA_DIR
 
 
@@ -48,6 +50,25 @@ def list_system_roles() -> list[SystemRole]:
 
 def unknown_permissions(keys: list[str]) -> list[str]:
     return [k for k in keys if k not in permission_keys()]
+
+
+@cache
+def _catalog_position() -> dict[str, int]:
+    return {p["key"]: n for n, p in enumerate(_load()["permissions"])}
+
+
+def in_catalog_order(keys) -> list[str]:
+    """Known keys, deduplicated, in the catalog's order (how roles and keys show them)."""
+    position = _catalog_position()
+    return sorted({k for k in keys if k in position}, key=position.__getitem__)
+
+
+def check_grantable(actor: OrgActor, keys) -> None:
+    """Nobody hands out (in a role, a key or an invitation) a permission they do not hold."""
+    beyond = in_catalog_order(set(keys) - actor.permissions)
+    if beyond:
+        raise Forbidden("You cannot grant permissions you do not hold: " + ", ".join(beyond),
+                        code="permission_escalation")
 
 
 @cache

@@ -3,14 +3,12 @@ organization's own. Nobody can grant a permission they do not hold themselves.""
 
 from __future__ import annotations
 
-import re
-import unicodedata
-
 from sqlmodel import Session, select
 
 from appliance.core import clock
 from appliance.core.actor import OrgActor
-from appliance.core.errors import Conflict, Forbidden, Invalid, NotFound
+from appliance.core.errors import Conflict, Invalid, NotFound
+from appliance.core.text import slugify
 from appliance.memberships import service as memberships_service
 from appliance.permissions import service as permissions_service
 from appliance.roles.models import Role
@@ -46,17 +44,12 @@ def _check_permissions(actor: OrgActor, permissions: list[str]) -> list[str]:
     if unknown:
         raise Invalid("Unknown permissions: " + ", ".join(unknown), code="unknown_permission",
                       errors={"permissions": [f"Unknown permission {k}." for k in unknown]})
-    beyond = sorted(set(permissions) - actor.permissions)
-    if beyond:
-        raise Forbidden("You cannot grant permissions you do not hold: " + ", ".join(beyond),
-                        code="permission_escalation")
-    catalog_order = [p.key for p in permissions_service.list_permissions()]
-    return [k for k in catalog_order if k in set(permissions)]
+    permissions_service.check_grantable(actor, permissions)
+    return permissions_service.in_catalog_order(permissions)
 
 
 def _custom_key(name: str) -> str:
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    return "custom-" + (re.sub(r"[^a-z0-9]+", "-", ascii_name).strip("-")[:40] or "role")
+    return "custom-" + (slugify(name) or "role")
 
 
 def _check_name_free(session: Session, organization_id: str, name: str, *, except_id: str | None = None) -> None:

@@ -119,6 +119,17 @@ def test_existing_account_joins_from_the_link_with_its_password(api, owner, mail
     assert right.status_code == 200 and b"member of Acme" in right.data
 
 
+def test_the_join_page_applies_the_signup_rules(api, owner, mailbox, client):
+    """A too-short password or a name with control characters is refused on the page too."""
+    _invite(api, owner)
+    token = _token(mailbox)
+    for name, password in (("Bo", "short"), ("Bo\x07", "long enough password")):
+        page = client.post("/invitations/accept", data={"token": token, "action": "signup", "name": name,
+                                                        "password": password}, headers=HTML)
+        assert page.status_code == 400, (name, password)
+    api.login(email="bo@example.com", password="long enough password", status=401)  # no account was made
+
+
 def test_a_bad_link_says_so(client):
     """An unknown token shows an explanation with 404."""
     page = client.get("/invitations/accept?token=made-up", headers={"Accept": "text/html", "Accept-Language": "es"})

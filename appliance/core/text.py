@@ -1,0 +1,10 @@
+"""Text helpers shared by domains (no domain knowledge here)."""
+
+import re
+import unicodedata
+
+
+def slugify(text: str, *, max_length: int = 40) -> str:
+    """Lower-case ASCII letters, digits and single dashes: 'Café Niño' -> 'cafe-nino' ('' if nothing is left)."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")[:max_length].strip("-")
