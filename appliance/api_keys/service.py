@@ -19,6 +19,7 @@ from appliance.core.actor import OrgActor
 from appliance.core.db import read_row, run_after
 from appliance.core.errors import Forbidden, Invalid, NotFound, Unauthorized
 from appliance.api_keys.models import ApiKey
+from appliance.organizations.models import Organization
 from appliance.permissions import service as permissions_service
 
 KEY_PREFIXES = ("mk_live_", "mk_test_")
@@ -46,7 +47,9 @@ def authenticate(session: Session, token: str) -> OrgActor:
     prefix, _, secret = body.partition(".")
     if not prefix or not secret or len(prefix) > 16 or len(secret) > 100:
         raise _invalid()
-    row = read_row(session, ApiKey.__table__, prefix=prefix)
+    # The organization comes in the same statement: the suspension check and most views need it.
+    row = read_row(session, ApiKey.__table__, prefix=prefix,
+                   with_parent=(Organization.__table__, "organization_id"))
     if row is None or not hmac.compare_digest(row.secret_hash, runtime.get().keyring.token_hash(secret)):
         raise _invalid()
     now = clock.now()

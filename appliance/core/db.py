@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from functools import cache
@@ -79,7 +80,7 @@ class UTCDateTime(types.TypeDecorator):
 
 
 def _on_connect(dbapi_conn, _record) -> None:
-    dbapi_conn.isolation_level = None  # we emit BEGIN in _on_begin
+    dbapi_conn.isolation_level = None  # we emit BEGIN in the engine's begin hook
     dbapi_conn.enable_load_extension(True)
     sqlite_vec.load(dbapi_conn)
     dbapi_conn.enable_load_extension(False)
@@ -89,20 +90,24 @@ def _on_connect(dbapi_conn, _record) -> None:
     cursor.close()
 
 
-def _on_begin(conn) -> None:
-    # Straight to the driver: through exec_driver_sql these cost ~0.1 ms a request.
-    driver = conn.connection.driver_connection
-    if conn.get_execution_options().get("write"):
-        driver.execute("PRAGMA query_only=OFF")
-        driver.execute("BEGIN IMMEDIATE")
-    else:
-        # Reading units end by closing, not committing: query_only makes a stray write fail
-        # loudly instead of being rolled back unnoticed.
-        driver.execute("PRAGMA query_only=ON")
-        driver.execute("BEGIN")
+def _on_connect_reader(dbapi_conn, record) -> None:
+    _on_connect(dbapi_conn, record)
+    # Reading units end by closing, not committing: query_only makes a stray write fail loudly
+    # instead of being rolled back unnoticed. Set once per pooled connection of the read engine.
+    dbapi_conn.execute("PRAGMA query_only=ON")
 
 
-def make_engine(path: Path | str, *, pool_size: int = 5) -> Engine:
+# Straight to the driver: through exec_driver_sql these cost ~0.1 ms a request.
+def _begin_immediate(conn) -> None:
+    conn.connection.driver_connection.execute("BEGIN IMMEDIATE")
+
+
+def _begin_deferred(conn) -> None:
+    conn.connection.driver_connection.execute("BEGIN")
+
+
+def make_engine(path: Path | str, *, write: bool, pool_size: int = 5) -> Engine:
+    """An engine whose transactions all write (BEGIN IMMEDIATE) or all only read (query_only)."""
     engine = create_engine(
         f"sqlite:///{path}",
         module=sqlite,
@@ -111,9 +116,45 @@ def make_engine(path: Path | str, *, pool_size: int = 5) -> Engine:
         max_overflow=8,
         pool_pre_ping=False,
     )
-    event.listen(engine, "connect", _on_connect)
-    event.listen(engine, "begin", _on_begin)
+    event.listen(engine, "connect", _on_connect if write else _on_connect_reader)
+    event.listen(engine, "begin", _begin_immediate if write else _begin_deferred)
     return engine
+
+
+class ThreadReaders:
+    """One long-lived read-only driver connection per thread, for hot-path reads (`read_row`).
+
+    Taking a connection from the SQLAlchemy pool and opening a Session transaction costs ~0.2 ms,
+    more than the indexed reads that authenticate a request. In a reading unit of work these
+    reads run on the thread's own connection in autocommit: each statement sees the newest
+    committed state, and none holds a snapshot open (a keyed request costs one statement, and
+    every statement also hands the GIL to another request thread and back). What must agree is
+    read in one statement (`with_parent`). The ORM of the same unit reads through the pool in
+    its own transaction, begun later, as a request arriving a moment later would.
+    """
+
+    def __init__(self, path: Path | str):
+        self._path = str(path)
+        self._local = threading.local()
+        self._all: list = []
+        self._lock = threading.Lock()
+
+    def connection(self):
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = sqlite.connect(self._path, check_same_thread=False)
+            _on_connect_reader(connection, None)
+            self._local.connection = connection
+            with self._lock:
+                self._all.append(connection)
+        return connection
+
+    def close(self) -> None:
+        with self._lock:
+            for connection in self._all:
+                connection.close()
+            self._all.clear()
+        self._local = threading.local()
 
 
 Hook = Callable[[], None]
@@ -132,10 +173,14 @@ class UnitOfWork:
     def __init__(self, database: "Database", *, write: bool):
         self.database = database
         self.write = write
+        # Both sessions begin on first use: a request that fails validation never takes the
+        # write lock, and a read that only needs hot rows never builds an ORM transaction.
         self.session = Session(bind=database.writer if write else database.engine,
                                expire_on_commit=False)
         self.session.info["after_commit"] = []
         self.session.info["run_after"] = []
+        if not write:
+            self.session.info["hot_reader"] = database.readers.connection
         self._done = False
 
     def commit(self) -> None:
@@ -198,8 +243,11 @@ def run_after(session: Session, work: IndependentWork) -> None:
 class Database:
     def __init__(self, path: Path | str, *, pool_size: int = 5):
         self.path = Path(path)
-        self.engine = make_engine(path, pool_size=pool_size)
-        self.writer = self.engine.execution_options(write=True)
+        # Two pools: connections that write and connections that only read never trade places,
+        # so neither pays for switching query_only on every transaction.
+        self.engine = make_engine(path, write=False, pool_size=pool_size)
+        self.writer = make_engine(path, write=True, pool_size=pool_size)
+        self.readers = ThreadReaders(path)
 
     def begin(self, *, write: bool) -> UnitOfWork:
         return UnitOfWork(self, write=write)
@@ -221,59 +269,77 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        self.writer.dispose()
+        self.readers.close()
 
 
 # Hot-path reads. The ORM costs ~0.7 ms to load one row on these machines, the driver ~0.02 ms;
 # code that runs on every request (authentication, the tenant record) reads through here.
 
 @cache
-def _row_reader(table: Table, key_columns: tuple[str, ...]):
-    columns = list(table.columns)
-    where = " AND ".join(f"{table.columns[k].name} = ?" for k in key_columns)
-    sql = f"SELECT {', '.join(c.name for c in columns)} FROM {table.name} WHERE {where}"
+def _columns(table: Table) -> tuple[list[str], list[str], list]:
+    """(SQL column names, attribute names, converters) of a table's columns."""
     converters = []
-    for column in columns:
+    for column in table.columns:
         if isinstance(column.type, UTCDateTime):
             converters.append(_utc_from_text)
         elif isinstance(column.type, JSON):
             converters.append(lambda v: json.loads(v) if isinstance(v, str) else v)
         elif isinstance(column.type, Boolean):
-            converters.append(lambda v: None if v is None else bool(v))
+            converters.append(bool)
         else:
             converters.append(None)
-    names = [c.key for c in columns]
-    return sql, names, converters
+    return [c.name for c in table.columns], [c.key for c in table.columns], converters
+
+
+@cache
+def _row_reader(table: Table, key_columns: tuple[str, ...], parent: Table | None, foreign_key: str | None) -> str:
+    selected = [f"t.{name}" for name in _columns(table)[0]]
+    join = ""
+    if parent is not None:
+        selected += [f"p.{name}" for name in _columns(parent)[0]]
+        join = f" LEFT JOIN {parent.name} p ON p.id = t.{table.columns[foreign_key].name}"
+    where = " AND ".join(f"t.{table.columns[k].name} = ?" for k in key_columns)
+    return f"SELECT {', '.join(selected)} FROM {table.name} t{join} WHERE {where}"
 
 
 def _utc_from_text(value):
-    if value is None or isinstance(value, datetime):
-        return value if value is None or value.tzinfo else value.replace(tzinfo=timezone.utc)
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
     return datetime.fromisoformat(value).replace(tzinfo=timezone.utc)
 
 
-def read_row(session: Session, table: Table, **keys) -> SimpleNamespace | None:
-    """One row by unique column values (`id=...`, or `organization_id=..., user_id=...`), in the
-    session's transaction, as plain attributes.
+def _as_row(table: Table, values) -> SimpleNamespace:
+    _, names, converters = _columns(table)
+    return SimpleNamespace(**{name: (convert(value) if convert and value is not None else value)
+                              for name, convert, value in zip(names, converters, values, strict=True)})
+
+
+def read_row(session: Session, table: Table, *, with_parent: tuple[Table, str] | None = None,
+             **keys) -> SimpleNamespace | None:
+    """One row by unique column values (`id=...`, or `organization_id=..., user_id=...`), as plain
+    attributes: in a writing unit within its transaction, in a reading unit as of now (see
+    `ThreadReaders`).
 
     A read-only snapshot, remembered for the rest of the unit of work (authorization and the view
     often need the same tenant row): code that changes a row loads it through the ORM instead.
+    `with_parent=(parent_table, foreign_key)` reads the row the foreign key points to in the
+    same statement and remembers it too, so that the next `read_row` of it is free.
     """
     remembered = session.info.setdefault("read_rows", {})
     cache_key = (table.name, tuple(sorted(keys.items())))
-    if cache_key not in remembered:
-        remembered[cache_key] = _read_row(session, table, keys)
-    return remembered[cache_key]
-
-
-def _read_row(session: Session, table: Table, keys: dict) -> SimpleNamespace | None:
+    if cache_key in remembered:
+        return remembered[cache_key]
     key_columns = tuple(sorted(keys))
-    sql, names, converters = _row_reader(table, key_columns)
-    cursor = session.connection().connection.driver_connection.cursor()
-    try:
-        row = cursor.execute(sql, tuple(keys[k] for k in key_columns)).fetchone()
-    finally:
-        cursor.close()
-    if row is None:
-        return None
-    return SimpleNamespace(**{name: (convert(value) if convert and value is not None else value)
-                              for name, convert, value in zip(names, converters, row, strict=True)})
+    parent, foreign_key = with_parent or (None, None)
+    sql = _row_reader(table, key_columns, parent, foreign_key)
+    hot_reader = session.info.get("hot_reader")
+    driver = hot_reader() if hot_reader else session.connection().connection.driver_connection
+    values = driver.execute(sql, tuple(keys[k] for k in key_columns)).fetchone()
+    row = None if values is None else _as_row(table, values[:len(table.columns)])
+    remembered[cache_key] = row
+    if row is not None and parent is not None:
+        parent_values = values[len(table.columns):]
+        remembered[(parent.name, (("id", getattr(row, foreign_key)),))] = (
+            None if all(v is None for v in parent_values) else _as_row(parent, parent_values))
+    return row

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 
 from appliance.core import clock
 
@@ -28,6 +28,36 @@ class ApiSchema(Schema):
 
     def on_bind_field(self, field_name, field_obj):
         field_obj.data_key = camelcase(field_obj.data_key or field_name)
+
+    def _serialize(self, obj, *, many=False):
+        # Marshmallow's dump reaches each value through four generic accessor calls; every
+        # answer is dumped through here, so read plain objects' attributes directly. Mappings,
+        # dotted attributes and missing values with defaults keep marshmallow's own path.
+        if many and obj is not None:
+            return [self._serialize(item) for item in obj]
+        if obj is None or hasattr(obj, "__getitem__"):
+            return super()._serialize(obj)
+        plan = self.__dict__.get("_dump_plan")
+        if plan is None:
+            plan = self._dump_plan = [
+                (field.data_key or name, name, field.attribute or name, field,
+                 field._CHECK_ATTRIBUTE and "." not in (field.attribute or name))
+                for name, field in self.dump_fields.items()]
+        out = {}
+        for key, name, attribute, field, direct in plan:
+            if direct:
+                value = getattr(obj, attribute, missing)
+                if value is missing:  # absent: marshmallow applies dump_default, or skips the key
+                    value = field.serialize(name, obj, accessor=self.get_attribute)
+                    if value is not missing:
+                        out[key] = value
+                    continue
+                out[key] = None if value is None else field._serialize(value, name, obj)
+            else:
+                value = field.serialize(name, obj, accessor=self.get_attribute)
+                if value is not missing:
+                    out[key] = value
+        return out
 
 
 def _no_control_chars(value: str) -> None:

@@ -21,10 +21,11 @@ def access_organization(session: Session, *, actor: Actor, organization_id: str,
     """The actor's standing in the organization, or 403 when not a member, suspended, or lacking
     `permission`. Other organizations answer the same 403 whether they exist or not."""
     # Every organization request passes here: driver reads, not the ORM (see core.db.read_row).
-    membership = read_row(session, Membership.__table__, organization_id=organization_id, user_id=actor.user_id)
+    membership = read_row(session, Membership.__table__, organization_id=organization_id, user_id=actor.user_id,
+                          with_parent=(Role.__table__, "role_id"))
     if membership is None:
         raise Forbidden("You are not a member of this organization.", code="not_a_member")
-    role = read_row(session, Role.__table__, id=membership.role_id)
+    role = read_row(session, Role.__table__, id=membership.role_id)  # read with the membership
     if membership.suspended_at is not None:
         raise Forbidden("Your access to this organization is suspended.", code="membership_suspended")
     if permission is not None and permission not in role.permissions:

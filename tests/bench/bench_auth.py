@@ -73,6 +73,41 @@ def _measure(port, label, make_request, count=REQUESTS, threads=THREADS):
     return result
 
 
+def _measure_interleaved(port, variants, slices=40, per_slice=60, threads=THREADS):
+    """Requests per second of each variant, measured in alternating slices: on a shared machine
+    a noisy second then slows every variant alike, and their ratios stay comparable.
+
+    `variants` maps a label to make_request(conn, i). Each variant keeps its own keep-alive
+    connections, one per client thread."""
+    connections = {label: [http.client.HTTPConnection("127.0.0.1", port, timeout=10) for _ in range(threads)]
+                   for label in variants}
+    wall = dict.fromkeys(variants, 0.0)
+    done = dict.fromkeys(variants, 0)
+    errors = dict.fromkeys(variants, 0)
+    lock = threading.Lock()
+    for _ in range(slices):
+        for label, make_request in variants.items():
+            def worker(conn, n, label=label, make_request=make_request):
+                for i in range(n):
+                    status = make_request(conn, i)
+                    with lock:
+                        done[label] += 1
+                        errors[label] += status >= 400
+            pool = [threading.Thread(target=worker, args=(conn, per_slice // threads))
+                    for conn in connections[label]]
+            started = time.perf_counter()
+            for t in pool:
+                t.start()
+            for t in pool:
+                t.join()
+            wall[label] += time.perf_counter() - started
+    results = {}
+    for label in variants:
+        results[label] = {"rps": done[label] / wall[label], "errors": errors[label]}
+        print(f"{label:32s} {results[label]['rps']:8.0f} req/s   errors {errors[label]}")
+    return results
+
+
 @contextlib.contextmanager
 def running_server():
     """A real `appliance serve` on a scratch data directory; yields its port."""
@@ -83,7 +118,7 @@ def running_server():
     cores = sorted(os.sched_getaffinity(0))
     pin = (lambda: os.sched_setaffinity(0, {cores[0]})) if len(cores) > 1 else None
     proc = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", data_dir, "serve", "--port",
-                             str(port), "--threads", "8"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             str(port), "--threads", os.environ.get("BENCH_THREADS", "8")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env={"APPLIANCE_LOG_LEVEL": "WARNING", "PATH": "/usr/bin:/bin"}, preexec_fn=pin)
     if len(cores) > 1:
         os.sched_setaffinity(0, set(cores[1:]))
