@@ -143,3 +143,49 @@ def test_a_write_in_a_reading_unit_fails_loudly(database):
         session.exec(text("INSERT INTO t (v) VALUES ('fine')"))
     with database.unit_of_work(write=False) as session:
         assert session.exec(text("SELECT v FROM t")).all() == [("fine",)]
+
+
+def _hot_tables(database):
+    from sqlalchemy import Column, ForeignKey, MetaData, String, Table
+    metadata = MetaData()
+    parents = Table("parents", metadata, Column("id", String, primary_key=True),
+                    Column("created_at", core_db.UTCDateTime()), Column("name", String))
+    children = Table("children", metadata, Column("id", String, primary_key=True),
+                     Column("parent_id", String, ForeignKey("parents.id")), Column("code", String, unique=True))
+    with database.unit_of_work(write=True) as session:
+        metadata.create_all(session.connection())
+        session.exec(text("INSERT INTO parents VALUES ('p1', '2026-11-21 10:00:00.000000', 'first')"))
+        session.exec(text("INSERT INTO children VALUES ('c1', 'p1', 'a'), ('c2', NULL, 'b')"))
+    return parents, children
+
+
+def test_read_row_reads_the_parent_in_the_same_statement_and_remembers_it(database):
+    from datetime import datetime, timezone
+    parents, children = _hot_tables(database)
+    with database.unit_of_work(write=False) as session:
+        child = core_db.read_row(session, children, code="a", with_parent=(parents, "parent_id"))
+        assert (child.id, child.parent_id) == ("c1", "p1")
+        parent = session.info["read_rows"][("parents", (("id", "p1"),))]
+        assert parent.name == "first"
+        assert parent.created_at == datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
+        assert core_db.read_row(session, parents, id="p1") is parent  # no second read
+        orphan = core_db.read_row(session, children, code="b", with_parent=(parents, "parent_id"))
+        assert orphan.parent_id is None
+        assert core_db.read_row(session, children, code="missing") is None
+
+
+def test_hot_reads_of_a_reading_unit_see_the_newest_commit_and_cannot_write(database):
+    """Reading units read hot rows in autocommit on the thread's query_only connection."""
+    parents, _ = _hot_tables(database)
+    with database.unit_of_work(write=False) as session:
+        assert core_db.read_row(session, parents, id="p2") is None
+        with database.unit_of_work(write=True) as writer:  # committed meanwhile, by another unit
+            writer.exec(text("INSERT INTO parents (id, name) VALUES ('p2', 'second')"))
+        assert core_db.read_row(session, parents, id="p2") is None  # remembered for the unit
+        assert core_db.read_row(session, parents, id="p2", name="second").name == "second"
+        with pytest.raises(sqlite.OperationalError, match="readonly"):
+            session.info["hot_reader"]().execute("DELETE FROM parents")
+    with database.unit_of_work(write=True) as session:  # in a writing unit: its own transaction
+        session.exec(text("UPDATE parents SET name = 'renamed' WHERE id = 'p1'"))
+        assert core_db.read_row(session, parents, id="p1").name == "renamed"
+        session.rollback()

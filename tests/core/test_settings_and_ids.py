@@ -28,3 +28,38 @@ def test_ids_are_uuid7_and_sort_by_creation():
     assert all(i[14] == "7" for i in ids)
     stamps = [i[:13] for i in ids]  # the 48-bit millisecond timestamp leads the id
     assert stamps == sorted(stamps)
+
+
+def test_the_direct_dump_path_answers_as_marshmallow_does():
+    """ApiSchema reads attributes directly; the answer must match marshmallow's generic path."""
+    from types import SimpleNamespace
+
+    from marshmallow import Schema, fields
+
+    from appliance.core.schema import ApiSchema, IsoDateTime
+
+    class Inner(ApiSchema):
+        inner_name = fields.String()
+
+    class Thing(ApiSchema):
+        the_id = fields.String()
+        count = fields.Integer(dump_default=7)
+        maybe = fields.String(allow_none=True)
+        flag = fields.Function(lambda obj: obj.count > 1)
+        renamed = fields.String(attribute="other")
+        nested_name = fields.String(attribute="inner.inner_name")
+        inner = fields.Nested(Inner)
+        tags = fields.List(fields.String())
+        created_at = IsoDateTime()
+
+    from datetime import datetime, timezone
+    thing = SimpleNamespace(the_id="t1", count=3, maybe=None, other="o", inner=SimpleNamespace(inner_name="i"),
+                            tags=["a"], created_at=datetime(2026, 11, 21, tzinfo=timezone.utc))
+    fast = Thing().dump(thing)
+    generic = Schema._serialize(Thing(), thing)  # marshmallow's own path, for comparison
+    assert fast == generic
+    assert fast["flag"] is True and fast["nestedName"] == "i" and fast["inner"] == {"innerName": "i"}
+    sparse = SimpleNamespace(the_id="t2", flag=None)
+    assert Thing(only=("the_id", "count")).dump(sparse) == {"theId": "t2", "count": 7}
+    assert Thing(many=True).dump([thing, thing]) == [generic, generic]
+    assert Thing(only=("the_id", "count")).dump({"the_id": "d"}) == {"theId": "d", "count": 7}
