@@ -7,11 +7,14 @@ from appliance.health.api import blp as health
 from appliance.invitations.api import accept_blp as invitation, blp as invitations
 from appliance.invitations.pages import invitation_pages
 from appliance.memberships.api import blp as memberships, member_blp as membership
+from appliance.oauth.api import blp as oauth, me_blp as oauth_authorizations
+from appliance.oauth.pages import oauth_pages
 from appliance.organizations.api import blp as organizations
 from appliance.pages import home
 from appliance.permissions.api import blp as permissions
 from appliance.roles.api import blp as roles
 from appliance.users.api import blp as users
 
-BLUEPRINTS = (health, auth, users, organizations, memberships, membership, roles, invitations, invitation, permissions, api_keys)
-PAGES = (home, auth_pages, invitation_pages)
+BLUEPRINTS = (health, auth, users, organizations, memberships, membership, roles, invitations, invitation, permissions, api_keys, oauth,
+              oauth_authorizations)
+PAGES = (home, auth_pages, invitation_pages, oauth_pages)

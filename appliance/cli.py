@@ -40,6 +40,21 @@ def _parser() -> argparse.ArgumentParser:
     unsuspend = staff.add_parser("unsuspend", help="lift an organization's suspension")
     unsuspend.add_argument("slug")
 
+    oauth = commands.add_parser("oauth", help="third-party applications (OAuth clients)").add_subparsers(
+        dest="oauth_command", required=True)
+    register = oauth.add_parser("register", help="register an application; prints its client id (and secret, once)")
+    register.add_argument("--name", required=True)
+    register.add_argument("--redirect-uri", action="append", required=True, dest="redirect_uris",
+                          help="exact URI, repeat for several; http only for localhost")
+    register.add_argument("--scope", action="append", required=True, dest="scopes",
+                          help="permission key the application may ask for; repeat, or separate with spaces")
+    register.add_argument("--public", action="store_true", help="desktop, CLI or browser app: no secret, PKCE only")
+    register.add_argument("--logo-url")
+    register.add_argument("--site-url")
+    for verb in ("suspend", "resume"):
+        oauth.add_parser(verb, help=f"{verb} an application's access").add_argument("client_id")
+    oauth.add_parser("list", help="list registered applications")
+
     mail = commands.add_parser("mail", help="the mail outbox").add_subparsers(dest="mail_command", required=True)
     outbox = mail.add_parser("outbox", help="show the newest mails (what would have been sent)")
     outbox.add_argument("--to", help="only mails to this address")
@@ -136,4 +151,36 @@ def _mail(settings, args) -> int:
     return 0
 
 
-_COMMANDS = {"serve": _serve, "migrate": _migrate, "doctor": _doctor, "staff": _staff, "mail": _mail}
+def _oauth(settings, args) -> int:
+    from appliance import bootstrap
+    from appliance.oauth import service as oauth_service
+
+    rt = bootstrap.start(settings, migrate=True)
+    if args.oauth_command == "list":
+        with rt.db.unit_of_work(write=False) as session:
+            for client in oauth_service.list_clients(session):
+                print(json.dumps({"client_id": client.client_id, "name": client.name, "public": client.public,
+                                  "redirect_uris": client.redirect_uris, "scopes": client.scopes,
+                                  "suspended": client.suspended_at is not None}))
+        return 0
+    if args.oauth_command in ("suspend", "resume"):
+        with rt.db.unit_of_work(write=True) as session:
+            oauth_service.do_set_client_suspended(session, client_id=args.client_id,
+                                                  suspended=args.oauth_command == "suspend")
+        print(f"{args.client_id}: {'suspended' if args.oauth_command == 'suspend' else 'resumed'}")
+        return 0
+    scopes = [scope for value in args.scopes for scope in value.split()]
+    with rt.db.unit_of_work(write=True) as session:
+        registered = oauth_service.do_register_client(
+            session, name=args.name, redirect_uris=args.redirect_uris, scopes=scopes, public=args.public,
+            logo_url=args.logo_url, site_url=args.site_url)
+    result = {"client_id": registered.client.client_id}
+    if registered.secret:
+        print("the client secret is shown once; only a hash is kept", file=sys.stderr)
+        result["client_secret"] = registered.secret
+    print(json.dumps(result))
+    return 0
+
+
+_COMMANDS = {"serve": _serve, "migrate": _migrate, "doctor": _doctor, "staff": _staff, "oauth": _oauth,
+             "mail": _mail}

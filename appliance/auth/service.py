@@ -36,21 +36,30 @@ def check_signup(session: Session, *, email: str, password: str, name: str, loca
 
 def check_login(session: Session, *, email: str, password: str, two_factor_code: str | None,
                 device: Device) -> SignIn:
-    guard.check(session, account=email, ip=device.ip)
+    user = check_credentials(session, email=email, password=password, two_factor_code=two_factor_code,
+                             ip=device.ip)
+    return SignIn(user, do_open_session(session, user, device))
+
+
+def check_credentials(session: Session, *, email: str, password: str, two_factor_code: str | None,
+                      ip: str) -> User:
+    """The person with this password (and second factor), throttled per account and address.
+    Opens no session: the OAuth consent page signs people in for one decision only."""
+    guard.check(session, account=email, ip=ip)
     user = users_service.get_user_by_email(session, email)
     if not crypto.verify_password(user.password_hash if user else None, password):
-        guard.fail(session, _invalid_credentials(), account=email, ip=device.ip)
+        guard.fail(session, _invalid_credentials(), account=email, ip=ip)
     if user.two_factor_enabled:
         if not two_factor_code:
             raise Unauthorized("Enter the code from your authenticator app or a recovery code.",
                                code="two_factor_required")
         if not two_factor.verify_code(session, user, two_factor_code):
-            guard.fail(session, two_factor.invalid_code(), account=email, ip=device.ip)
+            guard.fail(session, two_factor.invalid_code(), account=email, ip=ip)
     guard.succeed(session, account=email)
     if crypto.password_needs_rehash(user.password_hash):
         user.password_hash = crypto.hash_password(password)
         session.add(user)
-    return SignIn(user, do_open_session(session, user, device))
+    return user
 
 
 def check_change_password(session: Session, *, actor: Actor, current_password: str,

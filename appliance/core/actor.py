@@ -7,13 +7,14 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, kw_only=True)
 class Actor:
-    """Who is calling: a signed-in person, or an API key (later also an OAuth grant)."""
+    """Who is calling: a signed-in person, an API key, or an application with a person's OAuth grant."""
 
     user_id: str | None  # None for an API key
     session_id: str | None = None
     impersonated_by: str | None = None
-    kind: str = "user"  # user | api_key
+    kind: str = "user"  # user | api_key | oauth
     api_key_id: str | None = None
+    oauth_authorization_id: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

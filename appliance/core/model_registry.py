@@ -9,3 +9,4 @@ from appliance.roles import models as roles_models  # noqa: F401
 from appliance.memberships import models as memberships_models  # noqa: F401
 from appliance.api_keys import models as api_keys_models  # noqa: F401
 from appliance.invitations import models as invitations_models  # noqa: F401
+from appliance.oauth import models as oauth_models  # noqa: F401

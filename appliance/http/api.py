@@ -78,6 +78,17 @@ class Blueprint(flask_smorest.Blueprint):
             return documented(wrapper)
         return enveloped
 
+    def document_response(self, status_code, schema, **kwargs):
+        """Document an answer that is not enveloped (the OAuth documents, as their RFCs shape
+        them); the view returns a ready Response."""
+        return super().response(status_code, schema, **kwargs)
+
+    def accepts_oauth_token(self, func):
+        """Let an OAuth access token call this route that is outside any organization (userinfo);
+        routes about persons refuse OAuth tokens otherwise."""
+        func._accepts_oauth_token = True
+        return func
+
     def public(self, func):
         """Mark a view method as needing no credentials (and say so in the OpenAPI document)."""
         func._public = True

@@ -11,6 +11,7 @@ from appliance.core.errors import Forbidden, Unauthorized
 from appliance.http.api import view_attr
 from appliance.http.unit_of_work import db_session
 from appliance.memberships import service as memberships_service
+from appliance.oauth import service as oauth_service
 from appliance.organizations import service as organizations_service
 
 # flask-smorest's own routes (the OpenAPI document and Swagger UI) and static files.
@@ -25,6 +26,11 @@ def current_actor() -> Actor:
 def current_org_actor() -> OrgActor:
     """The caller inside the organization of the path, for routes declared with `requires`."""
     return g.org_actor
+
+
+def current_oauth_grant() -> oauth_service.TokenGrant:
+    """What the OAuth access token of this request was granted (routes that accept one)."""
+    return g.oauth_grant
 
 
 def client_ip() -> str:
@@ -44,7 +50,8 @@ def _view_is_public() -> bool:
 
 def _credentials() -> tuple[str, str] | None:
     """(kind, token) from X-Api-Key or Authorization. Values starting mk_live_/mk_test_ are API keys
-    in either header; any other Bearer value is a JWT. A failing X-Api-Key never falls back."""
+    in either header, Bearer values starting mo_at_ are OAuth access tokens, any other Bearer value
+    is a JWT. A failing X-Api-Key never falls back."""
     api_key = request.headers.get("X-Api-Key")
     if api_key is not None:
         return "api_key", api_key.strip()
@@ -55,7 +62,9 @@ def _credentials() -> tuple[str, str] | None:
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         raise Unauthorized("Use 'Authorization: Bearer <token>'.", code="invalid_authorization_header")
-    return ("api_key" if api_keys_service.is_api_key(token) else "jwt"), token
+    if api_keys_service.is_api_key(token):
+        return "api_key", token
+    return ("oauth" if token.startswith(oauth_service.ACCESS_PREFIX) else "jwt"), token
 
 
 def _authenticate_key(token: str, permission: str | None) -> None:
@@ -68,6 +77,20 @@ def _authenticate_key(token: str, permission: str | None) -> None:
                         permission=permission)
     g.actor = g.org_actor = actor
     organizations_service.check_active(db_session(), organization_id=actor.organization_id,
+                                       while_suspended=bool(view_attr("_while_suspended")))
+
+
+def _authenticate_oauth(token: str, permission: str | None) -> None:
+    actor, grant = oauth_service.authenticate_access_token(db_session(), token)
+    g.actor, g.oauth_grant = actor, grant
+    if permission is None:
+        if not view_attr("_accepts_oauth_token"):  # routes about persons: sessions, 2FA, profile...
+            raise Forbidden("OAuth tokens work on organization routes only.", code="oauth_token_not_allowed")
+        return
+    g.org_actor = oauth_service.access_organization(db_session(), actor=actor, grant=grant,
+                                                    organization_id=str(request.view_args["org_id"]),
+                                                    permission=permission)
+    organizations_service.check_active(db_session(), organization_id=grant.organization_id,
                                        while_suspended=bool(view_attr("_while_suspended")))
 
 
@@ -86,6 +109,11 @@ def init_app(app: Flask) -> None:
         if kind == "api_key":
             _authenticate_key(token, permission)
             return
+        if kind == "oauth":
+            _authenticate_oauth(token, permission)
+            return
+        if view_attr("_accepts_oauth_token"):
+            raise Unauthorized("This route takes an OAuth access token.", code="invalid_token")
         g.actor = auth_sessions.authenticate_access_token(db_session(), token)
         if permission is not None:
             g.org_actor = memberships_service.access_organization(

@@ -91,8 +91,11 @@ def count_members_with_role(session: Session, role_id: str) -> int:
     return session.exec(select(func.count()).where(Membership.role_id == role_id)).one()
 
 
-def list_organization_ids_of(session: Session, user_id: str, *, role_key: str | None = None) -> list[str]:
+def list_organization_ids_of(session: Session, user_id: str, *, role_key: str | None = None,
+                             active_only: bool = False) -> list[str]:
     query = select(Membership.organization_id).where(Membership.user_id == user_id)
+    if active_only:
+        query = query.where(Membership.suspended_at.is_(None))
     if role_key is not None:
         query = query.join(Role, Role.id == Membership.role_id).where(Role.key == role_key)
     return list(session.exec(query).all())

@@ -89,7 +89,8 @@ def test_a_failed_request_writes_nothing(api, app):
 
 
 def test_openapi_documents_every_operation(client):
-    """Every operation has a summary, a tag, a success response schema, and a request body schema when it takes JSON."""
+    """Every operation has a summary, a tag, a success response schema, and a request body schema
+    (JSON, or a form for the OAuth endpoints)."""
     spec = client.get("/openapi.json").json
     assert spec["info"]["version"]
     operations = [(path, method, op) for path, item in spec["paths"].items()
@@ -105,7 +106,9 @@ def test_openapi_documents_every_operation(client):
             if code != "204":
                 assert "schema" in response["content"]["application/json"], where
         if method in ("post", "put", "patch") and "requestBody" in op:
-            assert "schema" in op["requestBody"]["content"]["application/json"], where
+            (body,) = op["requestBody"]["content"].values()
+            assert "schema" in body and set(op["requestBody"]["content"]) <= {
+                "application/json", "application/x-www-form-urlencoded"}, where
 
 
 def test_openapi_documents_errors_as_they_are_sent(client):

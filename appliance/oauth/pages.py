@@ -1,0 +1,154 @@
+"""GET/POST /oauth/authorize: sign in (with the second factor), pick an organization, approve.
+
+No browser session is kept: the sign-in answers a consent form that carries a signed ticket (the
+person, this exact request, ten minutes), and the approval needs that ticket, so another site can
+neither forge a consent nor reuse one. The page refuses to be framed.
+
+An unknown client or redirect URI is shown on the page, never redirected; once both are known to
+be registered, every other problem goes back to the application as `error=...&state=...`.
+"""
+
+from __future__ import annotations
+
+import base64
+import hmac
+import json
+import time
+from urllib.parse import urlencode
+
+from authlib.oauth2 import OAuth2Error
+from flask import Blueprint, redirect, render_template, request
+
+from appliance.auth import service as auth_service
+from appliance.core import runtime
+from appliance.core.errors import AppError, Forbidden
+from appliance.http.api import form_body, public
+from appliance.http.auth import client_ip
+from appliance.http.i18n import page_locale
+from appliance.http.unit_of_work import db_session
+from appliance.oauth import service
+from appliance.oauth.server import GrantUser, server
+from appliance.permissions import service as permissions_service
+from appliance.users.models import User
+
+oauth_pages = Blueprint("oauth_pages", __name__)
+TICKET_SECONDS = 600
+
+TEXT = {
+    "en": {"title": "Authorize an application", "wants": "asks to act for you in one of your organizations with:",
+           "email": "Email", "password": "Password", "code": "Authenticator or recovery code",
+           "signin": "Sign in to continue", "pick": "Organization", "approve": "Approve", "deny": "Deny",
+           "error_title": "This authorization link cannot be used",
+           "error_hint": "Tell the application's developer; nothing was shared.",
+           "unknown_client": "The application is unknown or suspended.",
+           "unknown_redirect": "The application asked to return to an address it did not register.",
+           "no_organizations": "You belong to no organization yet, so there is nothing to authorize.",
+           "expired": "This form expired. Sign in again."},
+    "es": {"title": "Autorizar una aplicación", "wants": "pide actuar por ti en una de tus organizaciones con:",
+           "email": "Correo", "password": "Contraseña", "code": "Código del autenticador o de recuperación",
+           "signin": "Inicia sesión para continuar", "pick": "Organización", "approve": "Autorizar",
+           "deny": "Rechazar", "error_title": "Este enlace de autorización no se puede usar",
+           "error_hint": "Avisa al desarrollador de la aplicación; no se compartió nada.",
+           "unknown_client": "La aplicación no existe o está suspendida.",
+           "unknown_redirect": "La aplicación pidió volver a una dirección que no registró.",
+           "no_organizations": "Aún no perteneces a ninguna organización: no hay nada que autorizar.",
+           "expired": "Este formulario caducó. Inicia sesión de nuevo."},
+}
+
+
+def _page(kind: str, *, status: int = 200, **context):
+    lang = page_locale()
+    return render_template("oauth_page.html", kind=kind, lang=lang, t=TEXT[lang], **context), status, {
+        "X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'", "Cache-Control": "no-store"}
+
+
+def _error_page(message_key: str):
+    return _page("error", status=400, error=TEXT[page_locale()][message_key])
+
+
+def _back_to_client(redirect_uri: str, error: str, description: str | None = None):
+    params = {"error": error}
+    if description:
+        params["error_description"] = description
+    if request.args.get("state"):
+        params["state"] = request.args["state"]
+    return redirect(f"{redirect_uri}{'&' if '?' in redirect_uri else '?'}{urlencode(params)}")
+
+
+def _ticket(user_id: str) -> str:
+    body = base64.urlsafe_b64encode(json.dumps(
+        {"u": user_id, "q": request.query_string.decode(), "e": int(time.time()) + TICKET_SECONDS}).encode()).decode()
+    return f"{body}.{runtime.get().keyring.token_hash('oauth-consent:' + body)}"
+
+
+def _ticket_user(ticket: str) -> str | None:
+    body, _, mac = ticket.partition(".")
+    if not hmac.compare_digest(mac, runtime.get().keyring.token_hash("oauth-consent:" + body)):
+        return None
+    data = json.loads(base64.urlsafe_b64decode(body.encode()))
+    if data["e"] < time.time() or data["q"] != request.query_string.decode():
+        return None
+    return data["u"]
+
+
+@oauth_pages.route("/oauth/authorize", methods=["GET", "POST"])
+@public
+@form_body
+def authorize():
+    client = service.get_client(db_session(), request.args.get("client_id"))
+    if client is None or client.suspended_at is not None:
+        return _error_page("unknown_client")
+    redirect_uri = request.args.get("redirect_uri", "")
+    if redirect_uri not in client.redirect_uris:
+        return _error_page("unknown_redirect")
+    scopes = service.split_scope(request.args.get("scope"))
+    if not scopes or permissions_service.unknown_permissions(scopes) or not set(scopes) <= set(client.scopes):
+        return _back_to_client(redirect_uri, "invalid_scope", "Ask only for scopes the application registered.")
+    try:
+        grant = server.get_consent_grant(end_user=None)
+    except OAuth2Error as error:
+        return _back_to_client(redirect_uri, error.error, error.description)
+    catalog = {p.key: p for p in permissions_service.list_permissions()}
+    context = {"client": client, "scopes": [catalog[s] for s in permissions_service.in_catalog_order(scopes)],
+               "action": f"/oauth/authorize?{request.query_string.decode()}"}
+    step = request.form.get("step") if request.method == "POST" else None
+    if step == "consent":
+        return _decide(grant, client, redirect_uri, scopes, context)
+    if step != "signin":
+        return _page("signin", email="", need_code=False, **context)
+    email = request.form.get("email", "")[:254]
+    try:
+        user = auth_service.check_credentials(db_session(), email=email, password=request.form.get("password", "")[:128],
+                                              two_factor_code=request.form.get("code") or None, ip=client_ip())
+    except AppError as error:
+        return _page("signin", status=error.status, email=email, error=error.detail,
+                     need_code=error.code in ("two_factor_required", "invalid_two_factor_code"), **context)
+    organizations = service.organizations_for_consent(db_session(), user_id=user.id)
+    if not organizations:
+        return _page("error", status=403, error=TEXT[page_locale()]["no_organizations"])
+    if request.args.get("prompt") == "none":
+        # Consent is skipped only when exactly one organization already approved all of it.
+        prior = service.prior_consents(db_session(), client=client, user_id=user.id, scopes=scopes)
+        live = {a.organization_id for a in prior} & {o.id for o in organizations}
+        if len(live) == 1:
+            return _approve(grant, client, user, live.pop(), redirect_uri, scopes)
+    return _page("consent", ticket=_ticket(user.id), organizations=organizations, **context)
+
+
+def _decide(grant, client, redirect_uri, scopes, context):
+    user_id = _ticket_user(request.form.get("ticket", "")[:2000])
+    if user_id is None:
+        return _page("signin", status=400, email="", need_code=False, error=TEXT[page_locale()]["expired"], **context)
+    if request.form.get("decision") != "approve":
+        return _back_to_client(redirect_uri, "access_denied", "The person did not authorize the application.")
+    user = db_session().get(User, user_id)
+    return _approve(grant, client, user, request.form.get("organization_id", "")[:64], redirect_uri, scopes)
+
+
+def _approve(grant, client, user, organization_id, redirect_uri, scopes):
+    try:
+        authorization = service.do_consent(db_session(), client=client, user_id=user.id,
+                                           organization_id=organization_id, scopes=scopes)
+    except Forbidden:  # not a member there (any more), suspended, or holding none of the scopes
+        return _back_to_client(redirect_uri, "access_denied", "You lack these permissions in that organization.")
+    return server.create_authorization_response(grant_user=GrantUser(authorization, scopes), grant=grant)
