@@ -7,7 +7,8 @@ answers. Its defaults fall short in four places, each closed by a subclass here:
   the right verifier revokes what the code issued (`CodeGrant.query_authorization_code`).
 - Refresh: it neither rotates with a grace window nor detects reuse; `RefreshGrant` delegates both
   to `oauth.service`.
-- Revocation answers 400 for another client's token, where RFC 7009 and the reference say 200.
+- Revocation answers 400 for another client's token, where RFC 7009 and the reference say 200;
+  and `invalid_client` is 401 always (authlib: only when HTTP Basic was tried).
 Token values are ours (opaque, prefixed, stored as HMACs), so the grants issue pairs through the
 service instead of authlib's generator. The policy lives in `appliance.oauth.service` (no flask).
 """
@@ -228,7 +229,14 @@ def _save_token(token, request):  # pragma: no cover - our grants store their pa
     raise RuntimeError("tokens are issued by appliance.oauth.service")
 
 
-server = AuthorizationServer(query_client=_query_client, save_token=_save_token)
+class Server(AuthorizationServer):
+    def handle_error_response(self, request, error):
+        if error.error == "invalid_client":
+            error.status_code = 401  # the reference's table; authlib says 400 unless HTTP Basic was tried
+        return super().handle_error_response(request, error)
+
+
+server = Server(query_client=_query_client, save_token=_save_token)
 server.register_grant(CodeGrant, [S256Only(required=True)])
 server.register_grant(RefreshGrant)
 server.register_endpoint(Revocation)
