@@ -13,14 +13,14 @@ from __future__ import annotations
 import base64
 import hmac
 import json
-import time
 from urllib.parse import urlencode
 
 from authlib.oauth2 import OAuth2Error
 from flask import Blueprint, redirect, render_template, request
 
 from appliance.auth import service as auth_service
-from appliance.core import runtime
+from appliance.core import clock, runtime
+from appliance.core.actor import Actor
 from appliance.core.errors import AppError, Forbidden
 from appliance.http.api import form_body, public
 from appliance.http.auth import client_ip
@@ -28,6 +28,7 @@ from appliance.http.i18n import page_locale
 from appliance.http.unit_of_work import db_session
 from appliance.oauth import service
 from appliance.oauth.server import GrantUser, server
+from appliance.organizations import service as organizations_service
 from appliance.permissions import service as permissions_service
 from appliance.users.models import User
 
@@ -75,18 +76,24 @@ def _back_to_client(redirect_uri: str, error: str, description: str | None = Non
     return redirect(f"{redirect_uri}{'&' if '?' in redirect_uri else '?'}{urlencode(params)}")
 
 
+def _ticket_mac(body: str) -> bytes:
+    return runtime.get().keyring.token_hash("oauth-consent:" + body).encode()
+
+
 def _ticket(user_id: str) -> str:
+    expires = int(clock.now().timestamp()) + TICKET_SECONDS
     body = base64.urlsafe_b64encode(json.dumps(
-        {"u": user_id, "q": request.query_string.decode(), "e": int(time.time()) + TICKET_SECONDS}).encode()).decode()
-    return f"{body}.{runtime.get().keyring.token_hash('oauth-consent:' + body)}"
+        {"u": user_id, "q": request.query_string.decode(), "e": expires}).encode()).decode()
+    return f"{body}.{_ticket_mac(body).decode()}"
 
 
 def _ticket_user(ticket: str) -> str | None:
+    """The person a ticket was signed for, if it is ours, unexpired and for this very request."""
     body, _, mac = ticket.partition(".")
-    if not hmac.compare_digest(mac, runtime.get().keyring.token_hash("oauth-consent:" + body)):
+    if not hmac.compare_digest(mac.encode(), _ticket_mac(body)):  # bytes: any input compares safely
         return None
     data = json.loads(base64.urlsafe_b64decode(body.encode()))
-    if data["e"] < time.time() or data["q"] != request.query_string.decode():
+    if data["e"] < clock.now().timestamp() or data["q"] != request.query_string.decode():
         return None
     return data["u"]
 
@@ -102,7 +109,7 @@ def authorize():
     if redirect_uri not in client.redirect_uris:
         return _error_page("unknown_redirect")
     scopes = service.split_scope(request.args.get("scope"))
-    if not scopes or permissions_service.unknown_permissions(scopes) or not set(scopes) <= set(client.scopes):
+    if not scopes or not set(scopes) <= set(client.scopes):  # registered scopes are catalog keys
         return _back_to_client(redirect_uri, "invalid_scope", "Ask only for scopes the application registered.")
     try:
         grant = server.get_consent_grant(end_user=None)
@@ -123,7 +130,8 @@ def authorize():
     except AppError as error:
         return _page("signin", status=error.status, email=email, error=error.detail,
                      need_code=error.code in ("two_factor_required", "invalid_two_factor_code"), **context)
-    organizations = service.organizations_for_consent(db_session(), user_id=user.id)
+    organizations = organizations_service.list_my_organizations(db_session(), actor=Actor(user_id=user.id),
+                                                                active_only=True)
     if not organizations:
         return _page("error", status=403, error=TEXT[page_locale()]["no_organizations"])
     if request.args.get("prompt") == "none":

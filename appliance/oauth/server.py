@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from authlib.integrations.flask_oauth2 import AuthorizationServer
 from authlib.oauth2.rfc6749 import ClientMixin, grants
-from authlib.oauth2.rfc6749.errors import InvalidRequestError, UnauthorizedClientError
+from authlib.oauth2.rfc6749.errors import InvalidRequestError
 from authlib.oauth2.rfc7009 import RevocationEndpoint
 from authlib.oauth2.rfc7636 import CodeChallenge, create_s256_code_challenge
 from authlib.oauth2.rfc7662 import IntrospectionEndpoint
@@ -113,11 +113,6 @@ def _pair_body(pair: service.IssuedPair) -> dict:
             "refresh_token": pair.refresh_token, "scope": pair.scope}
 
 
-def _check_client_active(client: Client) -> None:
-    if client.row.suspended_at is not None:
-        raise UnauthorizedClientError("The application is suspended.")
-
-
 class CodeGrant(grants.AuthorizationCodeGrant):
     TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "none"]
 
@@ -128,7 +123,6 @@ class CodeGrant(grants.AuthorizationCodeGrant):
                              code_challenge=request.payload.data["code_challenge"])
 
     def query_authorization_code(self, code, client):
-        _check_client_active(client)
         lookup = service.find_code(db_session(), code=code, client=client.row)
         if lookup is None:
             return None
@@ -168,7 +162,6 @@ class RefreshGrant(grants.RefreshTokenGrant):
     TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "none"]
 
     def authenticate_refresh_token(self, refresh_token):
-        _check_client_active(self.request.client)
         lookup = service.find_refresh(db_session(), refresh_token=refresh_token, client=self.request.client.row)
         return Refresh(lookup) if lookup else None
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urlsplit
 
+from sqlalchemy import update
 from sqlmodel import Session, select
 
 from appliance.core import clock, runtime
@@ -129,14 +130,6 @@ def client_secret_matches(client: OAuthClient, secret: str | None) -> bool:
 
 # --- consent ---
 
-def organizations_for_consent(session: Session, *, user_id: str) -> list[Organization]:
-    """The organizations a person can authorize an application in (active memberships)."""
-    ids = memberships_service.list_organization_ids_of(session, user_id, active_only=True)
-    if not ids:
-        return []
-    return list(session.exec(select(Organization).where(Organization.id.in_(ids)).order_by(Organization.name)).all())
-
-
 def prior_consents(session: Session, *, client: OAuthClient, user_id: str, scopes: list[str]) -> list[OAuthAuthorization]:
     """Live authorizations of this person for this client that already cover `scopes` (prompt=none)."""
     rows = session.exec(select(OAuthAuthorization).where(
@@ -205,14 +198,9 @@ def revoke_code_chain_after(session: Session, code_id: str) -> None:
     run_after(session, lambda s: _revoke_tokens(s, OAuthToken.code_id == code_id))
 
 
-def _revoke_tokens(session: Session, condition) -> int:
-    now = clock.now()
-    rows = session.exec(select(OAuthToken).where(condition, OAuthToken.revoked_at.is_(None))).all()
-    for row in rows:
-        row.revoked_at = now
-        session.add(row)
-    session.flush()
-    return len(rows)
+def _revoke_tokens(session: Session, condition) -> None:
+    session.execute(update(OAuthToken).where(condition, OAuthToken.revoked_at.is_(None))
+                    .values(revoked_at=clock.now()))
 
 
 # --- token pairs ---
@@ -359,6 +347,15 @@ def _invalid_token() -> Unauthorized:
     return Unauthorized("The OAuth access token is invalid, expired or revoked.", code="invalid_token")
 
 
+@dataclass(frozen=True)
+class TokenGrant:
+    """What an access token was granted: one organization, some scopes, by one application."""
+
+    organization_id: str
+    scopes: frozenset[str]
+    client_id: str
+
+
 def authenticate_access_token(session: Session, token: str) -> tuple[Actor, TokenGrant]:
     """The person behind a live access token and what the token was granted; 401 otherwise.
     Hot path: driver reads through `read_row`."""
@@ -377,13 +374,6 @@ def authenticate_access_token(session: Session, token: str) -> tuple[Actor, Toke
         raise _invalid_token()
     actor = Actor(user_id=authorization.user_id, kind="oauth", oauth_authorization_id=authorization.id)
     return actor, TokenGrant(authorization.organization_id, frozenset(split_scope(row.scope)), client.client_id)
-
-
-@dataclass(frozen=True)
-class TokenGrant:
-    organization_id: str
-    scopes: frozenset[str]
-    client_id: str
 
 
 def access_organization(session: Session, *, actor: Actor, grant: TokenGrant, organization_id: str,

@@ -28,8 +28,9 @@ class Quota:
         return max(0, self.limit - self.used)
 
 
-def list_my_organizations(session: Session, *, actor: Actor) -> list[Organization]:
-    ids = memberships_service.list_organization_ids_of(session, actor.user_id)
+def list_my_organizations(session: Session, *, actor: Actor, active_only: bool = False) -> list[Organization]:
+    """The organizations I belong to; `active_only` leaves out those where my membership is suspended."""
+    ids = memberships_service.list_organization_ids_of(session, actor.user_id, active_only=active_only)
     if not ids:
         return []
     return list(session.exec(select(Organization).where(Organization.id.in_(ids))

@@ -1,5 +1,6 @@
 """The authorization-code flow with PKCE, end to end through the authorize page and the token endpoint."""
 
+import re
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from appliance.core import clock
@@ -218,3 +219,37 @@ def test_discovery_document(client):
     assert doc["response_types_supported"] == ["code"] and "organizations:read" in doc["scopes_supported"]
     for key in ("authorization_endpoint", "revocation_endpoint", "introspection_endpoint", "userinfo_endpoint"):
         assert doc[key].startswith(doc["issuer"])
+
+
+def test_consent_form_refuses_forged_expired_or_foreign_input(client, api, owner, flow):
+    """The consent POST answers a page or access_denied for bad input, never a 500 or a code."""
+    params = flow.params()
+    signed_in = flow.sign_in(params)
+    ticket = re.search(r'name="ticket" value="([^"]+)"', signed_in.text).group(1)
+    query = "/oauth/authorize?" + urlencode(params)
+    org_id = owner["org"]["id"]
+    for forged in ("", "garbage", ticket[:-2] + "00", "ñandú.ü", ticket.split(".")[0] + ".x" * 40):
+        answer = client.post(query, data={"step": "consent", "ticket": forged, "organization_id": org_id,
+                                          "decision": "approve"})
+        assert answer.status_code == 400 and 'name="password"' in answer.text, forged
+    other_query = "/oauth/authorize?" + urlencode(flow.params(state="another"))  # a ticket is bound to its request
+    assert client.post(other_query, data={"step": "consent", "ticket": ticket, "organization_id": org_id,
+                                          "decision": "approve"}).status_code == 400
+    stranger = api.signup(email="eve@example.com")
+    foreign_org = api.post("/organizations", {"name": "Eve Co", "slug": "eve-co", "billingEmail": "e@eve.test"},
+                           token=stranger["tokens"]["accessToken"]).json["data"]["id"]
+    foreign = client.post(query, data={"step": "consent", "ticket": ticket, "organization_id": foreign_org,
+                                       "decision": "approve"})
+    assert parse_qs(urlsplit(foreign.headers["Location"]).query)["error"] == ["access_denied"]
+    clock.advance(601)
+    expired = client.post(query, data={"step": "consent", "ticket": ticket, "organization_id": org_id,
+                                       "decision": "approve"})
+    assert expired.status_code == 400 and "Location" not in expired.headers
+
+
+def test_sign_in_errors_stay_on_the_page(client, owner, flow):
+    params = flow.params()
+    wrong = flow.sign_in(params, password="not the password")
+    assert wrong.status_code == 401 and 'name="password"' in wrong.text and "Location" not in wrong.headers
+    nobody = flow.sign_in(params, email="nobody@example.com")
+    assert nobody.status_code == 401 and "Location" not in nobody.headers
