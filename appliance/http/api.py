@@ -23,11 +23,23 @@ def envelope_for(schema) -> type[Schema]:
     if key not in _envelopes:
         base = type(instance).__name__.removesuffix("Schema")
         name = f"{base}{'List' if instance.many else ''}Envelope"
-        _envelopes[key] = type(name, (Schema,), {
+        _envelopes[key] = type(name, (_Envelope,), {
             "data": fields.Nested(type(instance), many=instance.many, required=True),
             "timestamp": IsoDateTime(required=True),
         })
     return _envelopes[key]
+
+
+class _Envelope(Schema):
+    """Dumps `{data, timestamp}` without marshmallow's generic field machinery (every answer
+    passes here): the nested schema dumps `data` (hooks included), the clock formats the time."""
+
+    def _serialize(self, obj, *, many=False):
+        if many or not isinstance(obj, dict) or obj.keys() != {"data", "timestamp"}:
+            return super()._serialize(obj, many=many)
+        data = obj["data"]
+        return {"data": None if data is None else self.fields["data"].schema.dump(data),
+                "timestamp": clock.iso(obj["timestamp"])}
 
 
 class ProblemSchema(Schema):

@@ -63,3 +63,50 @@ def test_the_direct_dump_path_answers_as_marshmallow_does():
     assert Thing(only=("the_id", "count")).dump(sparse) == {"theId": "t2", "count": 7}
     assert Thing(many=True).dump([thing, thing]) == [generic, generic]
     assert Thing(only=("the_id", "count")).dump({"the_id": "d"}) == {"theId": "d", "count": 7}
+
+
+def test_the_envelope_dump_answers_as_marshmallow_does():
+    """The `{data, timestamp}` envelope skips marshmallow's field machinery; same answer, lists
+    and a null `data` included."""
+    from datetime import datetime, timezone
+    from types import SimpleNamespace
+
+    from marshmallow import Schema, fields
+
+    from appliance.core.schema import ApiSchema
+    from appliance.http.api import envelope_for
+
+    class Item(ApiSchema):
+        item_id = fields.String()
+
+    now = datetime(2026, 11, 21, 12, 0, 0, 123000, tzinfo=timezone.utc)
+    for schema, data in ((Item, SimpleNamespace(item_id="a")), (Item(many=True), [SimpleNamespace(item_id="b")]),
+                         (Item, None)):
+        envelope = envelope_for(schema)()
+        body = {"data": data, "timestamp": now}
+        assert envelope.dump(body) == Schema._serialize(envelope, body)
+    assert envelope_for(Item)().dump({"data": SimpleNamespace(item_id="a"), "timestamp": now}) == {
+        "data": {"itemId": "a"}, "timestamp": "2026-11-21T12:00:00.123Z"}
+
+
+def test_generated_row_makers_convert_like_the_columns_say(tmp_path):
+    """Hot-path rows: datetimes come back aware (UTC), JSON decoded, booleans as bool, NULL as None;
+    a tuple of the wrong width is refused rather than silently misaligned."""
+    from datetime import datetime, timezone
+
+    from appliance.api_keys.models import ApiKey
+    from appliance.core.db import _as_row
+
+    table = ApiKey.__table__
+    values = []
+    for column in table.columns:
+        kind = type(column.type).__name__
+        values.append({"UTCDateTime": "2026-11-21 10:00:00.000000", "JSON": '["x"]'}.get(kind, None)
+                      if column.name not in ("id", "prefix") else column.name)
+    row = _as_row(table, values)
+    assert row.id == "id" and row.prefix == "prefix"
+    assert row.created_at == datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
+    assert row.scopes == ["x"] and row.revoked_at == datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
+    assert row.name is None
+    with pytest.raises(ValueError, match="columns"):
+        _as_row(table, values[:-1])
