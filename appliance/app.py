@@ -8,7 +8,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from appliance import bootstrap
 from appliance.blueprints import BLUEPRINTS, PAGES
 from appliance.oauth.server import server as oauth_server
-from appliance.http import auth, docs, errors, limits, unit_of_work
+from appliance.http import auth, browser, docs, errors, limits, unit_of_work
 from appliance.paths import WEB_DIR
 from appliance.settings import Settings, load_settings
 
@@ -29,6 +29,7 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     unit_of_work.init_app(app)
     limits.init_app(app, max_json_bytes=settings.max_json_bytes)
     auth.init_app(app)
+    browser.init_app(app)
     oauth_server.init_app(app)
     api = docs.init_app(app)
     for blueprint in BLUEPRINTS:

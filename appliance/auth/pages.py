@@ -1,14 +1,17 @@
-"""The pages behind the links we mail: confirm an email address, choose a new password.
+"""The browser's sign-in and sign-out, and the pages behind the links we mail: confirm an email
+address, choose a new password.
 
-A link only shows a page; the change happens on the button (a POST), so a mail scanner that
-follows links does not spend the token.
+A mailed link only shows a page; the change happens on the button (a POST), so a mail scanner
+that follows links does not spend the token.
 """
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, redirect, render_template, request
 
 from appliance.auth import email_links
+from appliance.auth import service as auth_service
 from appliance.core.errors import AppError
 from appliance.http.api import form_body, public
+from appliance.http.browser import browser_actor, browser_form, safe_next, sign_in_browser, sign_out_browser
 from appliance.http.auth import client_ip
 from appliance.http.i18n import page_locale
 from appliance.http.unit_of_work import db_session
@@ -25,6 +28,9 @@ TEXT = {
         "reset_done": "Your password has changed. Sign in with the new one.",
         "mismatch": "The two passwords are not the same.", "length": "Use between 8 and 128 characters.",
         "missing": "This link is incomplete: open the whole link from the mail.",
+        "signin_title": "Sign in", "email": "Email", "signin_password": "Password",
+        "code": "Authenticator or recovery code", "signin_button": "Sign in",
+        "forgot": "Forgot your password? Ask for a reset link through the API or your administrator.",
     },
     "es": {
         "verify_title": "Confirma tu correo", "verify_intro": "Pulsa el botón para confirmar esta dirección.",
@@ -34,6 +40,9 @@ TEXT = {
         "reset_done": "Tu contraseña cambió. Inicia sesión con la nueva.",
         "mismatch": "Las dos contraseñas no coinciden.", "length": "Usa entre 8 y 128 caracteres.",
         "missing": "Este enlace está incompleto: abre el enlace completo del correo.",
+        "signin_title": "Iniciar sesión", "email": "Correo", "signin_password": "Contraseña",
+        "code": "Código del autenticador o de recuperación", "signin_button": "Entrar",
+        "forgot": "¿Olvidaste la contraseña? Pide un enlace de cambio por la API o a tu administrador.",
     },
 }
 _INVALID_LINK = {"en": "This link is invalid, used or expired. Ask for a new one.",
@@ -93,3 +102,30 @@ def reset_password():
     except AppError as error:
         return _failure("reset", error, token)
     return _page("reset_done")
+
+
+@auth_pages.route("/sign-in", methods=["GET", "POST"])
+@browser_form
+def sign_in():
+    target = safe_next(request.args.get("next"))
+    if request.method == "GET":
+        if browser_actor() is not None:
+            return redirect(target)
+        return _page("signin", email="", need_code=False, next=target)
+    email = request.form.get("email", "")[:254]
+    try:
+        user = auth_service.check_credentials(
+            db_session(), email=email, password=request.form.get("password", "")[:128],
+            two_factor_code=request.form.get("code") or None, ip=client_ip())
+    except AppError as error:  # failures are counted by the guard even though this rolls back
+        return _page("signin", status=error.status, email=email, error=error.detail, next=target,
+                     need_code=error.code in ("two_factor_required", "invalid_two_factor_code"))
+    sign_in_browser(user)
+    return redirect(target)
+
+
+@auth_pages.post("/sign-out")
+@browser_form
+def sign_out():
+    sign_out_browser()
+    return redirect("/sign-in")

@@ -36,15 +36,37 @@ class Device:
     user_agent: str
 
 
-def do_open_session(session: Session, user: User, device: Device, *,
-                    impersonated_by: str | None = None) -> TokenPair:
+def _open(session: Session, user: User, device: Device, impersonated_by: str | None = None) -> AuthSession:
     now = clock.now()
     auth_session = AuthSession(user_id=user.id, device=device.user_agent[:300], ip=device.ip[:64],
                                impersonated_by=impersonated_by, created_at=now, last_used_at=now,
                                expires_at=now + _refresh_lifetime())
     session.add(auth_session)
     session.flush()
-    return _issue(session, auth_session)
+    return auth_session
+
+
+def do_open_session(session: Session, user: User, device: Device, *,
+                    impersonated_by: str | None = None) -> TokenPair:
+    return _issue(session, _open(session, user, device, impersonated_by))
+
+
+def do_open_browser_session(session: Session, user: User, device: Device) -> AuthSession:
+    """A browser's sign-in: a session like any device's (listed, closed by sign-out everywhere
+    or a password change), held by a cookie instead of refresh tokens."""
+    return _open(session, user, device)
+
+
+def authenticate_browser_session(session: Session, session_id: str) -> Actor | None:
+    """The person of a browser's session id, or None once it was closed or expired."""
+    auth_session = read_row(session, AuthSession.__table__, id=session_id)
+    if auth_session is None or not _is_live(auth_session) or auth_session.impersonated_by is not None:
+        return None
+    return Actor(user_id=auth_session.user_id, session_id=auth_session.id)
+
+
+def do_close_browser_session(session: Session, session_id: str) -> None:
+    _revoke(session, session_id, "logout")
 
 
 def _refresh_lifetime() -> timedelta:

@@ -135,6 +135,12 @@ def public(func):
     return func
 
 
+def writes_on_get(func):
+    """Mark a plain view whose GET may change state (an OAuth authorization answered at once)."""
+    func._writes_on_get = True
+    return func
+
+
 def form_body(func):
     """Mark a plain view as taking an HTML form body instead of JSON."""
     func._form_body = True

@@ -10,6 +10,7 @@ from sqlmodel import Session
 
 from appliance.core import runtime
 from appliance.core.errors import Unavailable
+from appliance.http.api import view_attr
 from appliance.http.errors import problem_response
 
 log = logging.getLogger(__name__)
@@ -17,10 +18,12 @@ _READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def db_session() -> Session:
-    """The request's session; writes (any method but GET/HEAD/OPTIONS) begin IMMEDIATE."""
+    """The request's session; writes (any method but GET/HEAD/OPTIONS, and views marked
+    `writes_on_get`) begin IMMEDIATE."""
     uow = g.get("uow")
     if uow is None:
-        uow = g.uow = runtime.get().db.begin(write=request.method not in _READ_METHODS)
+        write = request.method not in _READ_METHODS or bool(view_attr("_writes_on_get"))
+        uow = g.uow = runtime.get().db.begin(write=write)
     return uow.session
 
 

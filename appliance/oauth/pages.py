@@ -1,8 +1,10 @@
-"""GET/POST /oauth/authorize: sign in (with the second factor), pick an organization, approve.
+"""GET/POST /oauth/authorize: sign in (with the second factor), pick an organization, approve;
+and the person's integrations page, which lists and revokes what they approved.
 
-No browser session is kept: the sign-in answers a consent form that carries a signed ticket (the
-person, this exact request, ten minutes), and the approval needs that ticket, so another site can
-neither forge a consent nor reuse one. The page refuses to be framed.
+A browser that is signed in (appliance.http.browser) goes straight to consent; signing in here
+signs the browser in too. The consent form carries a signed ticket (the person, this exact
+request, ten minutes), and the approval needs that ticket, so another site can neither forge a
+consent nor reuse one. The pages refuse to be framed.
 
 An unknown client or redirect URI is shown on the page, never redirected; once both are known to
 be registered, every other problem goes back to the application as `error=...&state=...`.
@@ -16,14 +18,15 @@ import json
 from urllib.parse import urlencode
 
 from authlib.oauth2 import OAuth2Error
-from flask import Blueprint, redirect, render_template, request
+from flask import Blueprint, redirect, render_template, request, url_for
 
 from appliance.auth import service as auth_service
 from appliance.core import clock, runtime
 from appliance.core.actor import Actor
 from appliance.core.errors import AppError, Forbidden
-from appliance.http.api import form_body, public
+from appliance.http.api import form_body, public, writes_on_get
 from appliance.http.auth import client_ip
+from appliance.http.browser import browser_actor, sign_in_browser, signed_in_page
 from appliance.http.i18n import page_locale
 from appliance.http.unit_of_work import db_session
 from appliance.oauth import service
@@ -44,7 +47,13 @@ TEXT = {
            "unknown_client": "The application is unknown or suspended.",
            "unknown_redirect": "The application asked to return to an address it did not register.",
            "no_organizations": "You belong to no organization yet, so there is nothing to authorize.",
-           "expired": "This form expired. Sign in again."},
+           "expired": "This form expired. Sign in again.",
+           "integrations": "Integrations", "integrations_intro": "Applications you allowed to act for you. "
+           "Revoking one stops it at once: its tokens stop working and it must ask again.",
+           "none": "You have not authorized any application.", "in_org": "in", "since": "Authorized",
+           "last_used": "last used", "never_used": "not used yet", "revoke": "Revoke access",
+           "revoked": "Access revoked. The application can no longer act for you.",
+           "home": "Home", "sign_out": "Sign out", "signed_in_as": "Signed in as"},
     "es": {"title": "Autorizar una aplicación", "wants": "pide actuar por ti en una de tus organizaciones con:",
            "email": "Correo", "password": "Contraseña", "code": "Código del autenticador o de recuperación",
            "signin": "Inicia sesión para continuar", "pick": "Organización", "approve": "Autorizar",
@@ -53,14 +62,23 @@ TEXT = {
            "unknown_client": "La aplicación no existe o está suspendida.",
            "unknown_redirect": "La aplicación pidió volver a una dirección que no registró.",
            "no_organizations": "Aún no perteneces a ninguna organización: no hay nada que autorizar.",
-           "expired": "Este formulario caducó. Inicia sesión de nuevo."},
+           "expired": "Este formulario caducó. Inicia sesión de nuevo.",
+           "integrations": "Integraciones", "integrations_intro": "Aplicaciones a las que permitiste actuar por ti. "
+           "Al revocar una se detiene al instante: sus tokens dejan de funcionar y tendrá que pedir permiso de nuevo.",
+           "none": "No has autorizado ninguna aplicación.", "in_org": "en", "since": "Autorizada",
+           "last_used": "último uso", "never_used": "aún sin uso", "revoke": "Revocar acceso",
+           "revoked": "Acceso revocado. La aplicación ya no puede actuar por ti.",
+           "home": "Inicio", "sign_out": "Cerrar sesión", "signed_in_as": "Sesión iniciada como"},
 }
 
 
-def _page(kind: str, *, status: int = 200, **context):
+_NOT_FRAMED = {"X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'",
+               "Cache-Control": "no-store"}
+
+
+def _page(kind: str, *, status: int = 200, template: str = "oauth_page.html", **context):
     lang = page_locale()
-    return render_template("oauth_page.html", kind=kind, lang=lang, t=TEXT[lang], **context), status, {
-        "X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'", "Cache-Control": "no-store"}
+    return render_template(template, kind=kind, lang=lang, t=TEXT[lang], **context), status, _NOT_FRAMED
 
 
 def _error_page(message_key: str):
@@ -99,8 +117,9 @@ def _ticket_user(ticket: str) -> str | None:
 
 
 @oauth_pages.route("/oauth/authorize", methods=["GET", "POST"])
-@public
+@public  # the consent ticket guards the POST; the browser session, if any, is read below
 @form_body
+@writes_on_get  # a signed-in browser's prompt=none is answered with a code at once
 def authorize():
     client = service.get_client(db_session(), request.args.get("client_id"))
     if client is None or client.suspended_at is not None:
@@ -121,15 +140,21 @@ def authorize():
     step = request.form.get("step") if request.method == "POST" else None
     if step == "consent":
         return _decide(grant, client, redirect_uri, scopes, context)
-    if step != "signin":
+    signed_in = browser_actor()
+    if signed_in is not None and step != "signin":
+        user = db_session().get(User, signed_in.user_id)
+    elif step != "signin":
         return _page("signin", email="", need_code=False, **context)
-    email = request.form.get("email", "")[:254]
-    try:
-        user = auth_service.check_credentials(db_session(), email=email, password=request.form.get("password", "")[:128],
-                                              two_factor_code=request.form.get("code") or None, ip=client_ip())
-    except AppError as error:
-        return _page("signin", status=error.status, email=email, error=error.detail,
-                     need_code=error.code in ("two_factor_required", "invalid_two_factor_code"), **context)
+    else:
+        email = request.form.get("email", "")[:254]
+        try:
+            user = auth_service.check_credentials(
+                db_session(), email=email, password=request.form.get("password", "")[:128],
+                two_factor_code=request.form.get("code") or None, ip=client_ip())
+        except AppError as error:
+            return _page("signin", status=error.status, email=email, error=error.detail,
+                         need_code=error.code in ("two_factor_required", "invalid_two_factor_code"), **context)
+        sign_in_browser(user)
     organizations = organizations_service.list_my_organizations(db_session(), actor=Actor(user_id=user.id),
                                                                 active_only=True)
     if not organizations:
@@ -140,7 +165,7 @@ def authorize():
         live = {a.organization_id for a in prior} & {o.id for o in organizations}
         if len(live) == 1:
             return _approve(grant, client, user, live.pop(), redirect_uri, scopes)
-    return _page("consent", ticket=_ticket(user.id), organizations=organizations, **context)
+    return _page("consent", ticket=_ticket(user.id), organizations=organizations, person=user, **context)
 
 
 def _decide(grant, client, redirect_uri, scopes, context):
@@ -160,3 +185,19 @@ def _approve(grant, client, user, organization_id, redirect_uri, scopes):
     except Forbidden:  # not a member there (any more), suspended, or holding none of the scopes
         return _back_to_client(redirect_uri, "access_denied", "You lack these permissions in that organization.")
     return server.create_authorization_response(grant_user=GrantUser(authorization, scopes), grant=grant)
+
+
+@oauth_pages.get("/settings/integrations")
+@signed_in_page
+def integrations():
+    views = service.list_my_authorizations(db_session(), actor=browser_actor())
+    catalog = {p.key: p for p in permissions_service.list_permissions()}
+    return _page("integrations", template="integrations.html", authorizations=views, catalog=catalog,
+                 revoked=request.args.get("done") == "revoked")
+
+
+@oauth_pages.post("/settings/integrations/<authorization_id>/revoke")
+@signed_in_page
+def revoke_integration(authorization_id: str):
+    service.do_revoke_my_authorization(db_session(), actor=browser_actor(), authorization_id=authorization_id[:64])
+    return redirect(url_for("oauth_pages.integrations", done="revoked"))

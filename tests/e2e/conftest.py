@@ -1,0 +1,86 @@
+"""End-to-end fixtures: the real server process (`python -m appliance serve`), its CLI, and a real
+headless Chromium driven by Playwright (Debian's `chromium`; installed by .ci/run)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("APPLIANCE_TEST_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class Appliance:
+    """A running `appliance serve` on a scratch data directory."""
+
+    base_url: str
+    data_dir: Path
+
+    def cli(self, *args: str) -> dict:
+        """Run `appliance <args>` against this data directory; its JSON answer (last line)."""
+        done = subprocess.run([sys.executable, "-m", "appliance", "--data-dir", str(self.data_dir), *args],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def appliance(tmp_path):
+    port = free_port()
+    data_dir = tmp_path / "data"
+    proc = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", str(data_dir), "serve", "--port",
+                             str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "APPLIANCE_LOG_LEVEL": "WARNING"})
+    base_url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        assert proc.poll() is None, proc.stdout.read()
+        try:
+            with urllib.request.urlopen(f"{base_url}/health/ready", timeout=2):
+                break
+        except OSError:
+            assert time.monotonic() < deadline, "the server did not become ready"
+            time.sleep(0.2)
+    try:
+        yield Appliance(base_url, data_dir)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def screenshot():
+    """Save a full-page screenshot under screenshots/ (kept out of git) for people to look at."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+
+    def take(page, name: str) -> None:
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    return take
