@@ -106,3 +106,47 @@ def test_a_cli_application_signs_in_refreshes_and_is_revoked(appliance, chromium
     with pytest.raises(OAuthError) as refused:
         oauth.refresh_token(f"{base}/oauth/token")
     assert refused.value.error == "invalid_grant"
+
+
+def test_two_simultaneous_refreshes_each_get_a_valid_pair(appliance):
+    """Two tabs of one application refresh with the same token at the same moment, against the
+    real server (waitress threads, SQLite's write lock): both get a working pair, nothing is revoked."""
+    import re
+    from concurrent.futures import ThreadPoolExecutor
+    from urllib.parse import parse_qs, urlsplit
+
+    base = appliance.base_url
+    signup = requests.post(f"{base}/auth/signup", json={"email": "owner@example.com", "password": PASSWORD,
+                                                        "name": "Olga"}, timeout=10).json()["data"]
+    org = requests.post(f"{base}/organizations", json={"name": "Acme", "slug": "acme", "billingEmail": "b@acme.test"},
+                        headers={"Authorization": f"Bearer {signup['tokens']['accessToken']}"}, timeout=10).json()["data"]
+    redirect_uri = "http://127.0.0.1:9/callback"
+    registered = appliance.cli("oauth", "register", "--name", "Tabs", "--redirect-uri", redirect_uri,
+                               "--scope", "organizations:read", "--public")
+    oauth = OAuth2Session(registered["client_id"], scope="organizations:read", redirect_uri=redirect_uri,
+                          code_challenge_method="S256", token_endpoint_auth_method="none")
+    verifier = generate_token(64)
+    url, _ = oauth.create_authorization_url(f"{base}/oauth/authorize", code_verifier=verifier)
+    person = requests.Session()  # the authorize page is plain HTML forms
+    consent = person.post(url, data={"step": "signin", "email": "owner@example.com", "password": PASSWORD}, timeout=10)
+    ticket = re.search(r'name="ticket" value="([^"]+)"', consent.text).group(1)
+    back = person.post(url, data={"step": "consent", "ticket": ticket, "organization_id": org["id"],
+                                  "decision": "approve"}, allow_redirects=False, timeout=10)
+    code = parse_qs(urlsplit(back.headers["Location"]).query)["code"][0]
+    token = oauth.fetch_token(f"{base}/oauth/token", code=code, code_verifier=verifier)
+
+    barrier = threading.Barrier(2)
+
+    def refresh(_):
+        barrier.wait()
+        return requests.post(f"{base}/oauth/token", data={"grant_type": "refresh_token", "client_id": registered["client_id"],
+                                                          "refresh_token": token["refresh_token"]}, timeout=10)
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(refresh, range(2)))
+    assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
+    pairs = [a.json() for a in answers]
+    assert pairs[0]["access_token"] != pairs[1]["access_token"]
+    for pair in pairs:
+        answer = requests.get(f"{base}/organizations/{org['id']}", headers={"Authorization": f"Bearer {pair['access_token']}"},
+                              timeout=10)
+        assert answer.status_code == 200
