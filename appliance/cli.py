@@ -24,6 +24,10 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, help="listen port (APPLIANCE_PORT)")
     serve.add_argument("--threads", type=int, help="request threads (APPLIANCE_THREADS)")
 
+    netsim = commands.add_parser("netsim", help="run the chat network simulator alone (a Graph API double)")
+    netsim.add_argument("--host", default="127.0.0.1", help="listen address (default 127.0.0.1)")
+    netsim.add_argument("--port", type=int, default=8090, help="listen port (default 8090)")
+
     commands.add_parser("migrate", help="apply database migrations and exit")
     commands.add_parser("doctor", help="print versions and paths, and check the machine")
     commands.add_parser("settings", help="print the settings table (Markdown)")
@@ -85,6 +89,17 @@ def _serve(settings, args) -> int:
     from appliance.server import serve
 
     serve(settings)
+    return 0
+
+
+def _netsim(settings, args) -> int:
+    from waitress import serve as waitress_serve
+
+    from appliance.netsim.app import create_netsim_app
+
+    print(f"chat network simulator on http://{args.host}:{args.port} (Graph API at /<version>/..., "
+          "control API at /_control/...)", file=sys.stderr)
+    waitress_serve(create_netsim_app(), host=args.host, port=args.port, threads=8, ident="netsim")
     return 0
 
 
@@ -183,4 +198,4 @@ def _oauth(settings, args) -> int:
 
 
 _COMMANDS = {"serve": _serve, "migrate": _migrate, "doctor": _doctor, "staff": _staff, "oauth": _oauth,
-             "mail": _mail}
+             "mail": _mail, "netsim": _netsim}

@@ -1,0 +1,189 @@
+"""The WhatsApp Business Cloud API (Graph API) over HTTP: protocol only.
+
+No appliance imports: base URL, version, timeout and token are given by the caller, answers come
+back as the network's own JSON, and every failure is a `GraphError` carrying Meta's `code`,
+`error_data.details` and whether retrying may help. Callers decide what a failure means (which
+error marks a business account for re-authorization, which fails a message).
+
+Facts this follows: ../shared/design/cloud-api.md (error envelope 3.3, codes 3.4, media 3.7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import requests
+
+# Codes where the same request may succeed later (Meta's guidance and the products' experience):
+# throttling, temporary outages, generic errors. Everything else needs a change first.
+RETRYABLE_CODES = frozenset({1, 2, 4, 80007, 130429, 131000, 131016, 131056, 133004})
+# Network-level failure without a Graph answer (timeout, refused, reset).
+TRANSPORT_ERROR = -1
+
+
+@dataclass
+class GraphError(Exception):
+    """A failed Graph call: Meta's error envelope, or a transport failure (code -1)."""
+
+    status: int  # HTTP status; 0 when no answer came back
+    code: int
+    message: str
+    details: str | None = None
+    subcode: int | None = None
+    fbtrace_id: str | None = None
+    body: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        super().__init__(f"({self.code}) {self.message}")
+
+    @property
+    def retryable(self) -> bool:
+        return self.code == TRANSPORT_ERROR or self.code in RETRYABLE_CODES or self.status >= 500
+
+    @property
+    def token_expired(self) -> bool:
+        """Only an explicit credential error (190) means the token must be renewed; timeouts and
+        5xx never do (other inbox products disabled healthy numbers that way)."""
+        return self.code == 190
+
+
+class GraphClient:
+    """One client per process; thread-safe (a pooled requests session, no per-call state)."""
+
+    def __init__(self, base_url: str, version: str, *, timeout: float = 15.0, session: requests.Session | None = None):
+        self.base_url = base_url.rstrip("/")
+        self.version = version.strip("/")
+        self.timeout = timeout
+        self._http = session or requests.Session()
+
+    # Business accounts and numbers -----------------------------------------------------------
+
+    def list_phone_numbers(self, token: str, waba_id: str) -> list[dict]:
+        answer = self._call("GET", f"{_id(waba_id)}/phone_numbers", token, params={"limit": 100})
+        return list(answer.get("data", []))
+
+    def subscribe_app(self, token: str, waba_id: str) -> dict:
+        """(Re)subscribe our app to the business account's webhooks."""
+        return self._call("POST", f"{_id(waba_id)}/subscribed_apps", token)
+
+    def get_business_profile(self, token: str, phone_number_id: str) -> dict:
+        fields = "about,address,description,email,profile_picture_url,websites,vertical"
+        answer = self._call("GET", f"{_id(phone_number_id)}/whatsapp_business_profile", token,
+                            params={"fields": fields})
+        data = answer.get("data") or [{}]
+        return data[0]
+
+    def update_business_profile(self, token: str, phone_number_id: str, profile: dict) -> dict:
+        return self._call("POST", f"{_id(phone_number_id)}/whatsapp_business_profile", token,
+                          json={"messaging_product": "whatsapp", **profile})
+
+    # Messages ----------------------------------------------------------------------------------
+
+    def send_message(self, token: str, phone_number_id: str, message: dict) -> dict:
+        """POST /{phone-number-id}/messages; `message` is the network's body without
+        `messaging_product` (added here). Answers `{contacts, messages:[{id: wamid}]}`."""
+        return self._call("POST", f"{_id(phone_number_id)}/messages", token,
+                          json={"messaging_product": "whatsapp", **message})
+
+    def mark_read(self, token: str, phone_number_id: str, wamid: str, *, typing: bool = False) -> dict:
+        body: dict[str, Any] = {"messaging_product": "whatsapp", "status": "read", "message_id": wamid}
+        if typing:
+            body["typing_indicator"] = {"type": "text"}
+        return self._call("POST", f"{_id(phone_number_id)}/messages", token, json=body)
+
+    # Media -------------------------------------------------------------------------------------
+
+    def upload_media(self, token: str, phone_number_id: str, content: bytes, mime_type: str,
+                     filename: str = "file") -> str:
+        answer = self._call("POST", f"{_id(phone_number_id)}/media", token,
+                            data={"messaging_product": "whatsapp", "type": mime_type},
+                            files={"file": (filename, content, mime_type)})
+        return str(answer["id"])
+
+    def get_media(self, token: str, media_id: str) -> dict:
+        """`{url, mime_type, sha256, file_size, id}`; the URL lives minutes and needs the token."""
+        return self._call("GET", _id(media_id), token)
+
+    def download_media(self, token: str, url: str, *, max_bytes: int) -> bytes:
+        try:
+            with self._http.get(url, headers=_auth(token), timeout=self.timeout, stream=True) as answer:
+                if answer.status_code != 200:
+                    raise _error_from(answer)
+                chunks, size = [], 0
+                for chunk in answer.iter_content(64 * 1024):
+                    size += len(chunk)
+                    if size > max_bytes:
+                        raise GraphError(answer.status_code, 131052, f"Media larger than {max_bytes} bytes")
+                    chunks.append(chunk)
+                return b"".join(chunks)
+        except requests.RequestException as exc:
+            raise _transport_error(exc) from exc
+
+    def delete_media(self, token: str, media_id: str) -> bool:
+        return bool(self._call("DELETE", _id(media_id), token).get("success"))
+
+    # Templates ---------------------------------------------------------------------------------
+
+    def list_templates(self, token: str, waba_id: str) -> list[dict]:
+        templates, after = [], None
+        while True:
+            params = {"limit": 100, **({"after": after} if after else {})}
+            answer = self._call("GET", f"{_id(waba_id)}/message_templates", token, params=params)
+            templates.extend(answer.get("data", []))
+            after = (answer.get("paging") or {}).get("cursors", {}).get("after")
+            if not after or not (answer.get("paging") or {}).get("next"):
+                return templates
+
+    def create_template(self, token: str, waba_id: str, template: dict) -> dict:
+        """Answers `{id, status, category}`; approval arrives later as a webhook."""
+        return self._call("POST", f"{_id(waba_id)}/message_templates", token, json=template)
+
+    # Plumbing ----------------------------------------------------------------------------------
+
+    def _call(self, method: str, path: str, token: str, **kwargs) -> dict:
+        url = f"{self.base_url}/{self.version}/{path}"
+        try:
+            answer = self._http.request(method, url, headers=_auth(token), timeout=self.timeout, **kwargs)
+        except requests.RequestException as exc:
+            raise _transport_error(exc) from exc
+        if answer.status_code >= 400:
+            raise _error_from(answer)
+        try:
+            return answer.json()
+        except ValueError:
+            raise GraphError(answer.status_code, 1, "The network answered something that is not JSON.") from None
+
+
+def _id(value: str) -> str:
+    """Graph ids are digits (or `wamid.`-like tokens for media); refuse path tricks early."""
+    text = str(value)
+    if not text or "/" in text or "?" in text or "#" in text or ".." in text:
+        raise ValueError(f"not a Graph id: {value!r}")
+    return text
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _transport_error(exc: requests.RequestException) -> GraphError:
+    kind = "timed out" if isinstance(exc, requests.Timeout) else "could not be reached"
+    return GraphError(0, TRANSPORT_ERROR, f"The network {kind}: {exc.__class__.__name__}")
+
+
+def _error_from(answer: requests.Response) -> GraphError:
+    try:
+        body = answer.json()
+    except ValueError:
+        body = {}
+    error = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(error, dict):
+        # A proxy's HTML page, an empty 502...: no Graph code to go by, only the status.
+        return GraphError(answer.status_code, 1 if answer.status_code < 500 else 2,
+                          f"HTTP {answer.status_code} without a Graph error body", body=body if isinstance(body, dict) else {})
+    data = error.get("error_data") if isinstance(error.get("error_data"), dict) else {}
+    code = error.get("code")
+    return GraphError(answer.status_code, code if isinstance(code, int) else 1, str(error.get("message", "")),
+                      details=data.get("details"), subcode=error.get("error_subcode"),
+                      fbtrace_id=error.get("fbtrace_id"), body=body)

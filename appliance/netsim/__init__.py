@@ -1,0 +1,1 @@
+"""The chat network simulator: a faithful Graph API double (see network.py, webhooks.py, app.py)."""

@@ -1,0 +1,267 @@
+"""The simulator over HTTP: the Graph API routes the appliance calls, and a small control API
+(`/_control/...`) with which tests and demos play the other side: create business accounts, make a
+customer write in, read what businesses sent, approve templates, inject faults.
+
+A WSGI app of its own: served alone by `appliance netsim --port N`, or mounted in the appliance's
+process for the sandbox (`mount_path`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import random
+import time
+
+from flask import Flask, Response, jsonify, request
+
+from appliance.netsim import webhooks
+from appliance.netsim.network import MEDIA_TYPES, Network, NetworkError, new_wamid
+from appliance.netsim.webhooks import Deliverer, Faults
+
+
+class Simulator:
+    """The network, its webhook deliverer and its faults, together."""
+
+    def __init__(self, network: Network | None = None):
+        self.network = network or Network()
+        self.faults = Faults()
+        self.deliverer = Deliverer(self.faults)
+
+    # The other side's moves ----------------------------------------------------------------------
+
+    def customer_writes(self, phone_number_id: str, wa_id: str, message: dict, *, name: str | None = None) -> str:
+        """A customer sends `message` (`{type, <type>: {...}, context?}`) to a business number; the
+        network posts the webhook. Answers the new wamid."""
+        network = self.network
+        number = network.numbers.get(phone_number_id)
+        if number is None:
+            raise NetworkError(100, f"No phone number {phone_number_id}")
+        kind = message.get("type")
+        if kind not in webhooks.INBOUND_TYPES:
+            raise NetworkError(131051, f"Inbound type {kind!r} is not one the network delivers")
+        customer = network.customer(wa_id, name=name)
+        at = network.record_inbound(customer, number)
+        wamid = new_wamid()
+        entry = {"from": wa_id, "id": wamid, "timestamp": str(int(at)), "type": kind}
+        for key in (kind, "context", "referral", "errors"):
+            if key in message:
+                entry[key] = message[key]
+        contact = {"profile": {"name": customer.name}, "wa_id": wa_id, "user_id": customer.user_id}
+        account = network.accounts[number.waba_id]
+        change = webhooks.messages_change(number, contacts=[contact], messages=[entry])
+        self.deliverer.post(account.webhook_url, account.app_secret, webhooks.envelope(account.waba_id, [change]))
+        return wamid
+
+    def announce_statuses(self, sent: dict, statuses: list[str], *, errors: list[dict] | None = None) -> None:
+        number = self.network.numbers[sent["phone_number_id"]]
+        account = self.network.accounts[number.waba_id]
+        now = self.network.clock()
+        entries = [webhooks.status_entry(sent, status, now, errors=errors if status == "failed" else None)
+                   for status in statuses]
+        if self.faults.reorder_statuses:
+            entries.reverse()
+        change = webhooks.messages_change(number, statuses=entries)
+        self.deliverer.post(account.webhook_url, account.app_secret, webhooks.envelope(account.waba_id, [change]))
+
+    def announce_template(self, waba_id: str, template: dict) -> None:
+        account = self.network.accounts[waba_id]
+        change = {"field": "message_template_status_update",
+                  "value": {"event": template["status"], "message_template_id": int(template["id"]),
+                            "message_template_name": template["name"],
+                            "message_template_language": template["language"], "reason": None}}
+        self.deliverer.post(account.webhook_url, account.app_secret, webhooks.envelope(waba_id, [change]))
+
+
+def create_netsim_app(simulator: Simulator | None = None) -> Flask:
+    simulator = simulator or Simulator()
+    network = simulator.network
+    app = Flask("appliance.netsim")
+    app.config["SIMULATOR"] = simulator
+
+    @app.errorhandler(NetworkError)
+    def network_error(error: NetworkError):
+        return jsonify(error.envelope()), error.http_status
+
+    @app.errorhandler(404)
+    def unknown_path(_error):
+        return jsonify(NetworkError(100, f"Unknown path components: {request.path}").envelope()), 400
+
+    @app.before_request
+    def graph_faults():
+        if request.path.startswith("/_control"):
+            return None
+        if simulator.faults.slow_seconds:
+            time.sleep(simulator.faults.slow_seconds)
+        if random.random() < simulator.faults.error_rate:
+            return jsonify(NetworkError(131000, "An unknown error occurred (simulated 500)").envelope()), 500
+        return None
+
+    def token() -> str:
+        header = request.headers.get("Authorization", "")
+        if not header.startswith("Bearer "):
+            raise NetworkError(190, "An access token is required to request this resource")
+        return header[7:].strip()
+
+    def json_body() -> dict:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            raise NetworkError(100, "The request body must be a JSON object")
+        return body
+
+    # Graph API -------------------------------------------------------------------------------
+
+    @app.get("/<version>/<waba_id>/phone_numbers")
+    def phone_numbers(version, waba_id):
+        account = network.account_for_token(token(), waba_id)
+        return jsonify({"data": [network.numbers[n].as_graph() for n in account.numbers],
+                        "paging": {"cursors": {"before": "QVFIU", "after": "QVFIU"}}})
+
+    @app.post("/<version>/<waba_id>/subscribed_apps")
+    def subscribe(version, waba_id):
+        network.account_for_token(token(), waba_id).subscribed = True
+        return jsonify({"success": True})
+
+    @app.get("/<version>/<waba_id>/message_templates")
+    def list_templates(version, waba_id):
+        account = network.account_for_token(token(), waba_id)
+        return jsonify({"data": list(account.templates.values()), "paging": {"cursors": {"before": "", "after": ""}}})
+
+    @app.post("/<version>/<waba_id>/message_templates")
+    def create_template(version, waba_id):
+        account = network.account_for_token(token(), waba_id)
+        return jsonify(network.create_template(account, json_body()))
+
+    @app.post("/<version>/<phone_number_id>/messages")
+    def send(version, phone_number_id):
+        number = network.number_for_token(token(), phone_number_id)
+        body = json_body()
+        if body.get("status") == "read":
+            network.read_marks.append({"phone_number_id": phone_number_id, "message_id": body.get("message_id"),
+                                       "typing": bool(body.get("typing_indicator"))})
+            return jsonify({"success": True})
+        if simulator.faults.fail_next:
+            raise NetworkError(simulator.faults.fail_next.pop(0), "Simulated failure (failNext)")
+        answer = network.send(number, body)
+        simulator.announce_statuses(network.sent[-1], ["sent", "delivered"])
+        return jsonify(answer)
+
+    @app.post("/<version>/<phone_number_id>/media")
+    def upload(version, phone_number_id):
+        number = network.number_for_token(token(), phone_number_id)
+        upload = request.files.get("file")
+        if upload is None or request.form.get("messaging_product") != "whatsapp":
+            raise NetworkError(100, "file and messaging_product=whatsapp are required")
+        mime_type = request.form.get("type") or upload.mimetype
+        return jsonify({"id": network.store_media(number, upload.read(), mime_type).media_id})
+
+    @app.get("/<version>/<media_id>")
+    def media_url(version, media_id):
+        media = _media(media_id)
+        return jsonify(media.as_graph(request.host_url.rstrip("/") + (app.config.get("MOUNT_PATH") or "")))
+
+    @app.delete("/<version>/<media_id>")
+    def delete_media(version, media_id):
+        _media(media_id)
+        network.media.pop(media_id, None)
+        return jsonify({"success": True})
+
+    @app.get("/_media/<media_id>")
+    def download(media_id):
+        media = _media(media_id)
+        return Response(media.content, mimetype=media.mime_type)
+
+    def _media(media_id: str):
+        media = network.media.get(media_id)
+        if media is None:
+            raise NetworkError(100, f"Object with ID '{media_id}' does not exist")
+        network.number_for_token(token(), media.phone_number_id)
+        return media
+
+    @app.route("/<version>/<phone_number_id>/whatsapp_business_profile", methods=["GET", "POST"])
+    def profile(version, phone_number_id):
+        number = network.number_for_token(token(), phone_number_id)
+        if request.method == "GET":
+            return jsonify({"data": [{"messaging_product": "whatsapp", **number.profile}]})
+        changes = {k: v for k, v in json_body().items() if k in number.profile}
+        number.profile.update(changes)
+        return jsonify({"success": True})
+
+    # Control API -------------------------------------------------------------------------------
+
+    @app.post("/_control/accounts")
+    def control_create_account():
+        body = json_body()
+        account = network.create_account(name=str(body.get("name") or "Demo business"), numbers=body.get("numbers") or [],
+                                          waba_id=body.get("wabaId"), access_token=body.get("accessToken"),
+                                          app_secret=body.get("appSecret"), webhook_url=body.get("webhookUrl"))
+        return jsonify({"wabaId": account.waba_id, "accessToken": account.access_token,
+                        "appSecret": account.app_secret, "webhookUrl": account.webhook_url,
+                        "numbers": [network.numbers[n].as_graph() for n in account.numbers]}), 201
+
+    @app.put("/_control/accounts/<waba_id>/webhook")
+    def control_webhook(waba_id):
+        account = network.accounts.get(waba_id)
+        if account is None:
+            raise NetworkError(100, f"No business account {waba_id}")
+        account.webhook_url = str(json_body().get("url") or "") or None
+        return jsonify({"wabaId": waba_id, "webhookUrl": account.webhook_url})
+
+    @app.post("/_control/inbound")
+    def control_inbound():
+        body = json_body()
+        message = {k: v for k, v in body.items() if k not in ("phoneNumberId", "from", "name", "media")}
+        media = body.get("media")
+        if media and message.get("type") in MEDIA_TYPES:
+            number = network.numbers.get(str(body.get("phoneNumberId")))
+            if number is None:
+                raise NetworkError(100, "Unknown phoneNumberId")
+            try:
+                content = base64.b64decode(media.get("contentBase64", ""), validate=True)
+            except (binascii.Error, ValueError):
+                raise NetworkError(100, "media.contentBase64 is not base64") from None
+            stored = network.store_media(number, content, str(media.get("mimeType")))
+            message[message["type"]] = {"id": stored.media_id, "mime_type": stored.mime_type,
+                                        "sha256": stored.as_graph("")["sha256"], **message.get(message["type"], {})}
+        wamid = simulator.customer_writes(str(body.get("phoneNumberId")), str(body.get("from") or ""), message,
+                                          name=body.get("name"))
+        return jsonify({"wamid": wamid}), 201
+
+    @app.post("/_control/read")
+    def control_read():
+        wamid = json_body().get("wamid")
+        sent = next((m for m in network.sent if m["wamid"] == wamid), None)
+        if sent is None:
+            raise NetworkError(100, f"No sent message {wamid}")
+        simulator.announce_statuses(sent, ["read"])
+        return jsonify({"wamid": wamid, "status": "read"})
+
+    @app.post("/_control/templates/<waba_id>/status")
+    def control_template_status(waba_id):
+        body = json_body()
+        try:
+            template = network.set_template_status(waba_id, body.get("name"), body.get("language"), body.get("status"))
+        except KeyError:
+            raise NetworkError(132001, "No such template") from None
+        simulator.announce_template(waba_id, template)
+        return jsonify(template)
+
+    @app.get("/_control/sent")
+    def control_sent():
+        phone_number_id = request.args.get("phoneNumberId")
+        return jsonify({"data": [m for m in network.sent if not phone_number_id or m["phone_number_id"] == phone_number_id]})
+
+    @app.put("/_control/faults")
+    def control_faults():
+        try:
+            simulator.faults.update(json_body())
+        except (ValueError, TypeError) as exc:
+            raise NetworkError(100, str(exc)) from None
+        return jsonify(vars(simulator.faults))
+
+    @app.post("/_control/wait")
+    def control_wait():
+        """Answers once every queued webhook was delivered (or given up on)."""
+        return jsonify({"idle": simulator.deliverer.wait_idle(timeout=float(request.args.get("timeout", 30)))})
+
+    return app
