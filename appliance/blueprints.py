@@ -12,9 +12,11 @@ from appliance.oauth.pages import oauth_pages
 from appliance.organizations.api import blp as organizations
 from appliance.pages import home
 from appliance.permissions.api import blp as permissions
+from appliance.phone_numbers.api import blp as phone_numbers
 from appliance.roles.api import blp as roles
 from appliance.users.api import blp as users
+from appliance.wabas.api import blp as wabas, waba_blp as waba
 
 BLUEPRINTS = (health, auth, users, organizations, memberships, membership, roles, invitations, invitation, permissions, api_keys, oauth,
-              oauth_authorizations)
+              oauth_authorizations, wabas, waba, phone_numbers)
 PAGES = (home, auth_pages, invitation_pages, oauth_pages)

@@ -10,3 +10,5 @@ from appliance.memberships import models as memberships_models  # noqa: F401
 from appliance.api_keys import models as api_keys_models  # noqa: F401
 from appliance.invitations import models as invitations_models  # noqa: F401
 from appliance.oauth import models as oauth_models  # noqa: F401
+from appliance.wabas import models as wabas_models  # noqa: F401
+from appliance.phone_numbers import models as phone_numbers_models  # noqa: F401

@@ -1,8 +1,9 @@
 """Restrictions an actor carries inside its organization, applied the same way by every module.
 
 An API key may be limited to some phone numbers (`phoneNumberIds`): sends through any other number
-are 403 `phone_number_not_allowed`, and listings only show the allowed numbers' records. Modules
-call these two helpers instead of repeating the rule.
+are 403 `phone_number_not_allowed`, and listings only show the allowed numbers' records. A member may
+be limited to some business accounts (`wabaIds`): listings only show those, and the others answer 404.
+Modules call these helpers instead of repeating the rules.
 """
 
 from __future__ import annotations
@@ -24,3 +25,15 @@ def only_allowed_phone_numbers(query: Select, phone_number_column, actor: OrgAct
     if not actor.phone_number_ids:
         return query
     return query.where(phone_number_column.in_(actor.phone_number_ids))
+
+
+def waba_visible(actor: OrgActor, waba_pk: str) -> bool:
+    """A member limited to some business accounts (`wabaIds`) sees only those."""
+    return not actor.waba_ids or waba_pk in actor.waba_ids
+
+
+def only_visible_wabas(query: Select, waba_column, actor: OrgActor) -> Select:
+    """Filter a listing to the business accounts of the member's WABA scope (none: all)."""
+    if not actor.waba_ids:
+        return query
+    return query.where(waba_column.in_(actor.waba_ids))

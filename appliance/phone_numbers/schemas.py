@@ -1,0 +1,15 @@
+from marshmallow import fields
+
+from appliance.core.schema import ApiSchema, IsoDateTime
+
+
+class PhoneNumberSchema(ApiSchema):
+    id = fields.String(metadata={"description": "This appliance's id of the number (what API keys' phoneNumberIds list)"})
+    business_account_id = fields.String(attribute="waba_pk", metadata={"description": "Id of its connected business account"})
+    phone_number_id = fields.String(metadata={"description": "The network's phone number id"})
+    display_phone_number = fields.String()
+    verified_name = fields.String()
+    quality_rating = fields.String(allow_none=True)
+    messages_per_second = fields.Integer(metadata={"description": "Its throughput tier (80 by default, up to 1,000)"})
+    created_at = IsoDateTime()
+    updated_at = IsoDateTime()

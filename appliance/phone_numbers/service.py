@@ -1,0 +1,74 @@
+"""Business phone numbers: imported with their business account, listed and read within the
+actor's restrictions (a key's phone numbers, a member's business accounts)."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from appliance.core import clock, tenancy
+from appliance.core.actor import OrgActor
+from appliance.core.errors import Conflict, NotFound
+from appliance.phone_numbers.models import PhoneNumber
+
+
+def do_import(session: Session, *, account, numbers: list[dict]) -> list[PhoneNumber]:
+    """Store the network's numbers of `account` (Graph's phone_numbers items)."""
+    now = clock.now()
+    imported = []
+    for item in numbers:
+        phone_number_id = str(item.get("id") or "")
+        if not phone_number_id:
+            continue
+        taken = session.exec(select(PhoneNumber).where(PhoneNumber.phone_number_id == phone_number_id,
+                                                       PhoneNumber.disconnected_at.is_(None))).first()
+        if taken is not None:
+            raise Conflict("One of the account's phone numbers is already connected.",
+                           code="phone_number_already_connected", phoneNumberId=phone_number_id)
+        throughput = (item.get("throughput") or {}).get("level")
+        number = PhoneNumber(organization_id=account.organization_id, waba_pk=account.id,
+                             phone_number_id=phone_number_id,
+                             display_phone_number=str(item.get("display_phone_number") or "")[:40],
+                             verified_name=str(item.get("verified_name") or "")[:200],
+                             quality_rating=item.get("quality_rating"),
+                             messages_per_second=1000 if throughput == "HIGH" else 80,
+                             created_at=now, updated_at=now)
+        session.add(number)
+        imported.append(number)
+    session.flush()
+    return imported
+
+
+def do_disconnect_all(session: Session, *, account) -> None:
+    now = clock.now()
+    for number in session.exec(select(PhoneNumber).where(PhoneNumber.waba_pk == account.id,
+                                                         PhoneNumber.disconnected_at.is_(None))).all():
+        number.disconnected_at = number.updated_at = now
+        session.add(number)
+
+
+def _visible(query, actor: OrgActor):
+    query = tenancy.only_allowed_phone_numbers(query, PhoneNumber.id, actor)
+    return tenancy.only_visible_wabas(query, PhoneNumber.waba_pk, actor)
+
+
+def list_phone_numbers(session: Session, *, actor: OrgActor, waba_pk: str | None = None) -> list[PhoneNumber]:
+    query = select(PhoneNumber).where(PhoneNumber.organization_id == actor.organization_id,
+                                      PhoneNumber.disconnected_at.is_(None))
+    if waba_pk:
+        query = query.where(PhoneNumber.waba_pk == waba_pk)
+    return list(session.exec(_visible(query, actor).order_by(PhoneNumber.created_at)).all())
+
+
+def access_phone_number(session: Session, *, actor: OrgActor, phone_pk: str) -> PhoneNumber:
+    number = session.exec(_visible(select(PhoneNumber).where(PhoneNumber.id == phone_pk,
+                                                             PhoneNumber.organization_id == actor.organization_id,
+                                                             PhoneNumber.disconnected_at.is_(None)), actor)).first()
+    if number is None:
+        raise NotFound("No phone number with this id in this organization.", code="phone_number_not_found")
+    return number
+
+
+def find_connected(session: Session, phone_number_id: str) -> PhoneNumber | None:
+    """The connected number the network calls `phone_number_id` (routing of inbound webhooks)."""
+    return session.exec(select(PhoneNumber).where(PhoneNumber.phone_number_id == phone_number_id,
+                                                  PhoneNumber.disconnected_at.is_(None))).first()

@@ -1,0 +1,24 @@
+from marshmallow import fields, validate
+
+from appliance.core.schema import ApiSchema, IsoDateTime, Secret, Text
+
+_GRAPH_ID = validate.Regexp(r"^[0-9]{1,40}$", error="A Graph id: digits only.")
+
+
+class BusinessAccountSchema(ApiSchema):
+    id = fields.String(metadata={"description": "This appliance's id of the connected account"})
+    waba_id = fields.String(metadata={"description": "The network's WhatsApp Business Account id"})
+    name = fields.String()
+    sandbox = fields.Boolean(metadata={"description": "The built-in simulator's demo account"})
+    needs_reauth = fields.Function(lambda account: account.needs_reauth_at is not None, dump_only=True,
+                                   metadata={"description": "The network refused its token (code 190): connect a new one"})
+    created_at = IsoDateTime()
+    updated_at = IsoDateTime()
+
+
+class BusinessAccountConnectSchema(ApiSchema):
+    waba_id = fields.String(required=True, validate=_GRAPH_ID)
+    access_token = Secret(required=True, max_length=4000, metadata={"description": "System-user token; stored sealed, never returned"})
+    app_secret = Secret(required=True, max_length=500, metadata={"description": "The Meta app's secret, to check webhook signatures; stored sealed"})
+    verify_token = Secret(max_length=200, metadata={"description": "The token Meta sends when verifying the webhook URL"})
+    name = Text(min_length=1, max_length=100)

@@ -1,0 +1,96 @@
+"""Business accounts: connect one by id + token + app secret (its numbers are imported from the
+network), list, read, disconnect. Secrets are sealed at rest and never returned.
+
+The network is asked before anything is written: no transaction (and no write lock) is held while
+waiting for the Graph API.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from appliance.channels.whatsapp.client import GraphError
+from appliance.channels.whatsapp.graph import as_app_error, graph_client
+from appliance.core import clock, events, runtime, tenancy
+from appliance.core.actor import OrgActor
+from appliance.core.errors import Conflict, NotFound
+from appliance.phone_numbers import service as phone_numbers_service
+from appliance.wabas.models import BusinessAccount
+
+
+def check_connect(session: Session, *, actor: OrgActor, waba_id: str, access_token: str, app_secret: str,
+                  verify_token: str | None = None, name: str | None = None) -> BusinessAccount:
+    try:
+        numbers = graph_client().list_phone_numbers(access_token, waba_id)
+    except GraphError as error:
+        raise as_app_error(error, what="when reading the business account's phone numbers") from None
+    connected = session.exec(select(BusinessAccount).where(BusinessAccount.waba_id == waba_id,
+                                                           BusinessAccount.disconnected_at.is_(None))).first()
+    if connected is not None:
+        # Same answer whichever organization holds it: nothing tells another tenant's data apart.
+        raise Conflict("This business account is already connected.", code="waba_already_connected")
+    return do_connect(session, actor=actor, waba_id=waba_id, access_token=access_token, app_secret=app_secret,
+                      verify_token=verify_token, name=name, numbers=numbers)
+
+
+def do_connect(session: Session, *, actor: OrgActor, waba_id: str, access_token: str, app_secret: str,
+               verify_token: str | None, name: str | None, numbers: list[dict], sandbox: bool = False) -> BusinessAccount:
+    keyring = runtime.get().keyring
+    now = clock.now()
+    account = BusinessAccount(organization_id=actor.organization_id, waba_id=waba_id,
+                              name=name or _name_from(numbers, waba_id),
+                              access_token_sealed=keyring.seal(access_token), app_secret_sealed=keyring.seal(app_secret),
+                              verify_token_hash=keyring.token_hash(verify_token) if verify_token else None,
+                              sandbox=sandbox, created_by=actor.user_id, created_at=now, updated_at=now)
+    session.add(account)
+    session.flush()
+    imported = phone_numbers_service.do_import(session, account=account, numbers=numbers)
+    events.emit(session, "waba.connected", organization_id=account.organization_id, wabaId=account.id,
+                phoneNumberIds=[n.id for n in imported])
+    return account
+
+
+def _name_from(numbers: list[dict], waba_id: str) -> str:
+    names = [n.get("verified_name") for n in numbers if n.get("verified_name")]
+    return (names[0] if names else f"WhatsApp Business Account {waba_id}")[:100]
+
+
+def list_wabas(session: Session, *, actor: OrgActor) -> list[BusinessAccount]:
+    query = (select(BusinessAccount)
+             .where(BusinessAccount.organization_id == actor.organization_id, BusinessAccount.disconnected_at.is_(None))
+             .order_by(BusinessAccount.created_at))
+    return list(session.exec(tenancy.only_visible_wabas(query, BusinessAccount.id, actor)).all())
+
+
+def access_waba(session: Session, *, actor: OrgActor, waba_pk: str) -> BusinessAccount:
+    account = session.get(BusinessAccount, waba_pk)
+    if (account is None or account.organization_id != actor.organization_id or account.disconnected_at is not None
+            or not tenancy.waba_visible(actor, account.id)):
+        raise NotFound("No business account with this id in this organization.", code="waba_not_found")
+    return account
+
+
+def do_disconnect(session: Session, *, actor: OrgActor, waba_pk: str) -> BusinessAccount:
+    """Stop using the account: its numbers stop sending and receiving; conversations stay."""
+    account = access_waba(session, actor=actor, waba_pk=waba_pk)
+    now = clock.now()
+    account.disconnected_at = account.updated_at = now
+    session.add(account)
+    phone_numbers_service.do_disconnect_all(session, account=account)
+    events.emit(session, "waba.disconnected", organization_id=account.organization_id, wabaId=account.id)
+    return account
+
+
+def credentials(account: BusinessAccount) -> tuple[str, str]:
+    """(access token, app secret) in clear, for calls to the network and signature checks."""
+    keyring = runtime.get().keyring
+    return keyring.unseal(account.access_token_sealed), keyring.unseal(account.app_secret_sealed)
+
+
+def check_resubscribe(session: Session, *, actor: OrgActor, waba_pk: str) -> BusinessAccount:
+    account = access_waba(session, actor=actor, waba_pk=waba_pk)
+    try:
+        graph_client().subscribe_app(credentials(account)[0], account.waba_id)
+    except GraphError as error:
+        raise as_app_error(error, what="when subscribing to the business account's webhooks") from None
+    return account
