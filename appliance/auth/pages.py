@@ -8,10 +8,10 @@ that follows links does not spend the token.
 from flask import Blueprint, redirect, render_template, request
 
 from appliance.auth import email_links
-from appliance.auth import service as auth_service
 from appliance.core.errors import AppError
 from appliance.http.api import form_body, public
-from appliance.http.browser import browser_actor, browser_form, safe_next, sign_in_browser, sign_out_browser
+from appliance.http.browser import (browser_actor, browser_form, check_sign_in_form, needs_second_factor, safe_next,
+                                    sign_in_browser, sign_out_browser)
 from appliance.http.auth import client_ip
 from appliance.http.i18n import page_locale
 from appliance.http.unit_of_work import db_session
@@ -112,14 +112,11 @@ def sign_in():
         if browser_actor() is not None:
             return redirect(target)
         return _page("signin", email="", need_code=False, next=target)
-    email = request.form.get("email", "")[:254]
     try:
-        user = auth_service.check_credentials(
-            db_session(), email=email, password=request.form.get("password", "")[:128],
-            two_factor_code=request.form.get("code") or None, ip=client_ip())
-    except AppError as error:  # failures are counted by the guard even though this rolls back
-        return _page("signin", status=error.status, email=email, error=error.detail, next=target,
-                     need_code=error.code in ("two_factor_required", "invalid_two_factor_code"))
+        user = check_sign_in_form()
+    except AppError as error:
+        return _page("signin", status=error.status, email=request.form.get("email", "")[:254], error=error.detail,
+                     next=target, need_code=needs_second_factor(error))
     sign_in_browser(user)
     return redirect(target)
 

@@ -18,11 +18,12 @@ from flask import Flask, abort, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask_login import LoginManager, UserMixin, current_user, login_user, logout_user
 
+from appliance.auth import service as auth_service
 from appliance.auth import sessions as auth_sessions
 from appliance.auth.sessions import Device
 from appliance.core import crypto, runtime
 from appliance.core.actor import Actor
-from appliance.core.errors import Forbidden
+from appliance.core.errors import AppError, Forbidden
 from appliance.http.auth import client_device, client_ip
 from appliance.http.unit_of_work import db_session
 from appliance.users.models import User
@@ -61,6 +62,19 @@ def sign_in_browser(user: User) -> None:
     session.clear()  # a fresh cookie (and CSRF token) for the new person: no session fixation
     session.permanent = True
     login_user(BrowserUser(Actor(user_id=user.id, session_id=auth_session.id)))
+
+
+def check_sign_in_form() -> User:
+    """The person whose email, password and second factor this POSTed form holds; failures raise
+    (and are counted by the sign-in guard even though the request rolls back)."""
+    return auth_service.check_credentials(
+        db_session(), email=request.form.get("email", "")[:254], password=request.form.get("password", "")[:128],
+        two_factor_code=request.form.get("code") or None, ip=client_ip())
+
+
+def needs_second_factor(error: AppError) -> bool:
+    """Whether a failed sign-in should show the code field."""
+    return error.code in ("two_factor_required", "invalid_two_factor_code")
 
 
 def sign_out_browser() -> None:

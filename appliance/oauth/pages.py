@@ -20,13 +20,12 @@ from urllib.parse import urlencode
 from authlib.oauth2 import OAuth2Error
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from appliance.auth import service as auth_service
 from appliance.core import clock, runtime
 from appliance.core.actor import Actor
 from appliance.core.errors import AppError, Forbidden
 from appliance.http.api import form_body, public, writes_on_get
-from appliance.http.auth import client_ip
-from appliance.http.browser import browser_actor, sign_in_browser, signed_in_page
+from appliance.http.browser import (browser_actor, check_sign_in_form, needs_second_factor, sign_in_browser,
+                                    signed_in_page)
 from appliance.http.i18n import page_locale
 from appliance.http.unit_of_work import db_session
 from appliance.oauth import service
@@ -146,14 +145,11 @@ def authorize():
     elif step != "signin":
         return _page("signin", email="", need_code=False, **context)
     else:
-        email = request.form.get("email", "")[:254]
         try:
-            user = auth_service.check_credentials(
-                db_session(), email=email, password=request.form.get("password", "")[:128],
-                two_factor_code=request.form.get("code") or None, ip=client_ip())
+            user = check_sign_in_form()
         except AppError as error:
-            return _page("signin", status=error.status, email=email, error=error.detail,
-                         need_code=error.code in ("two_factor_required", "invalid_two_factor_code"), **context)
+            return _page("signin", status=error.status, email=request.form.get("email", "")[:254], error=error.detail,
+                         need_code=needs_second_factor(error), **context)
         sign_in_browser(user)
     organizations = organizations_service.list_my_organizations(db_session(), actor=Actor(user_id=user.id),
                                                                 active_only=True)
