@@ -3,6 +3,8 @@
 from appliance.api_keys.api import blp as api_keys
 from appliance.auth.api import blp as auth
 from appliance.auth.pages import auth_pages
+from appliance.channels.whatsapp.api import blp as whatsapp_webhook
+from appliance.conversations.api import blp as conversations
 from appliance.health.api import blp as health
 from appliance.invitations.api import accept_blp as invitation, blp as invitations
 from appliance.invitations.pages import invitation_pages
@@ -18,5 +20,5 @@ from appliance.users.api import blp as users
 from appliance.wabas.api import blp as wabas, waba_blp as waba
 
 BLUEPRINTS = (health, auth, users, organizations, memberships, membership, roles, invitations, invitation, permissions, api_keys, oauth,
-              oauth_authorizations, wabas, waba, phone_numbers)
+              oauth_authorizations, wabas, waba, phone_numbers, conversations, whatsapp_webhook)
 PAGES = (home, auth_pages, invitation_pages, oauth_pages)

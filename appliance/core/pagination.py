@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, Sequence, TypeVar
 
-from sqlalchemy import tuple_
+from sqlalchemy import DateTime, literal, tuple_
 from sqlalchemy.sql import Select
 from sqlmodel import Session
 
@@ -54,9 +54,12 @@ def paginate(session: Session, query: Select, *, key: Sequence[Any], take: int =
         raise Invalid(f"take must be between 1 and {MAX_TAKE}.", errors={"take": ["Out of range."]})
     if cursor:
         values = decode_cursor(cursor, arity=len(key))
-        values = [_restore(column, value) for column, value in zip(key, values, strict=True)]
+        # Bound with each column's type, so they are stored-format text (UTCDateTime) like the
+        # column, not the driver's default rendering of a datetime.
+        bound = tuple_(*[literal(_restore(column, value), column.type)
+                         for column, value in zip(key, values, strict=True)])
         position = tuple_(*key)
-        query = query.where(position < tuple_(*values) if descending else position > tuple_(*values))
+        query = query.where(position < bound if descending else position > bound)
     order = [c.desc() if descending else c.asc() for c in key]
     rows = list(session.exec(query.order_by(*order).limit(take + 1)).all())
     items = rows[:take]
@@ -68,9 +71,14 @@ def paginate(session: Session, query: Select, *, key: Sequence[Any], take: int =
 
 
 def _restore(column, value):
-    if isinstance(value, str) and column.type.python_type is datetime:
+    column_type = getattr(column.type, "impl", column.type)  # UTCDateTime decorates DateTime
+    if isinstance(value, str) and isinstance(column_type, DateTime):
         try:
-            return datetime.fromisoformat(value)
+            restored = datetime.fromisoformat(value)
         except ValueError:
-            raise Invalid("The cursor is not one this server issued.", code="invalid_cursor") from None
+            restored = None
+        if restored is None or restored.tzinfo is None:  # ours are always aware
+            raise Invalid("The cursor is not one this server issued.", code="invalid_cursor",
+                          errors={"cursor": ["Invalid cursor."]})
+        return restored
     return value

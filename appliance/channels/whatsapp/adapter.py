@@ -1,0 +1,203 @@
+"""Inbound webhooks of the Cloud API, turned into domain calls.
+
+Order of work for one POST (every step before storing anything):
+1. the signature header is present and well formed;
+2. the body is a JSON object of Meta's shape (each field used below is checked);
+3. the business accounts it names are found by their numbers' `phone_number_id` (and by the
+   entry's WABA id for account-level fields);
+4. `X-Hub-Signature-256` is checked over the raw bytes with each of those accounts' app secret;
+5. every entry, change, message and status is applied in one transaction, idempotent by wamid.
+The route acknowledges only after that transaction commits (http.unit_of_work).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from sqlmodel import Session, select
+
+from appliance.contacts import service as contacts_service
+from appliance.conversations import service as conversations_service
+from appliance.core import events
+from appliance.core.db import after_commit
+from appliance.core.errors import Invalid, NotFound, Unauthorized
+from appliance.messages import service as messages_service
+from appliance.organizations.models import Organization
+from appliance.phone_numbers import service as phone_numbers_service
+from appliance.phone_numbers.models import PhoneNumber
+from appliance.wabas import service as wabas_service
+from appliance.wabas.models import BusinessAccount
+
+_SIGNATURE = re.compile(r"^sha256=([0-9a-f]{64})$")
+_MESSAGE_FIELDS = ("id", "timestamp", "type")
+
+
+@dataclass
+class Outcome:
+    messages: int = 0
+    duplicates: int = 0
+    statuses: int = 0
+    media_message_ids: list[str] = field(default_factory=list)
+
+
+def _invalid(path: str, problem: str) -> Invalid:
+    return Invalid("The webhook payload is not in the Cloud API's shape; nothing was stored.",
+                   code="invalid_webhook_payload", errors={path: [problem]})
+
+
+def check_shape(payload) -> list[tuple[str, dict]]:
+    """The (WABA id, change) pairs of a delivery, after checking every field this module reads."""
+    if not isinstance(payload, dict) or payload.get("object") != "whatsapp_business_account":
+        raise _invalid("object", "Must be 'whatsapp_business_account'.")
+    entries = payload.get("entry")
+    if not isinstance(entries, list) or not entries:
+        raise _invalid("entry", "Must be a non-empty list.")
+    changes = []
+    for e, entry in enumerate(entries):
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not isinstance(entry.get("changes"), list):
+            raise _invalid(f"entry[{e}]", "Needs an id and a list of changes.")
+        for c, change in enumerate(entry["changes"]):
+            where = f"entry[{e}].changes[{c}]"
+            if not isinstance(change, dict) or not isinstance(change.get("field"), str) \
+                    or not isinstance(change.get("value"), dict):
+                raise _invalid(where, "Needs a field and a value object.")
+            if change["field"] == "messages":
+                _check_messages_value(change["value"], f"{where}.value")
+            changes.append((entry["id"], change))
+    return changes
+
+
+def _check_messages_value(value: dict, where: str) -> None:
+    metadata = value.get("metadata")
+    if not isinstance(metadata, dict) or not isinstance(metadata.get("phone_number_id"), str):
+        raise _invalid(f"{where}.metadata", "Needs phone_number_id.")
+    for name in ("contacts", "messages", "statuses"):
+        if name in value and not isinstance(value[name], list):
+            raise _invalid(f"{where}.{name}", "Must be a list.")
+    for i, contact in enumerate(value.get("contacts", [])):
+        if not isinstance(contact, dict) or not (isinstance(contact.get("wa_id"), str) or isinstance(contact.get("user_id"), str)):
+            raise _invalid(f"{where}.contacts[{i}]", "Needs wa_id or user_id.")
+    for i, message in enumerate(value.get("messages", [])):
+        if not isinstance(message, dict) or not all(isinstance(message.get(k), str) and message.get(k) for k in _MESSAGE_FIELDS):
+            raise _invalid(f"{where}.messages[{i}]", "Needs id, timestamp and type as strings.")
+        if not message["timestamp"].isdigit():
+            raise _invalid(f"{where}.messages[{i}].timestamp", "Must be epoch seconds.")
+        if not isinstance(message.get("from"), str) and not isinstance(message.get("from_user_id"), str):
+            raise _invalid(f"{where}.messages[{i}]", "Needs from (or from_user_id).")
+    for i, status in enumerate(value.get("statuses", [])):
+        if not isinstance(status, dict) or not isinstance(status.get("id"), str) or not isinstance(status.get("status"), str):
+            raise _invalid(f"{where}.statuses[{i}]", "Needs id and status.")
+
+
+def find_accounts(session: Session, changes: list[tuple[str, dict]]) -> tuple[dict[str, PhoneNumber], list[BusinessAccount]]:
+    """The connected numbers and business accounts a delivery names; 404 when it names none."""
+    numbers: dict[str, PhoneNumber] = {}
+    accounts: dict[str, BusinessAccount] = {}
+    for waba_id, change in changes:
+        if change["field"] == "messages":
+            phone_number_id = change["value"]["metadata"]["phone_number_id"]
+            number = numbers.get(phone_number_id) or phone_numbers_service.find_connected(session, phone_number_id)
+            if number is not None:
+                numbers[phone_number_id] = number
+                accounts.setdefault(number.waba_pk, session.get(BusinessAccount, number.waba_pk))
+        else:
+            account = session.exec(select(BusinessAccount).where(BusinessAccount.waba_id == waba_id,
+                                                                 BusinessAccount.disconnected_at.is_(None))).first()
+            if account is not None:
+                accounts.setdefault(account.id, account)
+    if not accounts:
+        raise NotFound("The delivery names no phone number or business account connected here.",
+                       code="unknown_phone_number")
+    return numbers, list(accounts.values())
+
+
+def check_signature(raw: bytes, header: str | None, accounts: list[BusinessAccount]) -> None:
+    """`X-Hub-Signature-256` must be the HMAC of these exact bytes under each account's app secret."""
+    found = _SIGNATURE.match(header or "")
+    if found is None:
+        raise Unauthorized("X-Hub-Signature-256 is missing or malformed.", code="webhook_signature_missing")
+    for account in accounts:
+        _, app_secret = wabas_service.credentials(account)
+        expected = hmac.new(app_secret.encode(), raw, hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(expected, found.group(1)):
+            raise Unauthorized("The signature does not match the body.", code="webhook_signature_invalid")
+
+
+def do_apply(session: Session, changes: list[tuple[str, dict]], numbers: dict[str, PhoneNumber],
+             accounts: list[BusinessAccount]) -> Outcome:
+    outcome = Outcome()
+    by_waba = {account.waba_id: account for account in accounts}
+    for waba_id, change in changes:
+        value = change["value"]
+        if change["field"] == "messages":
+            number = numbers.get(value["metadata"]["phone_number_id"])
+            if number is None:
+                continue  # a number not connected here (another app's, or disconnected)
+            _apply_messages(session, number, value, outcome)
+        elif change["field"] == "message_template_status_update" and waba_id in by_waba:
+            account = by_waba[waba_id]
+            events.emit(session, "template.status", organization_id=account.organization_id, wabaId=account.id,
+                        templateId=str(value.get("message_template_id", "")), templateName=value.get("message_template_name"),
+                        language=value.get("message_template_language"), status=value.get("event"),
+                        reason=value.get("reason"))
+    if outcome.media_message_ids:
+        from appliance.messages.tasks import fetch_inbound_media
+        ids = list(outcome.media_message_ids)
+        after_commit(session, lambda: [fetch_inbound_media(message_id) for message_id in ids])
+    return outcome
+
+
+def _apply_messages(session: Session, number: PhoneNumber, value: dict, outcome: Outcome) -> None:
+    profiles = {c.get("wa_id") or c.get("user_id"): c for c in value.get("contacts", [])}
+    for message in value.get("messages", []):
+        if messages_service.find_by_wamid(session, message["id"]) is not None:
+            outcome.duplicates += 1  # a redelivery: nothing changes
+            continue
+        wa_id = message.get("from")
+        profile = profiles.get(wa_id) or profiles.get(message.get("from_user_id")) or {}
+        contact, _ = contacts_service.do_upsert_from_network(
+            session, organization_id=number.organization_id, wa_id=wa_id,
+            user_id=profile.get("user_id") or message.get("from_user_id"),
+            profile_name=(profile.get("profile") or {}).get("name"))
+        at = datetime.fromtimestamp(int(message["timestamp"]), tz=timezone.utc)
+        conversation = conversations_service.do_record_inbound(session, number=number, contact_id=contact.id, at=at)
+        payload = {k: v for k, v in message.items() if k not in ("id", "from", "timestamp", "type")}
+        context = message.get("context") if isinstance(message.get("context"), dict) else {}
+        stored = messages_service.do_record_inbound(session, number=number, conversation=conversation,
+                                                    contact_id=contact.id, wamid=message["id"], kind=message["type"],
+                                                    payload=payload, at=at, reply_to=context.get("id"))
+        outcome.messages += 1
+        if stored.media_status == "pending":
+            outcome.media_message_ids.append(stored.id)
+        keyword = _opt_out_keyword(session, number.organization_id, message)
+        if keyword:
+            contacts_service.do_record_opt_out(session, contact=contact, keyword=keyword)
+    for status in value.get("statuses", []):
+        found = messages_service.find_by_wamid(session, status["id"])
+        if found is None or found.organization_id != number.organization_id:
+            continue  # a message this appliance did not send
+        errors = status.get("errors") if isinstance(status.get("errors"), list) else []
+        if messages_service.do_apply_status(session, message=found, status=status["status"],
+                                           error=errors[0] if errors and isinstance(errors[0], dict) else None):
+            outcome.statuses += 1
+
+
+def _normalize(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _opt_out_keyword(session: Session, organization_id: str, message: dict) -> str | None:
+    """The organization's opt-out keyword this text message is (whole message, any case or accent)."""
+    if message["type"] != "text" or not isinstance(message.get("text"), dict):
+        return None
+    organization = session.get(Organization, organization_id)
+    if organization is None or not organization.opt_out_enabled:
+        return None
+    body = _normalize(str(message["text"].get("body", "")))
+    return next((k for k in organization.opt_out_keywords if _normalize(k) == body), None)

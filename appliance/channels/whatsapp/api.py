@@ -1,0 +1,65 @@
+"""/webhooks/whatsapp: the Cloud API's verification handshake and its deliveries (public; the
+signature over the raw body is the credential)."""
+
+import json
+
+from flask import Response, request
+from flask.views import MethodView
+from marshmallow import fields
+
+from appliance.channels.whatsapp import adapter
+from appliance.core import runtime
+from appliance.core.errors import Invalid
+from appliance.core.schema import ApiSchema
+from appliance.http.api import Blueprint
+from appliance.http.unit_of_work import db_session
+from appliance.wabas import service as wabas_service
+
+blp = Blueprint("whatsapp_webhook", __name__, url_prefix="/webhooks/whatsapp",
+                description="Inbound webhooks of the WhatsApp Cloud API")
+
+
+class WebhookReceiptSchema(ApiSchema):
+    messages = fields.Integer(metadata={"description": "New messages stored"})
+    duplicates = fields.Integer(metadata={"description": "Messages already stored (redeliveries)"})
+    statuses = fields.Integer(metadata={"description": "Status changes applied"})
+
+
+@blp.route("")
+class WhatsAppWebhook(MethodView):
+    @blp.public
+    @blp.doc(parameters=[{"in": "query", "name": name, "schema": {"type": "string"}}
+                         for name in ("hub.mode", "hub.verify_token", "hub.challenge")],
+             responses={"200": {"description": "hub.challenge, as plain text",
+                                "content": {"text/plain": {"schema": {"type": "string"}}}},
+                        "403": {"description": "Not subscribing, or not a connected account's verify token",
+                                "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    def get(self):
+        """Verification: answers hub.challenge when hub.verify_token is a connected account's (else 403)"""
+        token, challenge = request.args.get("hub.verify_token", ""), request.args.get("hub.challenge", "")
+        if (request.args.get("hub.mode") == "subscribe" and 0 < len(token) <= 200 and 0 < len(challenge) <= 200
+                and wabas_service.find_by_verify_token(db_session(), token) is not None):
+            return Response(challenge, mimetype="text/plain")
+        return Response("verification failed", status=403, mimetype="text/plain")
+
+    @blp.public
+    @blp.doc(requestBody={"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "description": "Meta's delivery: {object: whatsapp_business_account, entry: [...]}"}}}},
+        parameters=[{"in": "header", "name": "X-Hub-Signature-256", "required": True, "schema": {"type": "string"},
+                     "description": "sha256=<hex HMAC-SHA256 of the raw body with the app secret>"}])
+    @blp.response(200, WebhookReceiptSchema)
+    def post(self):
+        """A delivery: signature checked on the raw bytes, then every message and status stored at once"""
+        raw = request.get_data(cache=True)
+        signature = request.headers.get("X-Hub-Signature-256")
+        if not signature:
+            adapter.check_signature(raw, signature, [])  # 401 before even reading the body
+        try:
+            payload = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise Invalid("The body is not valid JSON.", code="invalid_json") from None
+        session = db_session()
+        changes = adapter.check_shape(payload)
+        numbers, accounts = adapter.find_accounts(session, changes)
+        adapter.check_signature(raw, signature, accounts)
+        return vars(adapter.do_apply(session, changes, numbers, accounts))

@@ -1,0 +1,31 @@
+from datetime import datetime
+
+from sqlalchemy import Index, text
+from sqlmodel import Field, SQLModel
+
+from appliance.core.db import UTCDateTime
+from appliance.core.ids import new_id
+
+
+class Contact(SQLModel, table=True):
+    """A customer of the organization, keyed by their WhatsApp number (`wa_id`) and, where the
+    network gives it, their business-scoped user id (`user_id`, e.g. `US.1349...`): from 2026 a
+    person with a username may arrive without a phone number."""
+
+    __tablename__ = "contacts"
+    __table_args__ = (
+        Index("uq_contacts_org_wa_id", "organization_id", "wa_id", unique=True, sqlite_where=text("wa_id IS NOT NULL")),
+        Index("uq_contacts_org_user_id", "organization_id", "user_id", unique=True,
+              sqlite_where=text("user_id IS NOT NULL")),
+    )
+
+    id: str = Field(default_factory=new_id, primary_key=True)
+    organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE", index=True)
+    wa_id: str | None = Field(default=None, max_length=20)
+    user_id: str | None = Field(default=None, max_length=140)
+    name: str | None = Field(default=None, max_length=200)  # set by people; else the profile name shows
+    profile_name: str | None = Field(default=None, max_length=200)  # as the network last reported it
+    bot_excluded: bool = Field(default=False)
+    opted_out_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    created_at: datetime = Field(sa_type=UTCDateTime)
+    updated_at: datetime = Field(sa_type=UTCDateTime)

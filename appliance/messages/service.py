@@ -1,0 +1,71 @@
+"""Messages: inbound ones recorded once per wamid, statuses applied forward only (`failed`
+sticks), media of inbound messages fetched in the background, listings within the actor's limits."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Session, select
+
+from appliance.conversations import service as conversations_service
+from appliance.conversations.models import Conversation
+from appliance.core import clock, events, pagination
+from appliance.core.actor import OrgActor
+from appliance.messages.models import Message
+from appliance.phone_numbers.models import PhoneNumber
+
+MEDIA_TYPES = frozenset({"image", "video", "audio", "document", "sticker"})
+# Outbound statuses only move forward; `failed` is final whatever arrives after it.
+_STATUS_RANK = {"pending": 0, "sent": 1, "delivered": 2, "read": 3}
+NETWORK_STATUSES = frozenset({"sent", "delivered", "read", "failed"})
+
+
+def find_by_wamid(session: Session, wamid: str) -> Message | None:
+    return session.exec(select(Message).where(Message.wamid == wamid)).first()
+
+
+def do_record_inbound(session: Session, *, number: PhoneNumber, conversation: Conversation, contact_id: str,
+                      wamid: str, kind: str, payload: dict, at: datetime, reply_to: str | None) -> Message:
+    now = clock.now()
+    media = payload.get(kind) if kind in MEDIA_TYPES and isinstance(payload.get(kind), dict) else None
+    message = Message(organization_id=number.organization_id, phone_number_pk=number.id,
+                      conversation_id=conversation.id, contact_id=contact_id, direction="in", wamid=wamid,
+                      type=kind, payload=payload, status="received", reply_to_wamid=reply_to, sent_at=at,
+                      media_id=str(media["id"]) if media and media.get("id") else None,
+                      media_status="pending" if media and media.get("id") else None,
+                      media_mime_type=(media or {}).get("mime_type"), created_at=now, updated_at=now)
+    session.add(message)
+    session.flush()
+    events.emit(session, "message.created", organization_id=number.organization_id, messageId=message.id,
+                conversationId=conversation.id, direction="in")
+    return message
+
+
+def do_apply_status(session: Session, *, message: Message, status: str, error: dict | None) -> bool:
+    """Move an outbound message's status forward; answers whether anything changed."""
+    if message.direction != "out" or message.status == "failed" or status not in NETWORK_STATUSES:
+        return False
+    if status == "failed":
+        message.status = "failed"
+        if error:
+            message.error_code = error.get("code") if isinstance(error.get("code"), int) else None
+            message.error_title = str(error.get("title") or error.get("message") or "")[:200] or None
+            details = (error.get("error_data") or {}).get("details") if isinstance(error.get("error_data"), dict) else None
+            message.error_details = str(details)[:1000] if details else None
+    elif _STATUS_RANK[status] > _STATUS_RANK.get(message.status, 0):
+        message.status = status
+    else:
+        return False
+    message.updated_at = clock.now()
+    session.add(message)
+    events.emit(session, "message.updated", organization_id=message.organization_id, messageId=message.id,
+                conversationId=message.conversation_id, status=message.status)
+    return True
+
+
+def list_messages(session: Session, *, actor: OrgActor, conversation_id: str, take: int,
+                  cursor: str | None) -> pagination.Page:
+    """Newest first, like a thread read from the bottom."""
+    conversation = conversations_service.access_conversation(session, actor=actor, conversation_id=conversation_id)
+    query = select(Message).where(Message.conversation_id == conversation.id)
+    return pagination.paginate(session, query, key=[Message.created_at, Message.id], take=take, cursor=cursor)
