@@ -21,6 +21,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_auth.py
 	$(BIN)/python tests/bench/bench_tenancy.py
+	$(BIN)/python tests/bench/bench_inbound.py
 
 migration: $(STAMP)
 	$(BIN)/python -m appliance.migrations "$(MSG)"

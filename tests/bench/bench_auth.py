@@ -109,17 +109,18 @@ def _measure_interleaved(port, variants, slices=40, per_slice=60, threads=THREAD
 
 
 @contextlib.contextmanager
-def running_server():
-    """A real `appliance serve` on a scratch data directory; yields its port."""
+def running_server(env: dict | None = None, data_dir: str | None = None):
+    """A real `appliance serve` on a scratch data directory (extra settings in `env`); yields its port."""
     port = _free_port()
-    data_dir = tempfile.mkdtemp(prefix="bench-")
+    data_dir = data_dir or tempfile.mkdtemp(prefix="bench-")
     # Server on core 0, this load generator on the others: on a 2-core machine they would
     # otherwise fight for the same CPU and the ratios would swing with the scheduler.
     cores = sorted(os.sched_getaffinity(0))
     pin = (lambda: os.sched_setaffinity(0, {cores[0]})) if len(cores) > 1 else None
     proc = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", data_dir, "serve", "--port",
                              str(port), "--threads", os.environ.get("BENCH_THREADS", "8")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={"APPLIANCE_LOG_LEVEL": "WARNING", "PATH": "/usr/bin:/bin"}, preexec_fn=pin)
+                            env={"APPLIANCE_LOG_LEVEL": "WARNING", "PATH": "/usr/bin:/bin", **(env or {})},
+                            preexec_fn=pin)
     if len(cores) > 1:
         os.sched_setaffinity(0, set(cores[1:]))
     try:
