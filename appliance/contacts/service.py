@@ -24,7 +24,6 @@ def do_upsert_from_network(session: Session, *, organization_id: str, wa_id: str
         contact = Contact(organization_id=organization_id, wa_id=wa_id, user_id=user_id,
                           profile_name=(profile_name or None) and profile_name[:200], created_at=now, updated_at=now)
         session.add(contact)
-        session.flush()
         events.emit(session, "contact.created", organization_id=organization_id, contactId=contact.id)
         return contact, True
     changed = False

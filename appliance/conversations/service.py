@@ -25,7 +25,6 @@ def do_record_inbound(session: Session, *, number: PhoneNumber, contact_id: str,
                                     contact_id=contact_id, unread=True, last_message_at=at, last_inbound_at=at,
                                     created_at=now, updated_at=now)
         session.add(conversation)
-        session.flush()
         events.emit(session, "conversation.created", organization_id=number.organization_id,
                     conversationId=conversation.id)
         return conversation

@@ -106,8 +106,46 @@ def _begin_deferred(conn) -> None:
     conn.connection.driver_connection.execute("BEGIN")
 
 
+WRITE_WAIT_SECONDS = 5.0  # as long as SQLite's busy_timeout
+
+
+class WriterGate:
+    """The writers of this process take turns in arrival order before `BEGIN IMMEDIATE`.
+
+    SQLite's own busy handler makes a waiting writer sleep and poll (up to 100 ms a nap), so under
+    concurrent writes the unlucky ones wait far longer than the work ahead of them: inbound
+    webhooks measured a p99 acknowledgement of 1.6 s that way. A lock hands the turn over at once.
+    The gate is taken when a write transaction begins and given back when its connection returns to
+    the pool (after COMMIT or ROLLBACK). Other processes still meet SQLite's lock as before.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+
+    def install(self, engine: Engine) -> None:
+        event.listen(engine, "begin", self._begin)
+        event.listen(engine.pool, "checkin", self._release)
+        event.listen(engine.pool, "invalidate", lambda dbapi_connection, record, exc: self._release(dbapi_connection, record))
+
+    def _begin(self, conn) -> None:
+        if not self._lock.acquire(timeout=WRITE_WAIT_SECONDS):
+            raise sqlite.OperationalError("database is locked (waited for the other writers of this process)")
+        record_info = conn.connection.info  # the pooled connection record's, seen again at checkin
+        try:
+            _begin_immediate(conn)
+        except BaseException:
+            self._lock.release()
+            raise
+        record_info["holds_writer_gate"] = True
+
+    def _release(self, _dbapi_connection, record) -> None:
+        if record is not None and record.info.pop("holds_writer_gate", False):
+            self._lock.release()
+
+
 def make_engine(path: Path | str, *, write: bool, pool_size: int = 5) -> Engine:
-    """An engine whose transactions all write (BEGIN IMMEDIATE) or all only read (query_only)."""
+    """An engine whose transactions all write (BEGIN IMMEDIATE, one writer of this process at a
+    time) or all only read (query_only)."""
     engine = create_engine(
         f"sqlite:///{path}",
         module=sqlite,
@@ -117,7 +155,10 @@ def make_engine(path: Path | str, *, write: bool, pool_size: int = 5) -> Engine:
         pool_pre_ping=False,
     )
     event.listen(engine, "connect", _on_connect if write else _on_connect_reader)
-    event.listen(engine, "begin", _begin_immediate if write else _begin_deferred)
+    if write:
+        WriterGate().install(engine)
+    else:
+        event.listen(engine, "begin", _begin_deferred)
     return engine
 
 

@@ -10,6 +10,7 @@ is never announced for a change that rolled back. Listeners that do I/O enqueue 
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable
@@ -80,7 +81,7 @@ def emit(session: Session, name: str, *, organization_id: str | None = None, **d
                             created_at=clock.now()))
     if not session.info.get("outbox_wake_scheduled"):
         session.info["outbox_wake_scheduled"] = True
-        after_commit(session, dispatch_outbox)
+        after_commit(session, _wake_dispatcher)
 
 
 def dispatch_pending(database, *, batch: int = 100) -> int:
@@ -95,7 +96,18 @@ def dispatch_pending(database, *, batch: int = 100) -> int:
     return delivered
 
 
+def _has_news(database, listener: Listener) -> bool:
+    """Whether events were committed past the listener's cursor: a read, so that a wake-up with
+    nothing new for a listener does not take the write lock from the requests that write."""
+    with database.unit_of_work(write=False) as session:
+        cursor = session.get(OutboxCursor, listener.name)
+        newest = session.exec(select(OutboxEvent.id).order_by(OutboxEvent.id.desc()).limit(1)).first()
+        return newest is not None and (cursor is None or newest > cursor.last_event_id)
+
+
 def _dispatch_batch(database, listener: Listener, batch: int) -> int:
+    if not _has_news(database, listener):
+        return 0
     # One writing transaction per batch: BEGIN IMMEDIATE serialises concurrent dispatchers,
     # so the cursor read here is the latest and no event is handed over twice.
     with database.unit_of_work(write=True) as session:
@@ -121,9 +133,26 @@ def _dispatch_batch(database, listener: Listener, batch: int) -> int:
         return len(events)
 
 
+_wake = threading.Lock()  # held while a wake-up is queued and has not started yet
+
+
+def _wake_dispatcher() -> None:
+    """Queue one dispatch after a commit that emitted events. Commits that land while a wake-up is
+    already queued need no other: that dispatch, when it starts, reads past them too."""
+    if _wake.acquire(blocking=False):
+        try:
+            dispatch_outbox()
+        except BaseException:
+            if _wake.locked():
+                _wake.release()
+            raise
+
+
 @huey.task()
 def dispatch_outbox() -> None:
-    """Woken after each commit that emitted events."""
+    """Woken after commits that emitted events."""
+    if _wake.locked():
+        _wake.release()  # from here on, a new commit queues a new wake-up
     dispatch_pending(runtime.get().db)
 
 

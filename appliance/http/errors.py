@@ -6,9 +6,11 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, Response, json, render_template, request
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from appliance.core import clock
+from appliance.core.db import sqlite
 from appliance.core.errors import AppError
 
 log = logging.getLogger(__name__)
@@ -82,11 +84,22 @@ def _error(status: int, code: str, title: str, detail: str, errors: dict | None 
     return error
 
 
+def _is_lock_timeout(exc: Exception) -> bool:
+    """SQLite's lock waited out its timeout (raised by the driver, or wrapped by SQLAlchemy)."""
+    driver_error = exc.orig if isinstance(exc, OperationalError) else exc
+    return isinstance(driver_error, sqlite.OperationalError) and "locked" in str(driver_error)
+
+
 def handle_exception(exc: Exception) -> Response:
     if isinstance(exc, AppError):
         return problem_response(exc)
     if isinstance(exc, HTTPException):
         return problem_response(_from_http_exception(exc))
+    if _is_lock_timeout(exc):
+        log.warning("storage busy on %s %s: %s", request.method, request.path, exc)
+        busy = AppError("The database is busy; try again in a moment.", code="storage_busy", headers={"Retry-After": "1"})
+        busy.status, busy.title = 503, "Service Unavailable"
+        return problem_response(busy)
     log.exception("unhandled error on %s %s", request.method, request.path)
     return problem_response(AppError("Something went wrong on our side; it has been logged."))
 

@@ -20,8 +20,15 @@ _STATUS_RANK = {"pending": 0, "sent": 1, "delivered": 2, "read": 3}
 NETWORK_STATUSES = frozenset({"sent", "delivered", "read", "failed"})
 
 
-def find_by_wamid(session: Session, wamid: str) -> Message | None:
-    return session.exec(select(Message).where(Message.wamid == wamid)).first()
+def stored_wamids(session: Session, wamids: list[str]) -> set[str]:
+    """Which of these wamids are stored already (one query for a whole delivery)."""
+    if not wamids:
+        return set()
+    return set(session.exec(select(Message.wamid).where(Message.wamid.in_(wamids))).all())
+
+
+def find_by_wamids(session: Session, wamids: list[str]) -> dict[str, Message]:
+    return {m.wamid: m for m in session.exec(select(Message).where(Message.wamid.in_(wamids))).all()}
 
 
 def do_record_inbound(session: Session, *, number: PhoneNumber, conversation: Conversation, contact_id: str,
@@ -34,8 +41,7 @@ def do_record_inbound(session: Session, *, number: PhoneNumber, conversation: Co
                       media_id=str(media["id"]) if media and media.get("id") else None,
                       media_status="pending" if media and media.get("id") else None,
                       media_mime_type=(media or {}).get("mime_type"), created_at=now, updated_at=now)
-    session.add(message)
-    session.flush()
+    session.add(message)  # ids are made here, not by the database: no flush needed
     events.emit(session, "message.created", organization_id=number.organization_id, messageId=message.id,
                 conversationId=conversation.id, direction="in")
     return message

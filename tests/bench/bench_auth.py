@@ -115,10 +115,12 @@ def running_server(env: dict | None = None, data_dir: str | None = None):
     data_dir = data_dir or tempfile.mkdtemp(prefix="bench-")
     # Server on core 0, this load generator on the others: on a 2-core machine they would
     # otherwise fight for the same CPU and the ratios would swing with the scheduler.
+    # BENCH_SERVER_LOG=path keeps the server's log (its errors) for a look afterwards.
+    server_log = open(os.environ["BENCH_SERVER_LOG"], "w") if os.environ.get("BENCH_SERVER_LOG") else subprocess.DEVNULL
     cores = sorted(os.sched_getaffinity(0))
     pin = (lambda: os.sched_setaffinity(0, {cores[0]})) if len(cores) > 1 else None
     proc = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", data_dir, "serve", "--port",
-                             str(port), "--threads", os.environ.get("BENCH_THREADS", "8")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             str(port), "--threads", os.environ.get("BENCH_THREADS", "8")], stdout=subprocess.DEVNULL, stderr=server_log,
                             env={"APPLIANCE_LOG_LEVEL": "WARNING", "PATH": "/usr/bin:/bin", **(env or {})},
                             preexec_fn=pin)
     if len(cores) > 1:

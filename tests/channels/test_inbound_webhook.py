@@ -67,6 +67,15 @@ def test_redeliveries_change_nothing(line):
     again = line.replay(headers, body)
     assert again.status_code == 200 and again.json["data"] == {"messages": 0, "duplicates": 1, "statuses": 0}
     assert _count(Message) == 1 and _count(Conversation) == 1 and _count(Contact) == 1
+    # The same message twice in one delivery, beside a new one from another customer.
+    payload = json.loads(body)
+    value = payload["entry"][0]["changes"][0]["value"]
+    twin = dict(value["messages"][0], id="wamid.twin")
+    other = dict(value["messages"][0], id="wamid.other", **{"from": "5215599999999"})
+    value["messages"] = [twin, twin, other]
+    answer = line.replay(*_signed(line, payload))
+    assert answer.json["data"] == {"messages": 2, "duplicates": 1, "statuses": 0}
+    assert _count(Message) == 3 and _count(Conversation) == 2 and _count(Contact) == 2
 
 
 def test_signatures_are_checked_on_the_raw_bytes(line):

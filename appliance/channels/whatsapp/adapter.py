@@ -24,7 +24,7 @@ from sqlmodel import Session, select
 from appliance.contacts import service as contacts_service
 from appliance.conversations import service as conversations_service
 from appliance.core import events
-from appliance.core.db import after_commit
+from appliance.core.db import after_commit, read_row
 from appliance.core.errors import Invalid, NotFound, Unauthorized
 from appliance.messages import service as messages_service
 from appliance.organizations.models import Organization
@@ -153,32 +153,46 @@ def do_apply(session: Session, changes: list[tuple[str, dict]], numbers: dict[st
 
 
 def _apply_messages(session: Session, number: PhoneNumber, value: dict, outcome: Outcome) -> None:
+    """A change's messages, grouped by customer: one contact and one conversation update per
+    customer, one query for the wamids already stored (deliveries carry up to dozens of messages)."""
     profiles = {c.get("wa_id") or c.get("user_id"): c for c in value.get("contacts", [])}
-    for message in value.get("messages", []):
-        if messages_service.find_by_wamid(session, message["id"]) is not None:
-            outcome.duplicates += 1  # a redelivery: nothing changes
+    incoming = value.get("messages", [])
+    seen = messages_service.stored_wamids(session, [m["id"] for m in incoming])
+    keywords = _opt_out_keywords(session, number.organization_id)
+    by_customer: dict[str, list[dict]] = {}
+    for message in incoming:
+        if message["id"] in seen:
+            outcome.duplicates += 1  # a redelivery (or the same message twice in one batch)
             continue
-        wa_id = message.get("from")
-        profile = profiles.get(wa_id) or profiles.get(message.get("from_user_id")) or {}
+        seen.add(message["id"])
+        by_customer.setdefault(message.get("from") or message.get("from_user_id"), []).append(message)
+    for customer, messages in by_customer.items():
+        profile = profiles.get(customer) or {}
+        first = messages[0]
         contact, _ = contacts_service.do_upsert_from_network(
-            session, organization_id=number.organization_id, wa_id=wa_id,
-            user_id=profile.get("user_id") or message.get("from_user_id"),
+            session, organization_id=number.organization_id, wa_id=first.get("from"),
+            user_id=profile.get("user_id") or first.get("from_user_id"),
             profile_name=(profile.get("profile") or {}).get("name"))
-        at = datetime.fromtimestamp(int(message["timestamp"]), tz=timezone.utc)
-        conversation = conversations_service.do_record_inbound(session, number=number, contact_id=contact.id, at=at)
-        payload = {k: v for k, v in message.items() if k not in ("id", "from", "timestamp", "type")}
-        context = message.get("context") if isinstance(message.get("context"), dict) else {}
-        stored = messages_service.do_record_inbound(session, number=number, conversation=conversation,
-                                                    contact_id=contact.id, wamid=message["id"], kind=message["type"],
-                                                    payload=payload, at=at, reply_to=context.get("id"))
-        outcome.messages += 1
-        if stored.media_status == "pending":
-            outcome.media_message_ids.append(stored.id)
-        keyword = _opt_out_keyword(session, number.organization_id, message)
-        if keyword:
-            contacts_service.do_record_opt_out(session, contact=contact, keyword=keyword)
-    for status in value.get("statuses", []):
-        found = messages_service.find_by_wamid(session, status["id"])
+        times = [datetime.fromtimestamp(int(m["timestamp"]), tz=timezone.utc) for m in messages]
+        conversation = conversations_service.do_record_inbound(session, number=number, contact_id=contact.id,
+                                                               at=max(times))
+        for message, at in zip(messages, times, strict=True):
+            payload = {k: v for k, v in message.items() if k not in ("id", "from", "timestamp", "type")}
+            context = message.get("context") if isinstance(message.get("context"), dict) else {}
+            stored = messages_service.do_record_inbound(session, number=number, conversation=conversation,
+                                                        contact_id=contact.id, wamid=message["id"],
+                                                        kind=message["type"], payload=payload, at=at,
+                                                        reply_to=context.get("id"))
+            outcome.messages += 1
+            if stored.media_status == "pending":
+                outcome.media_message_ids.append(stored.id)
+            keyword = _opt_out_keyword(keywords, message)
+            if keyword:
+                contacts_service.do_record_opt_out(session, contact=contact, keyword=keyword)
+    statuses = value.get("statuses", [])
+    sent = messages_service.find_by_wamids(session, [s["id"] for s in statuses]) if statuses else {}
+    for status in statuses:
+        found = sent.get(status["id"])
         if found is None or found.organization_id != number.organization_id:
             continue  # a message this appliance did not send
         errors = status.get("errors") if isinstance(status.get("errors"), list) else []
@@ -192,12 +206,16 @@ def _normalize(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-def _opt_out_keyword(session: Session, organization_id: str, message: dict) -> str | None:
-    """The organization's opt-out keyword this text message is (whole message, any case or accent)."""
-    if message["type"] != "text" or not isinstance(message.get("text"), dict):
-        return None
-    organization = session.get(Organization, organization_id)
+def _opt_out_keywords(session: Session, organization_id: str) -> dict[str, str]:
+    """The organization's opt-out keywords, normalized -> as written (none when opt-out is off)."""
+    organization = read_row(session, Organization.__table__, id=organization_id)
     if organization is None or not organization.opt_out_enabled:
+        return {}
+    return {_normalize(keyword): keyword for keyword in organization.opt_out_keywords}
+
+
+def _opt_out_keyword(keywords: dict[str, str], message: dict) -> str | None:
+    """The keyword this text message is (the whole message, any case or accent), if any."""
+    if not keywords or message["type"] != "text" or not isinstance(message.get("text"), dict):
         return None
-    body = _normalize(str(message["text"].get("body", "")))
-    return next((k for k in organization.opt_out_keywords if _normalize(k) == body), None)
+    return keywords.get(_normalize(str(message["text"].get("body", ""))))
