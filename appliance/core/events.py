@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable
 
-from sqlalchemy import JSON, Column, Integer
+from sqlalchemy import JSON, Column, Integer, insert
 from sqlmodel import Field, Session, SQLModel, select
 
 from huey import crontab
@@ -79,6 +79,20 @@ def emit(session: Session, name: str, *, organization_id: str | None = None, **d
     """Record an event in the current transaction; listeners see it after commit."""
     session.add(OutboxEvent(name=name, organization_id=organization_id, data=data,
                             created_at=clock.now()))
+    _wake_after_commit(session)
+
+
+def emit_many(session: Session, name: str, *, organization_id: str | None, items: list[dict[str, Any]]) -> None:
+    """Record one event per item in one statement (a delivery of many messages)."""
+    if not items:
+        return
+    now = clock.now()
+    session.execute(insert(OutboxEvent.__table__), [
+        {"name": name, "organization_id": organization_id, "data": data, "created_at": now} for data in items])
+    _wake_after_commit(session)
+
+
+def _wake_after_commit(session: Session) -> None:
     if not session.info.get("outbox_wake_scheduled"):
         session.info["outbox_wake_scheduled"] = True
         after_commit(session, _wake_dispatcher)

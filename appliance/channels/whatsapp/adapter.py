@@ -176,19 +176,18 @@ def _apply_messages(session: Session, number: PhoneNumber, value: dict, outcome:
         times = [datetime.fromtimestamp(int(m["timestamp"]), tz=timezone.utc) for m in messages]
         conversation = conversations_service.do_record_inbound(session, number=number, contact_id=contact.id,
                                                                at=max(times))
+        items = []
         for message, at in zip(messages, times, strict=True):
-            payload = {k: v for k, v in message.items() if k not in ("id", "from", "timestamp", "type")}
             context = message.get("context") if isinstance(message.get("context"), dict) else {}
-            stored = messages_service.do_record_inbound(session, number=number, conversation=conversation,
-                                                        contact_id=contact.id, wamid=message["id"],
-                                                        kind=message["type"], payload=payload, at=at,
-                                                        reply_to=context.get("id"))
-            outcome.messages += 1
-            if stored.media_status == "pending":
-                outcome.media_message_ids.append(stored.id)
+            items.append(messages_service.Inbound(
+                wamid=message["id"], kind=message["type"], at=at, reply_to=context.get("id"),
+                payload={k: v for k, v in message.items() if k not in ("id", "from", "timestamp", "type")}))
             keyword = _opt_out_keyword(keywords, message)
             if keyword:
                 contacts_service.do_record_opt_out(session, contact=contact, keyword=keyword)
+        outcome.media_message_ids += messages_service.do_record_inbound(
+            session, number=number, conversation=conversation, contact_id=contact.id, items=items)
+        outcome.messages += len(items)
     statuses = value.get("statuses", [])
     sent = messages_service.find_by_wamids(session, [s["id"] for s in statuses]) if statuses else {}
     for status in statuses:
