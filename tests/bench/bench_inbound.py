@@ -29,7 +29,7 @@ from appliance.netsim import webhooks  # noqa: E402
 from appliance.netsim.app import Simulator, create_netsim_app  # noqa: E402
 
 SECONDS = float(os.environ.get("BENCH_SECONDS", "60"))
-CLIENTS = 8
+CLIENTS = int(os.environ.get("BENCH_CLIENTS", "8"))
 TARGET_RATE, TARGET_P99_MS = 1000, 250
 
 

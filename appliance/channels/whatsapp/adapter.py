@@ -116,6 +116,16 @@ def find_accounts(session: Session, changes: list[tuple[str, dict]]) -> tuple[di
     return numbers, list(accounts.values())
 
 
+def check_routing(database, changes: list[tuple[str, dict]], raw: bytes,
+                  signature: str | None) -> tuple[dict[str, PhoneNumber], list[BusinessAccount]]:
+    """Steps 3 and 4 in a reading unit of their own: the write lock is taken only once a delivery
+    is known to be ours and authentic (the writers of the process queue for it)."""
+    with database.unit_of_work(write=False) as session:
+        numbers, accounts = find_accounts(session, changes)
+    check_signature(raw, signature, accounts)
+    return numbers, accounts
+
+
 def check_signature(raw: bytes, header: str | None, accounts: list[BusinessAccount]) -> None:
     """`X-Hub-Signature-256` must be the HMAC of these exact bytes under each account's app secret."""
     found = _SIGNATURE.match(header or "")

@@ -58,8 +58,6 @@ class WhatsAppWebhook(MethodView):
             payload = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             raise Invalid("The body is not valid JSON.", code="invalid_json") from None
-        session = db_session()
         changes = adapter.check_shape(payload)
-        numbers, accounts = adapter.find_accounts(session, changes)
-        adapter.check_signature(raw, signature, accounts)
-        return vars(adapter.do_apply(session, changes, numbers, accounts))
+        numbers, accounts = adapter.check_routing(runtime.get().db, changes, raw, signature)
+        return vars(adapter.do_apply(db_session(), changes, numbers, accounts))
