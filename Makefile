@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test bench installer installer-smoke migration clean
+.PHONY: run sandbox test bench installer installer-smoke migration clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,6 +14,9 @@ $(STAMP): requirements.lock pyproject.toml
 
 run: $(STAMP)
 	$(BIN)/appliance serve
+
+sandbox: $(STAMP)
+	$(BIN)/appliance serve --sandbox
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from flask import Flask
+from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from appliance import bootstrap
+from appliance import bootstrap, sandbox
 from appliance.blueprints import BLUEPRINTS, PAGES
+from appliance.netsim.app import create_netsim_app
 from appliance.oauth.server import server as oauth_server
 from appliance.http import auth, browser, docs, errors, limits, unit_of_work
 from appliance.paths import WEB_DIR
@@ -16,6 +18,8 @@ from appliance.settings import Settings, load_settings
 def create_app(settings: Settings | None = None, *, queue_immediate: bool = False,
                migrate: bool = False) -> Flask:
     settings = settings or load_settings()
+    if settings.sandbox:  # the simulator mounted below plays the Graph API
+        settings = settings.replace(graph_api_url=sandbox.graph_url(settings))
     bootstrap.start(settings, migrate=migrate, queue_immediate=queue_immediate)
 
     app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),
@@ -37,4 +41,9 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
 
     for page_blueprint in PAGES:
         app.register_blueprint(page_blueprint)
+    app.jinja_env.globals["sandbox"] = settings.sandbox
+    if settings.sandbox:  # the simulated network beside the app, at /netsim
+        netsim = create_netsim_app(sandbox.start(settings))
+        netsim.config["MOUNT_PATH"] = sandbox.MOUNT_PATH
+        app.wsgi_app = DispatcherMiddleware(app.wsgi_app, {sandbox.MOUNT_PATH: netsim})
     return app

@@ -23,6 +23,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="listen address (APPLIANCE_HOST)")
     serve.add_argument("--port", type=int, help="listen port (APPLIANCE_PORT)")
     serve.add_argument("--threads", type=int, help="request threads (APPLIANCE_THREADS)")
+    serve.add_argument("--sandbox", action="store_true", default=None,
+                       help="run the network simulator in-process; new organizations get a simulated number (APPLIANCE_SANDBOX)")
 
     netsim = commands.add_parser("netsim", help="run the chat network simulator alone (a Graph API double)")
     netsim.add_argument("--host", default="127.0.0.1", help="listen address (default 127.0.0.1)")
@@ -70,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     overrides = {"data_dir": args.data_dir}
     if args.command == "serve":
-        overrides.update(host=args.host, port=args.port, threads=args.threads)
+        overrides.update(host=args.host, port=args.port, threads=args.threads, sandbox=args.sandbox)
     settings = load_settings(**overrides)
     if args.command == "settings":
         print(settings_markdown())

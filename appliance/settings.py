@@ -58,6 +58,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_SIGNUP_LIMIT_PER_HOUR", "0", "Sign-ups accepted per client IP per hour; 0 means no limit.", _positive_int),
     Setting("APPLIANCE_PROXY_COUNT", "0", "Number of reverse proxies in front of the appliance whose X-Forwarded-For is trusted.", _positive_int),
     Setting("APPLIANCE_ORG_QUOTA", "3", "Organizations one person may create.", _positive_int),
+    Setting("APPLIANCE_SANDBOX", "false", "Sandbox mode: the built-in network simulator runs in-process (at /netsim) and every new organization gets a simulated business account and number; no Meta account needed.", _bool),
     Setting("APPLIANCE_GRAPH_API_URL", "https://graph.facebook.com", "Base URL of the WhatsApp Cloud API (Graph API); the sandbox points it at the built-in network simulator."),
     Setting("APPLIANCE_GRAPH_API_VERSION", "v23.0", "Graph API version used in every call."),
     Setting("APPLIANCE_GRAPH_TIMEOUT_SECONDS", "15", "Seconds to wait for the Graph API before a call counts as failed (and retryable).", float),

@@ -32,6 +32,7 @@ USER_EMAIL_VERIFIED = "user.email_verified"
 USER_PASSWORD_CHANGED = "user.password_changed"
 USER_TWO_FACTOR_ENABLED = "user.two_factor_enabled"
 USER_TWO_FACTOR_DISABLED = "user.two_factor_disabled"
+ORGANIZATION_CREATED = "organization.created"
 
 
 class OutboxEvent(SQLModel, table=True):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
-from appliance.core import clock, runtime
+from appliance.core import clock, events, runtime
 from appliance.core.actor import Actor, OrgActor
 from appliance.core.db import read_row
 from appliance.core.errors import Conflict, Forbidden, Invalid, NotFound
@@ -91,6 +91,8 @@ def check_create_organization(session: Session, *, actor: Actor, name: str, slug
     roles = roles_service.do_create_system_roles(session, organization_id=organization.id)
     memberships_service.do_add_member(session, organization_id=organization.id, user_id=actor.user_id,
                                       role_id=roles["owner"].id)
+    events.emit(session, events.ORGANIZATION_CREATED, organization_id=organization.id,
+                organizationId=organization.id, createdBy=actor.user_id)
     return organization
 
 

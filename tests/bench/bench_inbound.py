@@ -26,7 +26,8 @@ from bench_auth import _call, running_server  # noqa: E402
 from waitress.server import create_server  # noqa: E402
 
 from appliance.netsim import webhooks  # noqa: E402
-from appliance.netsim.app import Simulator, create_netsim_app  # noqa: E402
+from appliance.netsim.app import create_netsim_app  # noqa: E402
+from appliance.netsim.simulator import Simulator  # noqa: E402
 
 SECONDS = float(os.environ.get("BENCH_SECONDS", "60"))
 CLIENTS = int(os.environ.get("BENCH_CLIENTS", "8"))

@@ -44,10 +44,20 @@ class Appliance:
 
 @pytest.fixture
 def appliance(tmp_path):
+    yield from _serve(tmp_path)
+
+
+@pytest.fixture
+def sandbox_appliance(tmp_path):
+    """`appliance serve --sandbox`: the simulated network in-process at /netsim."""
+    yield from _serve(tmp_path, "--sandbox")
+
+
+def _serve(tmp_path, *flags):
     port = free_port()
     data_dir = tmp_path / "data"
     proc = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", str(data_dir), "serve", "--port",
-                             str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             str(port), *flags], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env={**os.environ, "APPLIANCE_LOG_LEVEL": "WARNING"})
     base_url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30

@@ -11,7 +11,8 @@ import requests
 from waitress.server import create_server
 
 from appliance.channels.whatsapp.client import GraphClient
-from appliance.netsim.app import Simulator, create_netsim_app
+from appliance.netsim.app import create_netsim_app
+from appliance.netsim.simulator import Simulator
 
 
 @pytest.fixture

@@ -1,0 +1,61 @@
+"""The simulator without HTTP: the network, its webhook deliverer and its faults, and the moves of the
+other side (a customer writes, reads; Meta approves a template). app.py serves it."""
+
+from __future__ import annotations
+
+from appliance.netsim import webhooks
+from appliance.netsim.network import Network, NetworkError, new_wamid
+from appliance.netsim.webhooks import Deliverer, Faults
+
+
+class Simulator:
+    """The network, its webhook deliverer and its faults, together."""
+
+    def __init__(self, network: Network | None = None):
+        self.network = network or Network()
+        self.faults = Faults()
+        self.deliverer = Deliverer(self.faults)
+
+    # The other side's moves ----------------------------------------------------------------------
+
+    def customer_writes(self, phone_number_id: str, wa_id: str, message: dict, *, name: str | None = None) -> str:
+        """A customer sends `message` (`{type, <type>: {...}, context?}`) to a business number; the
+        network posts the webhook. Answers the new wamid."""
+        network = self.network
+        number = network.numbers.get(phone_number_id)
+        if number is None:
+            raise NetworkError(100, f"No phone number {phone_number_id}")
+        kind = message.get("type")
+        if kind not in webhooks.INBOUND_TYPES:
+            raise NetworkError(131051, f"Inbound type {kind!r} is not one the network delivers")
+        customer = network.customer(wa_id, name=name)
+        at = network.record_inbound(customer, number)
+        wamid = new_wamid()
+        entry = {"from": wa_id, "id": wamid, "timestamp": str(int(at)), "type": kind}
+        for key in (kind, "context", "referral", "errors"):
+            if key in message:
+                entry[key] = message[key]
+        contact = {"profile": {"name": customer.name}, "wa_id": wa_id, "user_id": customer.user_id}
+        account = network.accounts[number.waba_id]
+        change = webhooks.messages_change(number, contacts=[contact], messages=[entry])
+        self.deliverer.post(account.webhook_url, account.app_secret, webhooks.envelope(account.waba_id, [change]))
+        return wamid
+
+    def announce_statuses(self, sent: dict, statuses: list[str], *, errors: list[dict] | None = None) -> None:
+        number = self.network.numbers[sent["phone_number_id"]]
+        account = self.network.accounts[number.waba_id]
+        now = self.network.clock()
+        entries = [webhooks.status_entry(sent, status, now, errors=errors if status == "failed" else None)
+                   for status in statuses]
+        if self.faults.reorder_statuses:
+            entries.reverse()
+        change = webhooks.messages_change(number, statuses=entries)
+        self.deliverer.post(account.webhook_url, account.app_secret, webhooks.envelope(account.waba_id, [change]))
+
+    def announce_template(self, waba_id: str, template: dict) -> None:
+        account = self.network.accounts[waba_id]
+        change = {"field": "message_template_status_update",
+                  "value": {"event": template["status"], "message_template_id": int(template["id"]),
+                            "message_template_name": template["name"],
+                            "message_template_language": template["language"], "reason": None}}
+        self.deliverer.post(account.webhook_url, account.app_secret, webhooks.envelope(waba_id, [change]))

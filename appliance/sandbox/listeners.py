@@ -1,0 +1,17 @@
+"""In sandbox mode every new organization gets its simulated business account."""
+
+from sqlmodel import Session
+
+from appliance import sandbox
+from appliance.core import events, runtime
+from appliance.core.events import OutboxEvent
+from appliance.sandbox import service
+
+
+@events.subscribe(events.ORGANIZATION_CREATED)
+def connect_sandbox_account(session: Session, event: OutboxEvent) -> None:
+    settings = runtime.get().settings
+    if not settings.sandbox:
+        return
+    service.do_connect_sandbox(session, sandbox.simulator(), organization_id=event.organization_id,
+                               webhook_url=sandbox.webhook_url(settings))

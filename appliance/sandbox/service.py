@@ -1,0 +1,46 @@
+"""Sandbox business accounts: created in the simulator and connected like real ones."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from appliance.core import runtime
+from appliance.core.actor import OrgActor
+from appliance.phone_numbers.models import PhoneNumber
+from appliance.wabas import service as wabas_service
+from appliance.wabas.models import BusinessAccount
+
+SANDBOX_NAME = "Sandbox (simulated network)"
+
+
+def do_connect_sandbox(session: Session, simulator, *, organization_id: str, webhook_url: str) -> BusinessAccount:
+    """A simulated account with one number, connected to the organization (as a person would with
+    a real one, minus the network round trip: the simulator is in this process)."""
+    existing = session.exec(select(BusinessAccount).where(BusinessAccount.organization_id == organization_id,
+                                                          BusinessAccount.sandbox.is_(True))).first()
+    if existing is not None:
+        return existing
+    suffix = str(int(organization_id.replace("-", ""), 16) % 10_000).zfill(4)  # stable per organization
+    account = simulator.network.create_account(name=SANDBOX_NAME, webhook_url=webhook_url, numbers=[
+        {"displayPhoneNumber": f"+1 555 01{suffix[:2]} {suffix}", "verifiedName": SANDBOX_NAME}])
+    numbers = [simulator.network.numbers[n].as_graph() for n in account.numbers]
+    system = OrgActor(user_id=None, kind="system", organization_id=organization_id, membership_id=None, role_key=None,
+                      permissions=frozenset())
+    return wabas_service.do_connect(session, actor=system, waba_id=account.waba_id, access_token=account.access_token,
+                                    app_secret=account.app_secret, verify_token=None, name=SANDBOX_NAME,
+                                    numbers=numbers, sandbox=True)
+
+
+def restore(simulator, webhook_url: str) -> int:
+    """Recreate the stored sandbox accounts (ids, token, secret, numbers) in a fresh simulator."""
+    with runtime.get().db.unit_of_work(write=False) as session:
+        accounts = session.exec(select(BusinessAccount).where(BusinessAccount.sandbox.is_(True),
+                                                              BusinessAccount.disconnected_at.is_(None))).all()
+        for account in accounts:
+            token, secret = wabas_service.credentials(account)
+            numbers = session.exec(select(PhoneNumber).where(PhoneNumber.waba_pk == account.id)).all()
+            simulator.network.create_account(
+                name=account.name, waba_id=account.waba_id, access_token=token, app_secret=secret,
+                webhook_url=webhook_url, numbers=[{"phoneNumberId": n.phone_number_id, "verifiedName": n.verified_name,
+                                                   "displayPhoneNumber": n.display_phone_number} for n in numbers])
+        return len(accounts)
