@@ -2,8 +2,8 @@ from datetime import timedelta
 
 from marshmallow import fields, validate
 
-from appliance.core.schema import ApiSchema, IsoDateTime
 from appliance.core import clock
+from appliance.core.schema import ApiSchema, IsoDateTime
 
 WINDOW = timedelta(hours=24)
 

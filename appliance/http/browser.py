@@ -28,7 +28,15 @@ from appliance.http.auth import client_device, client_ip
 from appliance.http.unit_of_work import db_session
 from appliance.users.models import User
 
-login_manager = LoginManager()
+class _LoginManager(LoginManager):
+    def _update_remember_cookie(self, response):
+        # flask-login reads the session after every request to refresh a "remember me" cookie. We
+        # have none (the AuthSession's lifetime is the cookie's), and that read made every API answer
+        # carry `Vary: Cookie` and pay for the session.
+        return response
+
+
+login_manager = _LoginManager()
 login_manager.login_view = "auth_pages.sign_in"
 login_manager.login_message = None  # the sign-in page says what it needs; no flashed messages
 login_manager.session_protection = None  # the AuthSession decides; IP changes on a LAN are normal

@@ -63,6 +63,7 @@ def test_next_never_leaves_the_appliance(client, api):
 
 def test_the_api_ignores_the_browser_cookie(client, api):
     api.signup()
+    assert "Cookie" not in client.get("/health/live").headers.get("Vary", "")  # API answers never read it
     sign_in(client)
     assert client.get("/users/me").status_code == 401  # bearer tokens only: no cross-site API calls
 

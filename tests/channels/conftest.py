@@ -1,7 +1,6 @@
-"""A connected business account whose webhooks the simulator posts to a recorder; tests replay
-those exact bytes and headers into the app, as Meta's deliveries would arrive."""
-
-import time
+"""The app's Graph API is the simulator on loopback. `line` is a connected business account whose
+webhooks the simulator posts to a recorder; tests replay those exact bytes and headers into the app,
+as Meta's deliveries would arrive."""
 
 import pytest
 import requests
@@ -65,10 +64,3 @@ class Line:
 @pytest.fixture
 def line(api, client, owner, account, netsim_url, receiver):  # noqa: F811
     return Line(api, client, owner, account, netsim_url, receiver)
-
-
-def wait_until(predicate, seconds=5.0):
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not met in time"
-        time.sleep(0.05)

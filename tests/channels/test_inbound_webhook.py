@@ -276,3 +276,20 @@ def test_pagination_and_other_tenants(line, api):
                    encode_cursor([1])):
         answer = line.api.get(f"/organizations/{line.org_id}/conversations?cursor={forged}", token=line.owner["token"])
         assert answer.status_code == 400 and answer.json["code"] == "invalid_cursor", forged
+
+
+def test_enormous_deliveries_and_bad_message_pages_are_refused(line, settings):
+    line.customer_writes()
+    [(headers, body)] = line.deliveries()
+    payload = json.loads(body)
+    value = payload["entry"][0]["changes"][0]["value"]
+    value["messages"][0]["text"]["body"] = "x" * (settings.max_json_bytes + 1)
+    answer = line.replay(*_signed(line, payload))
+    assert answer.status_code == 413 and answer.json["code"] == "payload_too_large"
+    assert _count(Message) == 0
+    line.replay(headers, body)
+    conversation = line.get("/conversations")["items"][0]
+    path = f"/organizations/{line.org_id}/conversations/{conversation['id']}/messages"
+    for query in ("?limit=0", "?limit=201", "?limit=x", "?before=not-ours"):
+        answer = line.api.get(path + query, token=line.owner["token"])
+        assert answer.status_code == 400, query

@@ -104,12 +104,13 @@ def find_accounts(session: Session, changes: list[tuple[str, dict]]) -> tuple[di
             number = numbers.get(phone_number_id) or phone_numbers_service.find_connected(session, phone_number_id)
             if number is not None:
                 numbers[phone_number_id] = number
-                accounts.setdefault(number.waba_pk, session.get(BusinessAccount, number.waba_pk))
+                if number.waba_pk not in accounts:
+                    accounts[number.waba_pk] = session.get(BusinessAccount, number.waba_pk)
         else:
             account = session.exec(select(BusinessAccount).where(BusinessAccount.waba_id == waba_id,
                                                                  BusinessAccount.disconnected_at.is_(None))).first()
             if account is not None:
-                accounts.setdefault(account.id, account)
+                accounts[account.id] = account
     if not accounts:
         raise NotFound("The delivery names no phone number or business account connected here.",
                        code="unknown_phone_number")
