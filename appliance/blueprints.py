@@ -16,9 +16,10 @@ from appliance.pages import home
 from appliance.permissions.api import blp as permissions
 from appliance.phone_numbers.api import blp as phone_numbers
 from appliance.roles.api import blp as roles
+from appliance.templates.api import blp as templates
 from appliance.users.api import blp as users
 from appliance.wabas.api import blp as wabas, waba_blp as waba
 
 BLUEPRINTS = (health, auth, users, organizations, memberships, membership, roles, invitations, invitation, permissions, api_keys, oauth,
-              oauth_authorizations, wabas, waba, phone_numbers, conversations, whatsapp_webhook)
+              oauth_authorizations, wabas, waba, phone_numbers, templates, conversations, whatsapp_webhook)
 PAGES = (home, auth_pages, invitation_pages, oauth_pages)

@@ -15,3 +15,4 @@ from appliance.phone_numbers import models as phone_numbers_models  # noqa: F401
 from appliance.contacts import models as contacts_models  # noqa: F401
 from appliance.conversations import models as conversations_models  # noqa: F401
 from appliance.messages import models as messages_models  # noqa: F401
+from appliance.templates import models as templates_models  # noqa: F401

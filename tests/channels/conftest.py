@@ -20,8 +20,8 @@ def settings(settings, netsim_url):  # noqa: F811
 class Line:
     """The business's side (the app, through the API) and the customer's (the simulator)."""
 
-    def __init__(self, api, client, owner, account, netsim_url, receiver):
-        self.api, self.client, self.owner, self.account = api, client, owner, account
+    def __init__(self, api, client, owner, account, netsim_url, receiver, simulator):
+        self.api, self.client, self.owner, self.account, self.simulator = api, client, owner, account, simulator
         self.netsim_url, self.receiver = netsim_url, receiver[1]
         self.org_id = owner["org"]["id"]
         connected = api.post(f"/organizations/{self.org_id}/wabas", {
@@ -62,5 +62,5 @@ class Line:
 
 
 @pytest.fixture
-def line(api, client, owner, account, netsim_url, receiver):  # noqa: F811
-    return Line(api, client, owner, account, netsim_url, receiver)
+def line(api, client, owner, account, netsim_url, receiver, simulator):  # noqa: F811
+    return Line(api, client, owner, account, netsim_url, receiver, simulator)

@@ -235,20 +235,6 @@ def test_a_closed_conversation_is_reopened(line):
     assert len(line.get(f"/conversations/{conversation['id']}/messages")["items"]) == 2
 
 
-def test_template_status_updates_reach_the_outbox(line, netsim_url):
-    import requests
-    from appliance.channels.whatsapp.graph import graph_client
-    graph_client().create_template(line.account["accessToken"], line.account["wabaId"], {
-        "name": "pedido_listo", "language": "es", "category": "UTILITY",
-        "components": [{"type": "BODY", "text": "Tu pedido {{1}} está listo"}]})
-    requests.post(f"{netsim_url}/_control/templates/{line.account['wabaId']}/status",
-                  json={"name": "pedido_listo", "language": "es", "status": "APPROVED"}, timeout=5)
-    assert [a.status_code for a in line.deliver()] == [200]
-    with runtime.get().db.unit_of_work(write=False) as session:
-        event = session.exec(select(OutboxEvent).where(OutboxEvent.name == "template.status")).one()
-    assert event.data["status"] == "APPROVED" and event.data["wabaId"] == line.waba["id"]
-
-
 def test_pagination_and_other_tenants(line, api):
     for i in range(3):
         line.customer_writes(wa_id=f"52155000000{i}", name=f"C{i}")

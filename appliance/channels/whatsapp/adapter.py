@@ -23,13 +23,13 @@ from sqlmodel import Session, select
 
 from appliance.contacts import service as contacts_service
 from appliance.conversations import service as conversations_service
-from appliance.core import events
 from appliance.core.db import after_commit, read_row
 from appliance.core.errors import Invalid, NotFound, Unauthorized
 from appliance.messages import service as messages_service
 from appliance.organizations.models import Organization
 from appliance.phone_numbers import service as phone_numbers_service
 from appliance.phone_numbers.models import PhoneNumber
+from appliance.templates import service as templates_service
 from appliance.wabas import service as wabas_service
 from appliance.wabas.models import BusinessAccount
 
@@ -151,11 +151,7 @@ def do_apply(session: Session, changes: list[tuple[str, dict]], numbers: dict[st
                 continue  # a number not connected here (another app's, or disconnected)
             _apply_messages(session, number, value, outcome)
         elif change["field"] == "message_template_status_update" and waba_id in by_waba:
-            account = by_waba[waba_id]
-            events.emit(session, "template.status", organization_id=account.organization_id, wabaId=account.id,
-                        templateId=str(value.get("message_template_id", "")), templateName=value.get("message_template_name"),
-                        language=value.get("message_template_language"), status=value.get("event"),
-                        reason=value.get("reason"))
+            templates_service.do_apply_status_update(session, account=by_waba[waba_id], value=value)
     if outcome.media_message_ids:
         from appliance.messages.tasks import fetch_inbound_media
         ids = list(outcome.media_message_ids)
