@@ -4,6 +4,8 @@ from appliance.api_keys.api import blp as api_keys
 from appliance.auth.api import blp as auth
 from appliance.auth.pages import auth_pages
 from appliance.channels.whatsapp.api import blp as whatsapp_webhook
+from appliance.contact_lists.api import blp as contact_lists
+from appliance.contacts.api import blp as contacts
 from appliance.conversations.api import blp as conversations
 from appliance.health.api import blp as health
 from appliance.invitations.api import accept_blp as invitation, blp as invitations
@@ -21,5 +23,6 @@ from appliance.users.api import blp as users
 from appliance.wabas.api import blp as wabas, waba_blp as waba
 
 BLUEPRINTS = (health, auth, users, organizations, memberships, membership, roles, invitations, invitation, permissions, api_keys, oauth,
-              oauth_authorizations, wabas, waba, phone_numbers, templates, conversations, whatsapp_webhook)
+              oauth_authorizations, wabas, waba, phone_numbers, templates, contacts, contact_lists,
+              conversations, whatsapp_webhook)
 PAGES = (home, auth_pages, invitation_pages, oauth_pages)

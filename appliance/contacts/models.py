@@ -1,6 +1,6 @@
 from datetime import datetime
 
-from sqlalchemy import Index, text
+from sqlalchemy import JSON, Index, text
 from sqlmodel import Field, SQLModel
 
 from appliance.core.db import UTCDateTime
@@ -17,6 +17,7 @@ class Contact(SQLModel, table=True):
         Index("uq_contacts_org_wa_id", "organization_id", "wa_id", unique=True, sqlite_where=text("wa_id IS NOT NULL")),
         Index("uq_contacts_org_user_id", "organization_id", "user_id", unique=True,
               sqlite_where=text("user_id IS NOT NULL")),
+        Index("ix_contacts_org_created", "organization_id", "created_at", "id"),  # listings, newest first
     )
 
     id: str = Field(default_factory=new_id, primary_key=True)
@@ -25,7 +26,8 @@ class Contact(SQLModel, table=True):
     user_id: str | None = Field(default=None, max_length=140)
     name: str | None = Field(default=None, max_length=200)  # set by people; else the profile name shows
     profile_name: str | None = Field(default=None, max_length=200)  # as the network last reported it
-    bot_excluded: bool = Field(default=False)
+    bot_excluded: bool = Field(default=False)  # automation (rules, AI agents) never answers them
+    attributes: dict = Field(default_factory=dict, sa_type=JSON)  # the business's own fields (CSV columns...)
     opted_out_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     created_at: datetime = Field(sa_type=UTCDateTime)
     updated_at: datetime = Field(sa_type=UTCDateTime)

@@ -1,12 +1,159 @@
-"""Contacts: the customers of an organization, created or updated as the network reports them."""
+"""Contacts: the customers of an organization, created by people (the API, CSV imports) or as the
+network reports them. Organization-wide: a contact is not tied to one business number."""
 
 from __future__ import annotations
 
+import re
+
+from sqlalchemy import insert, or_
 from sqlmodel import Session, select
 
+from appliance.contact_lists.models import ContactList, ContactListMember
 from appliance.contacts.models import Contact
-from appliance.core import clock, events
+from appliance.core import clock, events, pagination
+from appliance.core.actor import OrgActor
+from appliance.core.errors import Conflict, NotFound
+from appliance.core.ids import new_id
 
+_PHONE_DECORATION = re.compile(r"[\s\-().]")
+
+
+def normalize_wa_id(raw: str) -> str | None:
+    """A phone number as the network writes `wa_id`: country code and number, digits only
+    ("+52 1 55-1234-5678" -> "5215512345678"); None when it cannot be one (8 to 15 digits)."""
+    text = _PHONE_DECORATION.sub("", str(raw or ""))
+    if text.startswith("+"):
+        text = text[1:]
+    elif text.startswith("00"):
+        text = text[2:]
+    return text if text.isdigit() and 8 <= len(text) <= 15 else None
+
+
+# Reading ----------------------------------------------------------------------------------------
+
+def _like(text: str) -> str:
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def filtered(query, *, organization_id: str, search: str | None = None, list_id: str | None = None,
+             opted_out: bool | None = None, bot_excluded: bool | None = None, wa_id_prefix: str | None = None):
+    """`query` (over contacts) narrowed by the filters listings and bulk removals share."""
+    query = query.where(Contact.organization_id == organization_id)
+    if search:
+        pattern = _like(search)
+        query = query.where(or_(Contact.name.like(pattern, escape="\\"), Contact.profile_name.like(pattern, escape="\\"),
+                                Contact.wa_id.like(pattern, escape="\\")))
+    if list_id:
+        query = query.where(Contact.id.in_(select(ContactListMember.contact_id).where(ContactListMember.list_id == list_id)))
+    if opted_out is not None:
+        query = query.where(Contact.opted_out_at.is_not(None) if opted_out else Contact.opted_out_at.is_(None))
+    if bot_excluded is not None:
+        query = query.where(Contact.bot_excluded == bot_excluded)
+    if wa_id_prefix:
+        query = query.where(Contact.wa_id.like(wa_id_prefix + "%"))
+    return query
+
+
+def list_contacts(session: Session, *, actor: OrgActor, take: int, cursor: str | None, list_id: str | None = None,
+                  **filters) -> pagination.Page:
+    """Newest first (cursor-paginated)."""
+    if list_id:
+        _check_list(session, actor, list_id)
+    query = filtered(select(Contact), organization_id=actor.organization_id, list_id=list_id, **filters)
+    return pagination.paginate(session, query, key=[Contact.created_at, Contact.id], take=take, cursor=cursor)
+
+
+def _check_list(session: Session, actor: OrgActor, list_id: str) -> None:
+    found = session.exec(select(ContactList.id).where(ContactList.id == list_id,
+                                                      ContactList.organization_id == actor.organization_id)).first()
+    if found is None:
+        raise NotFound("No contact list with this id in this organization.", code="contact_list_not_found")
+
+
+def access_contact(session: Session, *, actor: OrgActor, contact_id: str) -> Contact:
+    contact = session.get(Contact, contact_id)
+    if contact is None or contact.organization_id != actor.organization_id:
+        raise NotFound("No contact with this id in this organization.", code="contact_not_found")
+    return contact
+
+
+def find_by_wa_ids(session: Session, *, organization_id: str, wa_ids: list[str]) -> dict[str, Contact]:
+    found: dict[str, Contact] = {}
+    for start in range(0, len(wa_ids), 500):  # bounded IN lists
+        chunk = wa_ids[start:start + 500]
+        for contact in session.exec(select(Contact).where(Contact.organization_id == organization_id,
+                                                          Contact.wa_id.in_(chunk))).all():
+            found[contact.wa_id] = contact
+    return found
+
+
+# Writing by people --------------------------------------------------------------------------------
+
+def do_create(session: Session, *, actor: OrgActor, wa_id: str, name: str | None = None,
+              user_id: str | None = None, bot_excluded: bool = False, attributes: dict | None = None) -> Contact:
+    for column, value in ((Contact.wa_id, wa_id), (Contact.user_id, user_id)):
+        if value is None:
+            continue
+        taken = session.exec(select(Contact.id).where(Contact.organization_id == actor.organization_id,
+                                                      column == value)).first()
+        if taken is not None:
+            raise Conflict("A contact with this WhatsApp id already exists.", code="contact_exists", contactId=taken)
+    return do_add(session, organization_id=actor.organization_id, wa_id=wa_id, name=name, user_id=user_id,
+                  bot_excluded=bot_excluded, attributes=attributes or {})
+
+
+def do_add(session: Session, *, organization_id: str, wa_id: str | None, name: str | None = None,
+           user_id: str | None = None, bot_excluded: bool = False, attributes: dict | None = None,
+           profile_name: str | None = None) -> Contact:
+    """A new contact (the caller checked it is new)."""
+    now = clock.now()
+    contact = Contact(organization_id=organization_id, wa_id=wa_id, user_id=user_id, name=name,
+                      profile_name=profile_name, bot_excluded=bot_excluded, attributes=attributes or {},
+                      created_at=now, updated_at=now)
+    session.add(contact)
+    events.emit(session, "contact.created", organization_id=organization_id, contactId=contact.id)
+    return contact
+
+
+def do_add_many(session: Session, *, organization_id: str, contacts: list[dict]) -> list[str]:
+    """New contacts (`{wa_id, name, attributes}`, checked new by the caller) in one statement,
+    each with its event: imports bring thousands. Answers their ids in order."""
+    if not contacts:
+        return []
+    now = clock.now()
+    rows = [{"id": new_id(), "organization_id": organization_id, "wa_id": item["wa_id"], "user_id": None,
+             "name": item.get("name"), "profile_name": None, "bot_excluded": False,
+             "attributes": item.get("attributes") or {}, "opted_out_at": None, "created_at": now, "updated_at": now}
+            for item in contacts]
+    session.execute(insert(Contact.__table__), rows)
+    events.emit_many(session, "contact.created", organization_id=organization_id,
+                     items=[{"contactId": row["id"]} for row in rows])
+    return [row["id"] for row in rows]
+
+
+def do_update(session: Session, *, actor: OrgActor, contact_id: str, **changes) -> Contact:
+    """Change `name`, `bot_excluded` or `attributes` (replaced whole); an unchanged value is not a change."""
+    contact = access_contact(session, actor=actor, contact_id=contact_id)
+    changed = [field for field, value in changes.items() if getattr(contact, field) != value]
+    if changed:
+        for field in changed:
+            setattr(contact, field, changes[field])
+        contact.updated_at = clock.now()
+        session.add(contact)
+        events.emit(session, "contact.updated", organization_id=contact.organization_id, contactId=contact.id,
+                    changed=sorted(changed))
+    return contact
+
+
+def do_delete(session: Session, *, actor: OrgActor, contact_id: str) -> None:
+    """Erase the contact with its conversations, messages and list memberships (a person's right
+    to be forgotten); the network keeps its own copy."""
+    contact = access_contact(session, actor=actor, contact_id=contact_id)
+    session.delete(contact)
+    events.emit(session, "contact.deleted", organization_id=contact.organization_id, contactId=contact.id)
+
+
+# Writing as the network reports -------------------------------------------------------------------
 
 def do_upsert_from_network(session: Session, *, organization_id: str, wa_id: str | None, user_id: str | None,
                            profile_name: str | None) -> tuple[Contact, bool]:
@@ -19,20 +166,16 @@ def do_upsert_from_network(session: Session, *, organization_id: str, wa_id: str
     if contact is None and wa_id:
         contact = session.exec(select(Contact).where(Contact.organization_id == organization_id,
                                                      Contact.wa_id == wa_id)).first()
-    now = clock.now()
     if contact is None:
-        contact = Contact(organization_id=organization_id, wa_id=wa_id, user_id=user_id,
-                          profile_name=(profile_name or None) and profile_name[:200], created_at=now, updated_at=now)
-        session.add(contact)
-        events.emit(session, "contact.created", organization_id=organization_id, contactId=contact.id)
-        return contact, True
+        return do_add(session, organization_id=organization_id, wa_id=wa_id, user_id=user_id,
+                      profile_name=(profile_name or None) and profile_name[:200]), True
     changed = False
     for attribute, value in (("wa_id", wa_id), ("user_id", user_id), ("profile_name", (profile_name or "")[:200] or None)):
         if value and getattr(contact, attribute) != value:
             setattr(contact, attribute, value)
             changed = True
     if changed:
-        contact.updated_at = now
+        contact.updated_at = clock.now()
         session.add(contact)
     return contact, False
 

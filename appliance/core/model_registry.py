@@ -16,3 +16,4 @@ from appliance.contacts import models as contacts_models  # noqa: F401
 from appliance.conversations import models as conversations_models  # noqa: F401
 from appliance.messages import models as messages_models  # noqa: F401
 from appliance.templates import models as templates_models  # noqa: F401
+from appliance.contact_lists import models as contact_lists_models  # noqa: F401

@@ -9,8 +9,10 @@ from flask import Response, current_app, g, request
 from flask_smorest.utils import unpack_tuple_response
 from marshmallow import Schema, fields
 from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from appliance.core import clock
+from appliance.core.errors import Invalid
 from appliance.core.schema import IsoDateTime
 
 _envelopes: dict[tuple[type, bool], type[Schema]] = {}
@@ -139,6 +141,42 @@ def writes_on_get(func):
     """Mark a plain view whose GET may change state (an OAuth authorization answered at once)."""
     func._writes_on_get = True
     return func
+
+
+def takes_upload(*, max_bytes: int, content_types: tuple[str, ...], field: str = "file",
+                 description: str = "The file"):
+    """Mark an API view as taking a file instead of JSON: `multipart/form-data` with the file in
+    `field`, or the file itself as the body with one of `content_types`. Bodies above `max_bytes`
+    answer 413 (appliance.http.limits)."""
+    def decorator(func):
+        func._upload = (max_bytes, content_types)
+        schema = {"type": "string", "format": "binary", "description": description}
+        content = {"multipart/form-data": {"schema": {"type": "object", "required": [field],
+                                                      "properties": {field: schema}}}}
+        content.update({kind: {"schema": schema} for kind in content_types})
+        func._apidoc = {**getattr(func, "_apidoc", {}), "manual_doc": {
+            **getattr(func, "_apidoc", {}).get("manual_doc", {}), "requestBody": {"required": True, "content": content}}}
+        return func
+    return decorator
+
+
+def uploaded_file(field: str = "file") -> tuple[bytes, str | None, str | None]:
+    """The upload of a `takes_upload` view: (content, content type, file name)."""
+    max_bytes, content_types = view_attr("_upload")
+    if request.mimetype != "multipart/form-data" and request.mimetype not in content_types:
+        raise Invalid(f"Send the file as multipart/form-data or as {', '.join(content_types)}.",
+                      code="unsupported_content_type")
+    if request.mimetype == "multipart/form-data":
+        upload = request.files.get(field)
+        if upload is None:
+            raise Invalid(f"Send the file in the form field '{field}'.", code="file_missing",
+                          errors={field: ["Missing data for required field."]})
+        content, content_type, name = upload.read(), upload.mimetype or None, upload.filename or None
+    else:
+        content, content_type, name = request.get_data(cache=False), request.mimetype or None, None
+    if len(content) > max_bytes:  # the form's framing was allowed for, not a bigger file
+        raise RequestEntityTooLarge()
+    return content, content_type, name
 
 
 def form_body(func):

@@ -279,3 +279,17 @@ def test_enormous_deliveries_and_bad_message_pages_are_refused(line, settings):
     for query in ("?limit=0", "?limit=201", "?limit=x", "?before=not-ours"):
         answer = line.api.get(path + query, token=line.owner["token"])
         assert answer.status_code == 400, query
+
+
+def test_erasing_a_contact_takes_their_conversation_and_messages(line):
+    line.customer_writes()
+    line.deliver()
+    [contact] = line.get("/contacts")["items"]
+    assert contact["profileName"] == "Ana Pérez" and contact["userId"]
+    assert line.api.delete(f"/organizations/{line.org_id}/contacts/{contact['id']}",
+                           token=line.owner["token"]).status_code == 204
+    assert line.get("/conversations")["items"] == []
+    assert _count(Message) == 0
+    line.customer_writes({"type": "text", "text": {"body": "¿Sigue ahí?"}})  # writing again starts afresh
+    line.deliver()
+    assert len(line.get("/conversations")["items"]) == 1

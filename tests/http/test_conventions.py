@@ -108,9 +108,13 @@ def test_openapi_documents_every_operation(client):
                 assert set(content) <= {"application/json", "text/plain"}, where
                 assert all("schema" in c for c in content.values()), where
         if method in ("post", "put", "patch") and "requestBody" in op:
-            (body,) = op["requestBody"]["content"].values()
-            assert "schema" in body and set(op["requestBody"]["content"]) <= {
-                "application/json", "application/x-www-form-urlencoded"}, where
+            content = op["requestBody"]["content"]
+            assert all("schema" in body for body in content.values()), where
+            if "multipart/form-data" in content:  # an upload: the file in a form, or as the body
+                assert content["multipart/form-data"]["schema"]["required"], where
+            else:
+                (body,) = content.values()
+                assert set(content) <= {"application/json", "application/x-www-form-urlencoded"}, where
 
 
 def test_openapi_documents_errors_as_they_are_sent(client):
