@@ -180,6 +180,30 @@ def do_upsert_from_network(session: Session, *, organization_id: str, wa_id: str
     return contact, False
 
 
+def do_record_address_book(session: Session, *, organization_id: str, items: list[dict]) -> int:
+    """A coexistence number's WhatsApp Business app contacts (`smb_app_state_sync`): an added or
+    edited entry creates the contact, or names one that has no name of ours; a removal from the
+    phone's address book leaves the contact (and its conversations) here. Answers how many changed."""
+    changed = 0
+    for item in items:
+        wa_id = normalize_wa_id(item["contact"]["phone_number"])
+        if item["action"] != "add" or wa_id is None:
+            continue
+        full_name = str(item["contact"].get("full_name") or item["contact"].get("first_name") or "").strip()[:200] or None
+        contact = session.exec(select(Contact).where(Contact.organization_id == organization_id,
+                                                     Contact.wa_id == wa_id)).first()
+        if contact is None:
+            do_add(session, organization_id=organization_id, wa_id=wa_id, name=full_name)
+            changed += 1
+        elif contact.name is None and full_name:
+            contact.name, contact.updated_at = full_name, clock.now()
+            session.add(contact)
+            events.emit(session, "contact.updated", organization_id=organization_id, contactId=contact.id,
+                        changed=["name"])
+            changed += 1
+    return changed
+
+
 def do_record_opt_out(session: Session, *, contact: Contact, keyword: str) -> None:
     if contact.opted_out_at is not None:
         return

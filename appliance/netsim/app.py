@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 import random
+import secrets
 import time
 
 from flask import Flask, Response, jsonify, request
@@ -45,9 +46,16 @@ def create_netsim_app(simulator: Simulator | None = None) -> Flask:
 
     def token() -> str:
         header = request.headers.get("Authorization", "")
-        if not header.startswith("Bearer "):
+        scheme, _, value = header.partition(" ")
+        if scheme not in ("Bearer", "OAuth") or not value.strip():  # uploads say "OAuth <token>"
             raise NetworkError(190, "An access token is required to request this resource")
-        return header[7:].strip()
+        return value.strip()
+
+    def account_of_token():
+        found = next((a for a in network.accounts.values() if a.access_token == token()), None)
+        if found is None:
+            raise NetworkError(190, "Error validating access token: the session is invalid or has expired")
+        return found
 
     def json_body() -> dict:
         body = request.get_json(silent=True)
@@ -129,9 +137,46 @@ def create_netsim_app(simulator: Simulator | None = None) -> Flask:
         number = network.number_for_token(token(), phone_number_id)
         if request.method == "GET":
             return jsonify({"data": [{"messaging_product": "whatsapp", **number.profile}]})
-        changes = {k: v for k, v in json_body().items() if k in number.profile}
+        body = json_body()
+        changes = {k: v for k, v in body.items() if k in number.profile and k != "profile_picture_url"}
+        if body.get("profile_picture_handle"):
+            changes["profile_picture_url"] = network.profile_picture(network.accounts[number.waba_id],
+                                                                     str(body["profile_picture_handle"]))
         number.profile.update(changes)
         return jsonify({"success": True})
+
+    @app.get("/<version>/app")
+    def app_of_token(version):
+        account = account_of_token()
+        return jsonify({"id": account.app_id, "name": "Simulated app", "link": "https://www.facebook.com/"})
+
+    @app.post("/<version>/<app_id>/uploads")
+    def start_upload(version, app_id):
+        upload_id = network.start_upload(account_of_token(), app_id, request.args.get("file_length", ""),
+                                         request.args.get("file_type", ""))
+        return jsonify({"id": upload_id})
+
+    @app.post("/<version>/<upload_id>")
+    def upload_bytes(version, upload_id):
+        if not upload_id.startswith("upload:"):
+            raise NetworkError(100, f"Unsupported post request. Object with ID '{upload_id}' does not exist")
+        # Meta's header is `file_offset`; WSGI servers (waitress) drop header names with underscores,
+        # so a missing offset counts as the start, as the one-piece uploads of the appliance are.
+        offset = request.headers.get("file_offset") or request.headers.get("file-offset") or "0"
+        handle = network.upload_bytes(account_of_token(), upload_id, offset, request.get_data())
+        return jsonify({"h": handle})
+
+    @app.post("/<version>/<phone_number_id>/smb_app_data")
+    def coexistence_sync(version, phone_number_id):
+        number = network.number_for_token(token(), phone_number_id)
+        body = json_body()
+        if body.get("messaging_product") != "whatsapp" or body.get("sync_type") not in ("smb_app_state_sync", "history"):
+            raise NetworkError(100, "messaging_product=whatsapp and sync_type smb_app_state_sync or history are required")
+        if not number.on_biz_app:
+            raise NetworkError(100, "This phone number was not onboarded from the WhatsApp Business app")
+        if body["sync_type"] == "smb_app_state_sync":
+            simulator.announce_address_book(number)
+        return jsonify({"messaging_product": "whatsapp", "request_id": secrets.token_hex(12)})
 
     # Control API -------------------------------------------------------------------------------
 

@@ -77,11 +77,14 @@ class Number:
     profile: dict = field(default_factory=lambda: {"about": "", "address": "", "description": "", "email": "",
                                                    "websites": [], "vertical": "OTHER", "profile_picture_url": ""})
     sent_at: deque = field(default_factory=deque)  # monotonic times of the last second's sends
+    on_biz_app: bool = False  # coexistence: the number is also in the WhatsApp Business app
+    address_book: list[dict] = field(default_factory=list)  # the app's contacts: {phone_number, full_name, first_name}
 
     def as_graph(self) -> dict:
         return {"id": self.phone_number_id, "display_phone_number": self.display_phone_number,
                 "verified_name": self.verified_name, "quality_rating": self.quality_rating,
                 "code_verification_status": "VERIFIED", "platform_type": "CLOUD_API",
+                "is_on_biz_app": self.on_biz_app,
                 "throughput": {"level": "HIGH" if self.messages_per_second >= 1000 else "STANDARD"}}
 
 
@@ -95,6 +98,7 @@ class Account:
     subscribed: bool = True
     numbers: list[str] = field(default_factory=list)
     templates: dict[tuple[str, str], dict] = field(default_factory=dict)  # (name, language) -> template
+    app_id: str = field(default_factory=lambda: new_graph_id())  # the Meta app the token belongs to
 
 
 @dataclass
@@ -130,6 +134,7 @@ class Network:
         self.numbers: dict[str, Number] = {}
         self.customers: dict[str, Customer] = {}
         self.media: dict[str, Media] = {}
+        self.uploads: dict[str, dict] = {}  # resumable upload sessions: id -> {app_id, length, type, content}
         self.sent: list[dict] = []  # every message a business sent and the network accepted
         self.read_marks: list[dict] = []
 
@@ -148,7 +153,11 @@ class Network:
                 number = Number(phone_number_id=str(spec.get("phoneNumberId") or new_graph_id()), waba_id=account.waba_id,
                                 display_phone_number=str(spec["displayPhoneNumber"]),
                                 verified_name=str(spec.get("verifiedName") or name),
-                                messages_per_second=int(spec.get("messagesPerSecond") or 80))
+                                messages_per_second=int(spec.get("messagesPerSecond") or 80),
+                                on_biz_app=bool(spec.get("coexistence")),
+                                address_book=[{"phone_number": str(c["phoneNumber"]), "full_name": c.get("fullName", ""),
+                                               "first_name": c.get("firstName", "")}
+                                              for c in spec.get("addressBook") or []])
                 self.numbers[number.phone_number_id] = number
                 account.numbers.append(number.phone_number_id)
             self.accounts[account.waba_id] = account
@@ -339,6 +348,40 @@ class Network:
         with self.lock:
             self.media[media.media_id] = media
         return media
+
+    # Resumable uploads (profile pictures) -------------------------------------------------------------
+
+    def start_upload(self, account: Account, app_id: str, file_length: str, file_type: str) -> str:
+        if app_id != account.app_id:
+            raise NetworkError(100, f"Unsupported post request. Object with ID '{app_id}' does not exist")
+        if not str(file_length).isdigit() or file_type not in ("image/jpeg", "image/jpg", "image/png", "video/mp4",
+                                                               "application/pdf"):
+            raise NetworkError(100, "file_length and a supported file_type are required")
+        upload_id = "upload:" + base64.urlsafe_b64encode(secrets.token_bytes(18)).decode()
+        with self.lock:
+            self.uploads[upload_id] = {"app_id": app_id, "length": int(file_length), "type": file_type, "content": b""}
+        return upload_id
+
+    def upload_bytes(self, account: Account, upload_id: str, offset: str, content: bytes) -> str:
+        with self.lock:
+            upload = self.uploads.get(upload_id)
+            if upload is None or upload["app_id"] != account.app_id:
+                raise NetworkError(100, f"Unsupported post request. Object with ID '{upload_id}' does not exist")
+            if str(offset) != str(len(upload["content"])):
+                raise NetworkError(100, f"file_offset must be {len(upload['content'])}")
+            upload["content"] += content
+            if len(upload["content"]) != upload["length"]:
+                raise NetworkError(100, "The uploaded bytes do not match file_length")
+            handle = "4::" + base64.b64encode(hashlib.sha256(upload["content"]).digest()).decode()
+            upload["handle"] = handle
+            return handle
+
+    def profile_picture(self, account: Account, handle: str) -> str:
+        with self.lock:
+            upload = next((u for u in self.uploads.values() if u.get("handle") == handle and u["app_id"] == account.app_id), None)
+        if upload is None or upload["type"] not in ("image/jpeg", "image/jpg", "image/png"):
+            raise NetworkError(100, "profile_picture_handle is not the handle of an uploaded image")
+        return f"https://pps.whatsapp.net/v/t61/{hashlib.sha256(handle.encode()).hexdigest()[:24]}.jpg"
 
     # Customers writing in ---------------------------------------------------------------------------
 

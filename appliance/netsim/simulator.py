@@ -59,3 +59,14 @@ class Simulator:
                             "message_template_name": template["name"],
                             "message_template_language": template["language"], "reason": None}}
         self.deliverer.post(account.webhook_url, account.app_secret, webhooks.envelope(waba_id, [change]))
+
+    def announce_address_book(self, number) -> None:
+        """A coexistence number's contacts sync: the Business app's address book, in batches."""
+        account = self.network.accounts[number.waba_id]
+        now = str(int(self.network.clock()))
+        for start in range(0, max(len(number.address_book), 1), 100):
+            items = [{"type": "contact", "contact": dict(contact), "action": "add", "metadata": {"timestamp": now}}
+                     for contact in number.address_book[start:start + 100]]
+            change = webhooks.messages_change(number, field_name="smb_app_state_sync")
+            change["value"]["state_sync"] = items
+            self.deliverer.post(account.webhook_url, account.app_secret, webhooks.envelope(account.waba_id, [change]))

@@ -23,6 +23,8 @@ class PhoneNumber(SQLModel, table=True):
     verified_name: str = Field(max_length=200)
     quality_rating: str | None = Field(default=None, max_length=20)
     messages_per_second: int = Field(default=80)  # the number's tier: 80 by default, up to 1,000
+    coexistence: bool = Field(default=False)  # also used in the WhatsApp Business app (Graph's is_on_biz_app)
+    coexistence_sync_requested_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     disconnected_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # with its business account
     created_at: datetime = Field(sa_type=UTCDateTime)
     updated_at: datetime = Field(sa_type=UTCDateTime)

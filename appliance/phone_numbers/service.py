@@ -31,6 +31,7 @@ def do_import(session: Session, *, account, numbers: list[dict]) -> list[PhoneNu
                              verified_name=str(item.get("verified_name") or "")[:200],
                              quality_rating=item.get("quality_rating"),
                              messages_per_second=1000 if throughput == "HIGH" else 80,
+                             coexistence=item.get("is_on_biz_app") is True,
                              created_at=now, updated_at=now)
         session.add(number)
         imported.append(number)

@@ -34,6 +34,9 @@ from appliance.wabas import service as wabas_service
 from appliance.wabas.models import BusinessAccount
 
 _SIGNATURE = re.compile(r"^sha256=([0-9a-f]{64})$")
+# Fields whose changes belong to one business number (routed by metadata.phone_number_id); the
+# others (template updates, account updates) belong to the entry's business account.
+_NUMBER_FIELDS = frozenset({"messages", "smb_app_state_sync"})
 _MESSAGE_FIELDS = ("id", "timestamp", "type")
 
 
@@ -42,6 +45,7 @@ class Outcome:
     messages: int = 0
     duplicates: int = 0
     statuses: int = 0
+    contacts: int = 0  # contacts created or named by a coexistence number's address book
     media_message_ids: list[str] = field(default_factory=list)
 
 
@@ -68,14 +72,31 @@ def check_shape(payload) -> list[tuple[str, dict]]:
                 raise _invalid(where, "Needs a field and a value object.")
             if change["field"] == "messages":
                 _check_messages_value(change["value"], f"{where}.value")
+            elif change["field"] == "smb_app_state_sync":
+                _check_state_sync_value(change["value"], f"{where}.value")
             changes.append((entry["id"], change))
     return changes
 
 
-def _check_messages_value(value: dict, where: str) -> None:
+def _check_metadata(value: dict, where: str) -> None:
     metadata = value.get("metadata")
     if not isinstance(metadata, dict) or not isinstance(metadata.get("phone_number_id"), str):
         raise _invalid(f"{where}.metadata", "Needs phone_number_id.")
+
+
+def _check_state_sync_value(value: dict, where: str) -> None:
+    _check_metadata(value, where)
+    items = value.get("state_sync")
+    if not isinstance(items, list):
+        raise _invalid(f"{where}.state_sync", "Must be a list.")
+    for i, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("contact"), dict) \
+                or not isinstance(item["contact"].get("phone_number"), str) or item.get("action") not in ("add", "remove"):
+            raise _invalid(f"{where}.state_sync[{i}]", "Needs a contact with phone_number and action add or remove.")
+
+
+def _check_messages_value(value: dict, where: str) -> None:
+    _check_metadata(value, where)
     for name in ("contacts", "messages", "statuses"):
         if name in value and not isinstance(value[name], list):
             raise _invalid(f"{where}.{name}", "Must be a list.")
@@ -99,7 +120,7 @@ def find_accounts(session: Session, changes: list[tuple[str, dict]]) -> tuple[di
     numbers: dict[str, PhoneNumber] = {}
     accounts: dict[str, BusinessAccount] = {}
     for waba_id, change in changes:
-        if change["field"] == "messages":
+        if change["field"] in _NUMBER_FIELDS:
             phone_number_id = change["value"]["metadata"]["phone_number_id"]
             number = numbers.get(phone_number_id) or phone_numbers_service.find_connected(session, phone_number_id)
             if number is not None:
@@ -150,6 +171,11 @@ def do_apply(session: Session, changes: list[tuple[str, dict]], numbers: dict[st
             if number is None:
                 continue  # a number not connected here (another app's, or disconnected)
             _apply_messages(session, number, value, outcome)
+        elif change["field"] == "smb_app_state_sync":
+            number = numbers.get(value["metadata"]["phone_number_id"])
+            if number is not None:
+                outcome.contacts += contacts_service.do_record_address_book(
+                    session, organization_id=number.organization_id, items=value["state_sync"])
         elif change["field"] == "message_template_status_update" and waba_id in by_waba:
             templates_service.do_apply_status_update(session, account=by_waba[waba_id], value=value)
     if outcome.media_message_ids:

@@ -78,6 +78,25 @@ class GraphClient:
         return self._call("POST", f"{_id(phone_number_id)}/whatsapp_business_profile", token,
                           json={"messaging_product": "whatsapp", **profile})
 
+    def upload_profile_picture(self, token: str, content: bytes, mime_type: str) -> str:
+        """Graph's resumable upload (the app of the token, a session, the bytes): answers the handle
+        that `update_business_profile(..., {"profile_picture_handle": h})` takes."""
+        app_id = str(self._call("GET", "app", token)["id"])
+        session = self._call("POST", f"{_id(app_id)}/uploads", token,
+                             params={"file_length": len(content), "file_type": mime_type})
+        upload_id = str(session["id"])
+        if not upload_id.startswith("upload:") or "/" in upload_id:
+            raise GraphError(200, 1, "The network answered an unexpected upload session id.")
+        answer = self._call("POST", upload_id, token, data=content, scheme="OAuth",
+                            headers={"file_offset": "0", "Content-Type": "application/octet-stream"})
+        return str(answer["h"])
+
+    def request_coexistence_sync(self, token: str, phone_number_id: str, sync_type: str) -> dict:
+        """A coexistence number's WhatsApp Business app data: `smb_app_state_sync` (its contacts) or
+        `history`; the data arrives as webhooks. Answers `{messaging_product, request_id}`."""
+        return self._call("POST", f"{_id(phone_number_id)}/smb_app_data", token,
+                          json={"messaging_product": "whatsapp", "sync_type": sync_type})
+
     # Messages ----------------------------------------------------------------------------------
 
     def send_message(self, token: str, phone_number_id: str, message: dict) -> dict:
@@ -141,10 +160,12 @@ class GraphClient:
 
     # Plumbing ----------------------------------------------------------------------------------
 
-    def _call(self, method: str, path: str, token: str, **kwargs) -> dict:
+    def _call(self, method: str, path: str, token: str, *, scheme: str = "Bearer", headers: dict | None = None,
+              **kwargs) -> dict:
         url = f"{self.base_url}/{self.version}/{path}"
         try:
-            answer = self._http.request(method, url, headers=_auth(token), timeout=self.timeout, **kwargs)
+            answer = self._http.request(method, url, headers={**(headers or {}), "Authorization": f"{scheme} {token}"},
+                                        timeout=self.timeout, **kwargs)
         except requests.RequestException as exc:
             raise _transport_error(exc) from exc
         if answer.status_code >= 400:

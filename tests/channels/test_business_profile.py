@@ -1,0 +1,113 @@
+"""A number's business profile and picture, passed through to the network; coexistence numbers'
+Business-app contacts synced by webhook; refusals that say what to do."""
+
+import io
+import struct
+import zlib
+
+import pytest
+import requests
+
+from tests.channels.conftest import Line
+
+
+def _png(size=2) -> bytes:
+    raw = b"".join(b"\x00" + b"\xff\x80\x00" * size for _ in range(size))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def _profile_url(line, suffix=""):
+    return f"/organizations/{line.org_id}/phone-numbers/{line.number['id']}/profile{suffix}"
+
+
+def test_profile_read_and_update_go_to_the_network(line):
+    assert line.get(f"/phone-numbers/{line.number['id']}/profile")["vertical"] == "OTHER"
+    changed = line.api.put(_profile_url(line), {
+        "about": "Pan recién hecho", "description": "Panadería de barrio\ndesde 1987", "email": "hola@sol.mx",
+        "vertical": "RESTAURANT", "websites": ["https://sol.mx"]}, token=line.owner["token"])
+    assert changed.status_code == 200, changed.json
+    assert changed.json["data"]["about"] == "Pan recién hecho" and changed.json["data"]["websites"] == ["https://sol.mx"]
+    on_network = line.simulator.network.numbers[line.account["numbers"][0]["id"]].profile
+    assert on_network["vertical"] == "RESTAURANT" and on_network["email"] == "hola@sol.mx"
+    for body, field in (({"vertical": "BAKERY"}, "vertical"), ({"email": "no"}, "email"),
+                        ({"websites": ["https://a.mx", "https://b.mx", "https://c.mx"]}, "websites"),
+                        ({"websites": ["ftp://a.mx"]}, "websites"), ({"about": "x" * 140}, "about"),
+                        ({}, "_schema"), ({"profilePictureUrl": "https://x"}, "profilePictureUrl")):
+        answer = line.api.put(_profile_url(line), body, token=line.owner["token"])
+        assert answer.status_code == 400 and field in answer.json["errors"], (body, answer.json)
+
+
+def test_profile_picture_jpg_or_png_up_to_5_mb(line):
+    headers = {"Authorization": f"Bearer {line.owner['token']}"}
+    url = _profile_url(line, "/picture")
+    posted = line.client.post(url, data={"file": (io.BytesIO(_png()), "logo.png", "image/png")}, headers=headers,
+                              content_type="multipart/form-data")
+    assert posted.status_code == 201, posted.json
+    assert posted.json["data"]["profilePictureUrl"].startswith("https://pps.whatsapp.net/")
+    as_body = line.client.post(url, data=b"\xff\xd8\xff\xe0" + b"\x00" * 64, headers={**headers, "Content-Type": "image/jpeg"})
+    assert as_body.status_code == 201, as_body.json
+    disguised = line.client.post(url, data={"file": (io.BytesIO(b"GIF89a..."), "logo.png", "image/png")},
+                                 headers=headers, content_type="multipart/form-data")
+    assert disguised.status_code == 400 and disguised.json["code"] == "unsupported_picture_type"
+    huge = line.client.post(url, data=b"\xff\xd8\xff" + b"\x00" * (5 * 1024 * 1024), headers={
+        **headers, "Content-Type": "image/jpeg"})
+    assert huge.status_code == 413
+    webp = line.client.post(url, data=b"RIFF", headers={**headers, "Content-Type": "image/webp"})
+    assert webp.status_code == 400 and webp.json["code"] == "unsupported_content_type"
+
+
+def test_network_refusals_and_other_tenants(line, api):
+    requests.put(f"{line.netsim_url}/_control/faults", json={"errorRate": 1.0}, timeout=5)
+    down = line.api.get(_profile_url(line), token=line.owner["token"])
+    assert down.status_code == 503 and down.json["code"] == "graph_unavailable"
+    requests.put(f"{line.netsim_url}/_control/faults", json={"errorRate": 0.0}, timeout=5)
+    line.simulator.network.accounts[line.account["wabaId"]].access_token = "EAAGrotated"
+    refused = line.api.put(_profile_url(line), {"about": "Hola"}, token=line.owner["token"])
+    assert refused.status_code == 400 and refused.json["code"] == "graph_token_invalid"
+    stranger = api.signup(email="eve@example.com")["tokens"]["accessToken"]
+    theirs = api.post("/organizations", {"name": "Eve", "slug": "eve", "billingEmail": "e@eve.test"},
+                      token=stranger).json["data"]["id"]
+    their_url = f"/organizations/{theirs}/phone-numbers/{line.number['id']}/profile"
+    assert api.get(their_url, token=stranger).status_code == 404
+    assert api.put(their_url, {"about": "mine"}, token=stranger).status_code == 404
+
+
+@pytest.fixture
+def coexistence_line(api, client, owner, netsim_url, receiver, simulator):
+    answer = requests.post(f"{netsim_url}/_control/accounts", json={
+        "name": "Tacos Lupita", "webhookUrl": receiver[0],
+        "numbers": [{"displayPhoneNumber": "+52 55 1000 2000", "coexistence": True, "addressBook": [
+            {"phoneNumber": "5215511112222", "fullName": "Doña Rosa", "firstName": "Rosa"},
+            {"phoneNumber": "5215533334444", "fullName": "Proveedor Tortillas"}]}]}, timeout=5)
+    return Line(api, client, owner, answer.json(), netsim_url, receiver, simulator)
+
+
+def test_coexistence_sync_brings_the_business_apps_contacts(coexistence_line):
+    line = coexistence_line
+    assert line.number["coexistence"] is True
+    line.customer_writes(wa_id="5215511112222", name="Rosa 🌹")  # already a contact, named by her profile only
+    line.deliver()
+    synced = line.api.post(f"/organizations/{line.org_id}/phone-numbers/{line.number['id']}/coexistence/sync", {},
+                           token=line.owner["token"])
+    assert synced.status_code == 201, synced.json
+    assert synced.json["data"]["coexistenceSyncRequestedAt"]
+    answers = line.deliver()
+    assert [a.json["data"]["contacts"] for a in answers] == [2]
+    contacts = {c["waId"]: c for c in line.get("/contacts")["items"]}
+    assert contacts["5215511112222"]["name"] == "Doña Rosa" and contacts["5215511112222"]["profileName"] == "Rosa 🌹"
+    assert contacts["5215533334444"]["displayName"] == "Proveedor Tortillas"
+    line.api.patch(f"/organizations/{line.org_id}/contacts/{contacts['5215533334444']['id']}", {"name": "Tortillería"},
+                   token=line.owner["token"])
+    line.api.post(f"/organizations/{line.org_id}/phone-numbers/{line.number['id']}/coexistence/sync", {},
+                  token=line.owner["token"])
+    assert [a.json["data"]["contacts"] for a in line.deliver()] == [0]  # our names are kept
+    assert {c["name"] for c in line.get("/contacts")["items"]} == {"Doña Rosa", "Tortillería"}
+
+
+def test_coexistence_sync_needs_a_coexistence_number(line):
+    answer = line.api.post(f"/organizations/{line.org_id}/phone-numbers/{line.number['id']}/coexistence/sync", {},
+                           token=line.owner["token"])
+    assert answer.status_code == 409 and answer.json["code"] == "not_coexistence_number"
