@@ -53,22 +53,27 @@ def sandbox_appliance(tmp_path):
     yield from _serve(tmp_path, "--sandbox")
 
 
-def _serve(tmp_path, *flags):
-    port = free_port()
-    data_dir = tmp_path / "data"
+def start_server(data_dir: Path, port: int, *flags: str, env: dict | None = None) -> subprocess.Popen:
+    """`appliance serve` on `data_dir`, once /health/ready answers."""
     proc = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", str(data_dir), "serve", "--port",
                              str(port), *flags], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "APPLIANCE_LOG_LEVEL": "WARNING"})
-    base_url = f"http://127.0.0.1:{port}"
+                            env={**os.environ, "APPLIANCE_LOG_LEVEL": "WARNING", **(env or {})})
     deadline = time.monotonic() + 30
     while True:
         assert proc.poll() is None, proc.stdout.read()
         try:
-            with urllib.request.urlopen(f"{base_url}/health/ready", timeout=2):
-                break
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/ready", timeout=2):
+                return proc
         except OSError:
             assert time.monotonic() < deadline, "the server did not become ready"
             time.sleep(0.2)
+
+
+def _serve(tmp_path, *flags):
+    port = free_port()
+    data_dir = tmp_path / "data"
+    base_url = f"http://127.0.0.1:{port}"
+    proc = start_server(data_dir, port, *flags)
     try:
         yield Appliance(base_url, data_dir)
     finally:
