@@ -16,7 +16,7 @@ import threading
 from waitress.server import create_server
 
 from appliance.app import create_app
-from appliance.core import queue, runtime
+from appliance.core import events, queue, runtime
 from appliance.settings import Settings
 
 log = logging.getLogger("appliance.server")
@@ -39,6 +39,7 @@ def serve(settings: Settings) -> None:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     consumer.start()
+    events.dispatcher.start(runtime.get().db)
     # Daemon: once requests are drained, the I/O loop ends with the process.
     threading.Thread(target=server.run, name="waitress", daemon=True).start()
     log.info("serving on http://%s:%s (data in %s)", settings.host, server.effective_port,
@@ -50,6 +51,7 @@ def serve(settings: Settings) -> None:
     finally:
         server.task_dispatcher.shutdown(cancel_pending=False, timeout=DRAIN_SECONDS)
         consumer.stop(graceful=True)
+        events.dispatcher.stop()
         queue.huey.storage.close()
         runtime.get().db.dispose()
         log.info("stopped")

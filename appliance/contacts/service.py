@@ -11,6 +11,7 @@ from sqlmodel import Session, select
 from appliance.contact_lists.models import ContactList, ContactListMember
 from appliance.contacts.models import Contact
 from appliance.core import clock, events, pagination
+from appliance.core.db import read_row
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, NotFound
 from appliance.core.ids import new_id
@@ -159,24 +160,27 @@ def do_upsert_from_network(session: Session, *, organization_id: str, wa_id: str
                            profile_name: str | None) -> tuple[Contact, bool]:
     """The contact the network calls `wa_id` / `user_id` (created if new; `True` then). The
     business-scoped user id wins when both match different contacts: it survives a number change."""
-    contact = None
+    # Read as a plain row first (every inbound delivery passes here); loaded through the ORM only
+    # when something changed. The answer is read-only either way: callers only need its fields.
+    table, row = Contact.__table__, None
     if user_id:
-        contact = session.exec(select(Contact).where(Contact.organization_id == organization_id,
-                                                     Contact.user_id == user_id)).first()
-    if contact is None and wa_id:
-        contact = session.exec(select(Contact).where(Contact.organization_id == organization_id,
-                                                     Contact.wa_id == wa_id)).first()
-    if contact is None:
+        row = read_row(session, table, organization_id=organization_id, user_id=user_id, remember=False)
+    if row is None and wa_id:
+        row = read_row(session, table, organization_id=organization_id, wa_id=wa_id, remember=False)
+    profile_name = (profile_name or "")[:200] or None
+    if row is None:
         return do_add(session, organization_id=organization_id, wa_id=wa_id, user_id=user_id,
-                      profile_name=(profile_name or None) and profile_name[:200]), True
-    changed = False
-    for attribute, value in (("wa_id", wa_id), ("user_id", user_id), ("profile_name", (profile_name or "")[:200] or None)):
-        if value and getattr(contact, attribute) != value:
-            setattr(contact, attribute, value)
-            changed = True
-    if changed:
-        contact.updated_at = clock.now()
-        session.add(contact)
+                      profile_name=profile_name), True
+    changes = {attribute: value for attribute, value in (("wa_id", wa_id), ("user_id", user_id),
+                                                         ("profile_name", profile_name))
+               if value and getattr(row, attribute) != value}
+    if not changes:
+        return row, False
+    contact = session.get(Contact, row.id)
+    for attribute, value in changes.items():
+        setattr(contact, attribute, value)
+    contact.updated_at = clock.now()
+    session.add(contact)
     return contact, False
 
 
@@ -204,9 +208,12 @@ def do_record_address_book(session: Session, *, organization_id: str, items: lis
     return changed
 
 
-def do_record_opt_out(session: Session, *, contact: Contact, keyword: str) -> None:
+def do_record_opt_out(session: Session, *, contact, keyword: str) -> None:
+    """`contact`: the contact or a row of it (as `do_upsert_from_network` answers)."""
     if contact.opted_out_at is not None:
         return
+    if not isinstance(contact, Contact):
+        contact = session.get(Contact, contact.id)
     contact.opted_out_at = contact.updated_at = clock.now()
     session.add(contact)
     events.emit(session, "contact.opted_out", organization_id=contact.organization_id, contactId=contact.id,

@@ -5,39 +5,40 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from sqlalchemy import insert, update
 from sqlmodel import Session, select
 
 from appliance.conversations.models import Conversation
 from appliance.core import clock, events, pagination, tenancy
 from appliance.core.actor import OrgActor
+from appliance.core.db import read_row
+from appliance.core.ids import new_id
 from appliance.core.errors import NotFound
 from appliance.phone_numbers.models import PhoneNumber
 
 
-def do_record_inbound(session: Session, *, number: PhoneNumber, contact_id: str, at: datetime) -> Conversation:
+def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime) -> str:
     """The conversation of this inbound message, created or reopened, marked unread, its 24-hour
-    window refreshed."""
+    window refreshed; answers its id. Core statements: every inbound delivery passes here."""
     now = clock.now()
-    conversation = session.exec(select(Conversation).where(Conversation.phone_number_pk == number.id,
-                                                           Conversation.contact_id == contact_id)).first()
-    if conversation is None:
-        conversation = Conversation(organization_id=number.organization_id, phone_number_pk=number.id,
-                                    contact_id=contact_id, unread=True, last_message_at=at, last_inbound_at=at,
-                                    created_at=now, updated_at=now)
-        session.add(conversation)
+    table = Conversation.__table__
+    found = read_row(session, table, phone_number_pk=number.id, contact_id=contact_id, remember=False)
+    if found is None:
+        conversation_id = new_id()
+        session.execute(insert(table).values(
+            id=conversation_id, organization_id=number.organization_id, phone_number_pk=number.id,
+            contact_id=contact_id, status="open", unread=True, pinned=False, last_message_at=at, last_inbound_at=at,
+            created_at=now, updated_at=now))
         events.emit(session, "conversation.created", organization_id=number.organization_id,
-                    conversationId=conversation.id)
-        return conversation
-    reopened = conversation.status != "open"
-    conversation.status = "open"
-    conversation.unread = True
-    conversation.last_message_at = max(conversation.last_message_at, at)
-    conversation.last_inbound_at = max(conversation.last_inbound_at or at, at)
-    conversation.updated_at = now
-    session.add(conversation)
+                    conversationId=conversation_id)
+        return conversation_id
+    reopened = found.status != "open"
+    session.execute(update(table).where(table.c.id == found.id).values(
+        status="open", unread=True, last_message_at=max(found.last_message_at, at),
+        last_inbound_at=max(found.last_inbound_at or at, at), updated_at=now))
     events.emit(session, "conversation.updated", organization_id=number.organization_id,
-                conversationId=conversation.id, reopened=reopened)
-    return conversation
+                conversationId=found.id, reopened=reopened)
+    return found.id
 
 
 def _visible(query, actor: OrgActor):

@@ -338,13 +338,15 @@ def _columns(table: Table) -> tuple[list[str], list[str], list]:
 
 
 @cache
-def _row_reader(table: Table, key_columns: tuple[str, ...], parent: Table | None, foreign_key: str | None) -> str:
+def _row_reader(table: Table, key_columns: tuple[str, ...], parent: Table | None, foreign_key: str | None,
+                absent: tuple[str, ...] = ()) -> str:
     selected = [f"t.{name}" for name in _columns(table)[0]]
     join = ""
     if parent is not None:
         selected += [f"p.{name}" for name in _columns(parent)[0]]
         join = f" LEFT JOIN {parent.name} p ON p.id = t.{table.columns[foreign_key].name}"
-    where = " AND ".join(f"t.{table.columns[k].name} = ?" for k in key_columns)
+    where = " AND ".join([f"t.{table.columns[k].name} = ?" for k in key_columns]
+                         + [f"t.{table.columns[k].name} IS NULL" for k in absent])
     return f"SELECT {', '.join(selected)} FROM {table.name} t{join} WHERE {where}"
 
 
@@ -378,8 +380,19 @@ def _as_row(table: Table, values) -> SimpleNamespace:
     return _row_maker(table)(values)
 
 
+def driver_connection(session: Session):
+    """The DB-API connection of the session's transaction (or, in a reading unit, of the thread's
+    hot reader), for hot-path statements that SQLAlchemy's compilation would dominate."""
+    hot_reader = session.info.get("hot_reader")
+    if hot_reader:
+        return hot_reader()
+    if session.new or session.dirty or session.deleted:
+        session.flush()  # as the ORM's autoflush would, so the statement sees this unit's changes
+    return session.connection().connection.driver_connection
+
+
 def read_row(session: Session, table: Table, *, with_parent: tuple[Table, str] | None = None,
-             **keys) -> SimpleNamespace | None:
+             absent: tuple[str, ...] = (), remember: bool = True, **keys) -> SimpleNamespace | None:
     """One row by unique column values (`id=...`, or `organization_id=..., user_id=...`), as plain
     attributes: in a writing unit within its transaction, in a reading unit as of now (see
     `ThreadReaders`).
@@ -388,21 +401,22 @@ def read_row(session: Session, table: Table, *, with_parent: tuple[Table, str] |
     often need the same tenant row): code that changes a row loads it through the ORM instead.
     `with_parent=(parent_table, foreign_key)` reads the row the foreign key points to in the
     same statement and remembers it too, so that the next `read_row` of it is free.
+    `absent` names columns that must be NULL (`disconnected_at`); `remember=False` reads a row
+    this unit may change, afresh.
     """
     remembered = session.info.setdefault("read_rows", {})
-    cache_key = (table.name, tuple(sorted(keys.items())))
-    if cache_key in remembered:
+    cache_key = (table.name, tuple(sorted(keys.items())), absent)
+    if remember and cache_key in remembered:
         return remembered[cache_key]
     key_columns = tuple(sorted(keys))
     parent, foreign_key = with_parent or (None, None)
-    sql = _row_reader(table, key_columns, parent, foreign_key)
-    hot_reader = session.info.get("hot_reader")
-    driver = hot_reader() if hot_reader else session.connection().connection.driver_connection
-    values = driver.execute(sql, tuple(keys[k] for k in key_columns)).fetchone()
+    sql = _row_reader(table, key_columns, parent, foreign_key, absent)
+    values = driver_connection(session).execute(sql, tuple(keys[k] for k in key_columns)).fetchone()
     row = None if values is None else _as_row(table, values[:len(table.columns)])
-    remembered[cache_key] = row
+    if remember:
+        remembered[cache_key] = row
     if row is not None and parent is not None:
         parent_values = values[len(table.columns):]
-        remembered[(parent.name, (("id", getattr(row, foreign_key)),))] = (
+        remembered[(parent.name, (("id", getattr(row, foreign_key)),), ())] = (
             None if all(v is None for v in parent_values) else _as_row(parent, parent_values))
     return row

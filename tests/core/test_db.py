@@ -165,7 +165,7 @@ def test_read_row_reads_the_parent_in_the_same_statement_and_remembers_it(databa
     with database.unit_of_work(write=False) as session:
         child = core_db.read_row(session, children, code="a", with_parent=(parents, "parent_id"))
         assert (child.id, child.parent_id) == ("c1", "p1")
-        parent = session.info["read_rows"][("parents", (("id", "p1"),))]
+        parent = session.info["read_rows"][("parents", (("id", "p1"),), ())]
         assert parent.name == "first"
         assert parent.created_at == datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
         assert core_db.read_row(session, parents, id="p1") is parent  # no second read

@@ -115,21 +115,20 @@ def _check_messages_value(value: dict, where: str) -> None:
             raise _invalid(f"{where}.statuses[{i}]", "Needs id and status.")
 
 
-def find_accounts(session: Session, changes: list[tuple[str, dict]]) -> tuple[dict[str, PhoneNumber], list[BusinessAccount]]:
-    """The connected numbers and business accounts a delivery names; 404 when it names none."""
-    numbers: dict[str, PhoneNumber] = {}
-    accounts: dict[str, BusinessAccount] = {}
+def find_accounts(session: Session, changes: list[tuple[str, dict]]) -> tuple[dict, list]:
+    """The connected numbers and business accounts a delivery names (read-only rows); 404 when it
+    names none."""
+    numbers: dict = {}
+    accounts: dict = {}
     for waba_id, change in changes:
         if change["field"] in _NUMBER_FIELDS:
             phone_number_id = change["value"]["metadata"]["phone_number_id"]
             number = numbers.get(phone_number_id) or phone_numbers_service.find_connected(session, phone_number_id)
             if number is not None:
                 numbers[phone_number_id] = number
-                if number.waba_pk not in accounts:
-                    accounts[number.waba_pk] = session.get(BusinessAccount, number.waba_pk)
+                accounts[number.waba_pk] = read_row(session, BusinessAccount.__table__, id=number.waba_pk)
         else:
-            account = session.exec(select(BusinessAccount).where(BusinessAccount.waba_id == waba_id,
-                                                                 BusinessAccount.disconnected_at.is_(None))).first()
+            account = read_row(session, BusinessAccount.__table__, waba_id=waba_id, absent=("disconnected_at",))
             if account is not None:
                 accounts[account.id] = account
     if not accounts:
@@ -207,8 +206,8 @@ def _apply_messages(session: Session, number: PhoneNumber, value: dict, outcome:
             user_id=profile.get("user_id") or first.get("from_user_id"),
             profile_name=(profile.get("profile") or {}).get("name"))
         times = [datetime.fromtimestamp(int(m["timestamp"]), tz=timezone.utc) for m in messages]
-        conversation = conversations_service.do_record_inbound(session, number=number, contact_id=contact.id,
-                                                               at=max(times))
+        conversation_id = conversations_service.do_record_inbound(session, number=number, contact_id=contact.id,
+                                                                  at=max(times))
         items = []
         for message, at in zip(messages, times, strict=True):
             context = message.get("context") if isinstance(message.get("context"), dict) else {}
@@ -219,7 +218,7 @@ def _apply_messages(session: Session, number: PhoneNumber, value: dict, outcome:
             if keyword:
                 contacts_service.do_record_opt_out(session, contact=contact, keyword=keyword)
         outcome.media_message_ids += messages_service.do_record_inbound(
-            session, number=number, conversation=conversation, contact_id=contact.id, items=items)
+            session, number=number, conversation_id=conversation_id, contact_id=contact.id, items=items)
         outcome.messages += len(items)
     statuses = value.get("statuses", [])
     sent = messages_service.find_by_wamids(session, [s["id"] for s in statuses]) if statuses else {}
