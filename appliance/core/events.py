@@ -22,7 +22,7 @@ from sqlmodel import Field, Session, SQLModel, select
 from huey import crontab
 
 from appliance.core import clock, runtime
-from appliance.core.db import UTCDateTime, after_commit
+from appliance.core.db import UTCDateTime, after_commit, driver_connection
 from appliance.core.queue import huey
 
 log = logging.getLogger(__name__)
@@ -120,10 +120,10 @@ def _dispatch_batch(database, listener: Listener, batch: int) -> int:
     name index makes `name IN (...) AND id > cursor` a range scan however far the cursor lags."""
     names = sorted(listener.events)
     with database.unit_of_work(write=False) as session:
-        cursor = session.get(OutboxCursor, listener.name)
-        pending = session.exec(select(OutboxEvent.id).where(OutboxEvent.name.in_(names),
-                                                            OutboxEvent.id > (cursor.last_event_id if cursor else 0))
-                               .limit(1)).first()
+        pending = driver_connection(session).execute(
+            f"SELECT 1 FROM outbox_events WHERE name IN ({', '.join('?' * len(names))}) AND id > "
+            "coalesce((SELECT last_event_id FROM outbox_cursors WHERE listener = ?), 0) LIMIT 1",
+            (*names, listener.name)).fetchone()
     if pending is None:
         return 0
     # One writing transaction per batch: BEGIN IMMEDIATE serialises concurrent dispatchers,
