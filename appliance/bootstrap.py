@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from appliance import migrations
-from appliance.core import queue, runtime
+from appliance.core import cache, queue, runtime
 from appliance.core.crypto import Keyring, load_master_key
 from appliance.core.db import Database, check_sqlite_runtime
 from appliance.settings import Settings
@@ -21,6 +21,7 @@ def start(settings: Settings, *, migrate: bool = False, queue_immediate: bool = 
     rt = runtime.Runtime(settings=settings, db=database,
                          keyring=Keyring(load_master_key(settings.secret_key, settings.data_dir)))
     runtime.install(rt)
+    cache.clear_all()
     queue.configure(None if queue_immediate else settings.queue_path, immediate=queue_immediate)
     import appliance.tasks  # noqa: F401  (registers every task and listener)
     if migrate:

@@ -391,6 +391,12 @@ def driver_connection(session: Session):
     return session.connection().connection.driver_connection
 
 
+def remember(session: Session, table: Table, row, **keys) -> None:
+    """Make `row` what `read_row(session, table, **keys)` answers in this unit (a row known
+    another way: a cache)."""
+    session.info.setdefault("read_rows", {})[(table.name, tuple(sorted(keys.items())), ())] = row
+
+
 def read_row(session: Session, table: Table, *, with_parent: tuple[Table, str] | None = None,
              absent: tuple[str, ...] = (), remember: bool = True, **keys) -> SimpleNamespace | None:
     """One row by unique column values (`id=...`, or `organization_id=..., user_id=...`), as plain
