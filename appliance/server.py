@@ -17,6 +17,7 @@ from waitress.server import create_server
 
 from appliance.app import create_app
 from appliance.core import events, queue, runtime
+from appliance.core.db import Checkpointer
 from appliance.settings import Settings
 
 log = logging.getLogger("appliance.server")
@@ -40,6 +41,8 @@ def serve(settings: Settings) -> None:
     signal.signal(signal.SIGINT, on_signal)
     consumer.start()
     events.dispatcher.start(runtime.get().db)
+    checkpointer = Checkpointer(settings.database_path)
+    checkpointer.start()
     # Daemon: once requests are drained, the I/O loop ends with the process.
     threading.Thread(target=server.run, name="waitress", daemon=True).start()
     log.info("serving on http://%s:%s (data in %s)", settings.host, server.effective_port,
@@ -52,6 +55,7 @@ def serve(settings: Settings) -> None:
         server.task_dispatcher.shutdown(cancel_pending=False, timeout=DRAIN_SECONDS)
         consumer.stop(graceful=True)
         events.dispatcher.stop()
+        checkpointer.stop()
         queue.huey.storage.close()
         runtime.get().db.dispose()
         log.info("stopped")

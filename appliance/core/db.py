@@ -34,6 +34,9 @@ _PRAGMAS = (
     "foreign_keys=ON",
     # FULL: a committed transaction survives power loss too, not only a process crash.
     "synchronous=FULL",
+    # The server's checkpointer thread copies the WAL into the database every second, off the
+    # request path; SQLite's own checkpoint in the committing request is only the backstop (~40 MB).
+    "wal_autocheckpoint=10000",
 )
 
 
@@ -160,6 +163,43 @@ def make_engine(path: Path | str, *, write: bool, pool_size: int = 5) -> Engine:
     else:
         event.listen(engine, "begin", _begin_deferred)
     return engine
+
+
+class Checkpointer:
+    """Moves committed pages from the WAL into the database file once a second (PASSIVE: never
+    waits for, nor blocks, readers and writers). Done in a committing request instead, as SQLite
+    does by default every 1,000 pages, the copy and its fsyncs stalled that request and the writers
+    queued behind it: inbound webhooks saw a p99 above 700 ms on a busy disk."""
+
+    INTERVAL_SECONDS = 1.0
+
+    def __init__(self, path: Path | str):
+        self.path = path
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="checkpointer", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            self._stop.set()
+            thread.join(timeout)
+
+    def _run(self) -> None:
+        conn = sqlite.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        try:
+            conn.execute("PRAGMA busy_timeout=5000")
+            while not self._stop.wait(self.INTERVAL_SECONDS):
+                try:
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                except sqlite.Error:
+                    log.exception("WAL checkpoint failed; SQLite's own checkpoint remains")
+        finally:
+            conn.close()
 
 
 class ThreadReaders:
