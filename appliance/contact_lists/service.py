@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import delete, func, insert
+from sqlalchemy import delete, func
 from sqlmodel import Session, select
 
 from appliance.contact_lists import csv_import
@@ -14,6 +14,7 @@ from appliance.contacts import service as contacts_service
 from appliance.contacts.models import Contact
 from appliance.core import clock, events
 from appliance.core.actor import OrgActor
+from appliance.core.db import insert_many
 from appliance.core.errors import Conflict, Invalid, NotFound
 
 
@@ -106,8 +107,9 @@ def _add(session: Session, list_id: str, contact_ids: list[str]) -> int:
         return 0
     before = _count(session, list_id)
     now = clock.now()
-    session.execute(insert(ContactListMember).prefix_with("OR IGNORE"),
-                    [{"list_id": list_id, "contact_id": contact_id, "added_at": now} for contact_id in contact_ids])
+    insert_many(session, ContactListMember.__table__,
+                [{"list_id": list_id, "contact_id": contact_id, "added_at": now} for contact_id in contact_ids],
+                or_ignore=True)
     return _count(session, list_id) - before
 
 
@@ -148,8 +150,8 @@ def do_import_csv(session: Session, *, actor: OrgActor, list_id: str, content: b
     """Every readable row becomes a member of the list: new numbers become contacts; known ones keep
     their data unless `update_existing` (then the file's name and columns win). Rows that cannot be
     read are reported by line; the rest is imported in one transaction."""
+    parsed = csv_import.parse(content)  # before the first statement: no lock held while reading the file
     contact_list = access_list(session, actor=actor, list_id=list_id)
-    parsed = csv_import.parse(content)
     summary = ImportSummary(rows=len(parsed.rows) + parsed.rejected, rejected=parsed.rejected,
                             rejections=parsed.rejections)
     existing = contacts_service.find_by_wa_ids(session, organization_id=actor.organization_id,
@@ -159,14 +161,17 @@ def do_import_csv(session: Session, *, actor: OrgActor, list_id: str, content: b
         {"wa_id": row.wa_id, "name": row.name, "attributes": row.attributes} for row in new_rows])
     summary.created = len(created)
     if update_existing:
+        changes = []
         for row in parsed.rows:
             contact = existing.get(row.wa_id)
             if contact is None:
                 continue
-            changes = {"name": row.name or contact.name, "attributes": {**contact.attributes, **row.attributes}}
-            if any(getattr(contact, key) != value for key, value in changes.items()):
-                contacts_service.do_update(session, actor=actor, contact_id=contact.id, **changes)
-                summary.updated += 1
+            change = {"id": contact.id, "name": row.name or contact.name,
+                      "attributes": {**(contact.attributes or {}), **row.attributes}}
+            if (change["name"], change["attributes"]) != (contact.name, contact.attributes or {}):
+                changes.append(change)
+        contacts_service.do_update_many(session, organization_id=actor.organization_id, changes=changes)
+        summary.updated = len(changes)
     member_ids = [existing[row.wa_id].id for row in parsed.rows if row.wa_id in existing] + created
     summary.added = _add(session, contact_list.id, member_ids)
     summary.already_members = len(member_ids) - summary.added

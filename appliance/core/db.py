@@ -431,6 +431,23 @@ def driver_connection(session: Session):
     return session.connection().connection.driver_connection
 
 
+def insert_many(session: Session, table: Table, rows: list[dict], *, or_ignore: bool = False) -> None:
+    """Insert `rows` (dicts by column name; every row the same keys) through the driver's
+    executemany, each value converted by its column's type once here. SQLAlchemy's own executemany
+    spends ~0.15 ms a row preparing parameters: seconds for an import of 50,000 contacts."""
+    if not rows:
+        return
+    names = list(rows[0])
+    dialect = session.get_bind().dialect
+    processors = [table.c[name].type.bind_processor(dialect) for name in names]
+    sql = (f"INSERT {'OR IGNORE ' if or_ignore else ''}INTO {table.name} ({', '.join(names)}) "
+           f"VALUES ({', '.join('?' * len(names))})")
+    params = [tuple(value if value is None or process is None else process(value)
+                    for value, process in zip((row[name] for name in names), processors, strict=True))
+              for row in rows]
+    driver_connection(session).executemany(sql, params)
+
+
 def remember(session: Session, table: Table, row, **keys) -> None:
     """Make `row` what `read_row(session, table, **keys)` answers in this unit (a row known
     another way: a cache)."""

@@ -22,7 +22,7 @@ from sqlmodel import Field, Session, SQLModel, select
 from huey import crontab
 
 from appliance.core import clock, runtime
-from appliance.core.db import UTCDateTime, after_commit, driver_connection
+from appliance.core.db import UTCDateTime, after_commit, driver_connection, insert_many
 from appliance.core.queue import huey
 
 log = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ def emit_many(session: Session, name: str, *, organization_id: str | None, items
     if not items:
         return
     now = clock.now()
-    session.execute(insert(OutboxEvent.__table__), [
+    insert_many(session, OutboxEvent.__table__, [
         {"name": name, "organization_id": organization_id, "data": data, "created_at": now} for data in items])
     _wake_after_commit(session)
 

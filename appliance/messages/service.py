@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import insert
+
 from sqlmodel import Session, select
 
 from appliance.conversations import service as conversations_service
 from appliance.conversations.models import Conversation
 from appliance.core import clock, events, pagination
-from appliance.core.db import driver_connection
+from appliance.core.db import driver_connection, insert_many
 from appliance.core.actor import OrgActor
 from appliance.core.ids import new_id
 from appliance.messages.models import Message
@@ -72,7 +72,7 @@ def do_record_inbound(session: Session, *, number, conversation_id: str, contact
             media_ids.append(row["id"])
     if rows:
         # Core, not ORM objects: building and flushing a mapped object per row was most of the cost.
-        session.execute(insert(Message.__table__), rows)
+        insert_many(session, Message.__table__, rows)
         events.emit_many(session, "message.created", organization_id=number.organization_id, items=[
             {"messageId": row["id"], "conversationId": conversation_id, "direction": "in"} for row in rows])
     return media_ids
