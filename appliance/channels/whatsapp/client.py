@@ -17,7 +17,7 @@ import requests
 
 # Codes where the same request may succeed later (Meta's guidance and the products' experience):
 # throttling, temporary outages, generic errors. Everything else needs a change first.
-RETRYABLE_CODES = frozenset({1, 2, 4, 80007, 130429, 131000, 131016, 131056, 133004})
+RETRYABLE_CODES = frozenset({1, 2, 4, 80007, 130429, 131000, 131016, 131056, 131057, 132069, 133004})
 # Network-level failure without a Graph answer (timeout, refused, reset).
 TRANSPORT_ERROR = -1
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from appliance.channels.whatsapp.client import GraphClient, GraphError
+from appliance.channels.whatsapp.errors import explain
 from appliance.core import runtime
 from appliance.core.errors import AppError, Invalid, Unavailable
 
@@ -21,8 +22,9 @@ def graph_client() -> GraphClient:
 
 def as_app_error(error: GraphError, *, what: str) -> AppError:
     """A Graph failure during a person's request, as an answer they can act on. Meta's code and
-    details travel along (`graphCode`, `graphDetails`)."""
-    extra = {"graphCode": error.code, "graphDetails": error.details}
+    details travel along (`graphCode`, `graphDetails`), with what to do in English and Spanish
+    (`guidance`, from data/network_errors.json)."""
+    extra = {"graphCode": error.code, "graphDetails": error.details, "guidance": explain(error.code).guidance}
     if error.retryable:
         return Unavailable(f"The WhatsApp network did not answer {what}; try again in a moment.",
                            code="graph_unavailable", **extra)
