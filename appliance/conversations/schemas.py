@@ -41,6 +41,8 @@ class ChatMessageSchema(ApiSchema):
     type = fields.String()
     payload = fields.Dict(metadata={"description": "The type's object as the network shapes it (text, image, ...)"})
     status = fields.String(metadata={"description": "in: received; out: pending, sent, delivered, read or failed"})
+    sent_from = fields.String(allow_none=True, metadata={
+        "description": "business_app: written in the WhatsApp Business app of a coexistence number (an echo)"})
     reply_to_wamid = fields.String(allow_none=True)
     error_code = fields.Integer(allow_none=True)
     error_title = fields.String(allow_none=True)

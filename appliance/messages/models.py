@@ -27,6 +27,7 @@ class Message(SQLModel, table=True):
     type: str = Field(max_length=30)
     payload: dict = Field(default_factory=dict, sa_type=JSON)
     status: str = Field(max_length=20)  # in: received; out: pending | sent | delivered | read | failed
+    sent_from: str | None = Field(default=None, max_length=20)  # business_app: an echo of a coexistence number
     reply_to_wamid: str | None = Field(default=None, max_length=200)
     error_code: int | None = Field(default=None)
     error_title: str | None = Field(default=None, max_length=200)

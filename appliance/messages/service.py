@@ -51,18 +51,20 @@ class Inbound:
     reply_to: str | None
 
 
-def do_record_inbound(session: Session, *, number, conversation_id: str, contact_id: str,
-                      items: list[Inbound]) -> list[str]:
-    """Store a customer's new messages of one delivery in one statement (each with its event);
-    answers the ids of those whose media must be fetched."""
+def do_record_from_network(session: Session, *, number, conversation_id: str, contact_id: str,
+                           items: list[Inbound], echo: bool = False) -> list[str]:
+    """Store new messages of one delivery in one statement (each with its event): a customer's, or
+    (`echo`) what the business wrote from the WhatsApp Business app on a coexistence number, kept
+    as outbound and already sent. Answers the ids of those whose media must be fetched."""
     now = clock.now()
     rows, media_ids = [], []
     for item in items:
         media = item.payload.get(item.kind) if item.kind in MEDIA_TYPES else None
         media_id = str(media["id"]) if isinstance(media, dict) and media.get("id") else None
         row = {"id": new_id(), "organization_id": number.organization_id, "phone_number_pk": number.id,
-               "conversation_id": conversation_id, "contact_id": contact_id, "direction": "in",
-               "wamid": item.wamid, "type": item.kind, "payload": item.payload, "status": "received",
+               "conversation_id": conversation_id, "contact_id": contact_id, "direction": "out" if echo else "in",
+               "wamid": item.wamid, "type": item.kind, "payload": item.payload,
+               "status": "sent" if echo else "received", "sent_from": "business_app" if echo else None,
                "reply_to_wamid": item.reply_to, "sent_at": item.at, "media_id": media_id,
                "media_status": "pending" if media_id else None,
                "media_mime_type": media.get("mime_type") if media_id else None,
@@ -74,7 +76,7 @@ def do_record_inbound(session: Session, *, number, conversation_id: str, contact
         # Core, not ORM objects: building and flushing a mapped object per row was most of the cost.
         insert_many(session, Message.__table__, rows)
         events.emit_many(session, "message.created", organization_id=number.organization_id, items=[
-            {"messageId": row["id"], "conversationId": conversation_id, "direction": "in"} for row in rows])
+            {"messageId": row["id"], "conversationId": conversation_id, "direction": row["direction"]} for row in rows])
     return media_ids
 
 

@@ -218,6 +218,14 @@ def create_netsim_app(simulator: Simulator | None = None) -> Flask:
                                           name=body.get("name"))
         return jsonify({"wamid": wamid}), 201
 
+    @app.post("/_control/echo")
+    def control_echo():
+        """The business writes from the WhatsApp Business app of a coexistence number."""
+        body = json_body()
+        message = {k: v for k, v in body.items() if k not in ("phoneNumberId", "to")}
+        wamid = simulator.business_app_writes(str(body.get("phoneNumberId")), str(body.get("to") or ""), message)
+        return jsonify({"wamid": wamid}), 201
+
     @app.post("/_control/read")
     def control_read():
         wamid = json_body().get("wamid")

@@ -70,3 +70,21 @@ class Simulator:
             change = webhooks.messages_change(number, field_name="smb_app_state_sync")
             change["value"]["state_sync"] = items
             self.deliverer.post(account.webhook_url, account.app_secret, webhooks.envelope(account.waba_id, [change]))
+
+    def business_app_writes(self, phone_number_id: str, to: str, message: dict) -> str:
+        """The owner of a coexistence number writes to a customer from the WhatsApp Business app: the
+        network echoes it (`smb_message_echoes`). Answers the new wamid."""
+        number = self.network.numbers.get(phone_number_id)
+        if number is None or not number.on_biz_app:
+            raise NetworkError(100, "Echoes come only from numbers shared with the WhatsApp Business app")
+        kind = message.get("type")
+        if kind not in webhooks.INBOUND_TYPES:
+            raise NetworkError(131051, f"Message type {kind!r} is not one the network delivers")
+        wamid = new_wamid()
+        echo = {"from": "".join(c for c in number.display_phone_number if c.isdigit()), "to": to, "id": wamid,
+                "timestamp": str(int(self.network.clock())), "type": kind, kind: message.get(kind, {})}
+        change = webhooks.messages_change(number, field_name="smb_message_echoes")
+        change["value"]["message_echoes"] = [echo]
+        account = self.network.accounts[number.waba_id]
+        self.deliverer.post(account.webhook_url, account.app_secret, webhooks.envelope(account.waba_id, [change]))
+        return wamid

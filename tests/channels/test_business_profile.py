@@ -111,3 +111,38 @@ def test_coexistence_sync_needs_a_coexistence_number(line):
     answer = line.api.post(f"/organizations/{line.org_id}/phone-numbers/{line.number['id']}/coexistence/sync", {},
                            token=line.owner["token"])
     assert answer.status_code == 409 and answer.json["code"] == "not_coexistence_number"
+
+
+def test_echoes_of_the_business_app_are_kept_as_sent_messages(coexistence_line):
+    line = coexistence_line
+    answer = requests.post(f"{line.netsim_url}/_control/echo", json={
+        "phoneNumberId": line.account["numbers"][0]["id"], "to": "5215599990000", "type": "text",
+        "text": {"body": "¡Su pedido ya salió!"}}, timeout=5)
+    assert answer.status_code == 201, answer.text
+    [(headers, body)] = line.deliveries()
+    first = line.replay(headers, body)
+    assert first.status_code == 200 and first.json["data"]["echoes"] == 1
+    again = line.replay(headers, body)  # a redelivery changes nothing
+    assert again.json["data"]["echoes"] == 0 and again.json["data"]["duplicates"] == 1
+    [conversation] = line.get("/conversations")["items"]
+    assert conversation["unread"] is False and conversation["lastInboundAt"] is None
+    [message] = line.get(f"/conversations/{conversation['id']}/messages")["items"]
+    assert (message["direction"], message["status"], message["sentFrom"], message["payload"]) == (
+        "out", "sent", "business_app", {"text": {"body": "¡Su pedido ya salió!"}})
+    line.customer_writes(wa_id="5215599990000", message={"type": "text", "text": {"body": "¡Gracias!"}})
+    line.deliver()
+    [conversation] = line.get("/conversations")["items"]
+    assert conversation["unread"] is True and len(line.get(f"/conversations/{conversation['id']}/messages")["items"]) == 2
+
+
+def test_malformed_echoes_are_refused_whole(coexistence_line):
+    import json
+    from appliance.netsim import webhooks
+    line = coexistence_line
+    number = line.simulator.network.numbers[line.account["numbers"][0]["id"]]
+    change = webhooks.messages_change(number, field_name="smb_message_echoes")
+    change["value"]["message_echoes"] = [{"id": "wamid.x", "type": "text", "timestamp": "1"}]  # no "to"
+    body = webhooks.encode(webhooks.envelope(line.account["wabaId"], [change]))
+    answer = line.replay({"X-Hub-Signature-256": webhooks.sign(line.account["appSecret"], body)}, body)
+    assert answer.status_code == 400 and "entry[0].changes[0].value.message_echoes[0]" in answer.json["errors"]
+    assert json.loads(body)["entry"][0]["changes"][0]["field"] == "smb_message_echoes"

@@ -44,7 +44,7 @@ def test_a_customer_writes_in_and_it_shows_through_the_api(line):
     wamid = line.customer_writes()
     answers = line.deliver()
     assert [a.status_code for a in answers] == [200]
-    assert answers[0].json["data"] == {"messages": 1, "duplicates": 0, "statuses": 0, "contacts": 0}
+    assert answers[0].json["data"] == {"messages": 1, "duplicates": 0, "statuses": 0, "echoes": 0, "contacts": 0}
     page = line.get("/conversations")
     assert page["nextCursor"] is None and len(page["items"]) == 1
     conversation = page["items"][0]
@@ -65,7 +65,7 @@ def test_redeliveries_change_nothing(line):
     [(headers, body)] = line.deliveries()
     assert line.replay(headers, body).json["data"]["messages"] == 1
     again = line.replay(headers, body)
-    assert again.status_code == 200 and again.json["data"] == {"messages": 0, "duplicates": 1, "statuses": 0, "contacts": 0}
+    assert again.status_code == 200 and again.json["data"] == {"messages": 0, "duplicates": 1, "statuses": 0, "echoes": 0, "contacts": 0}
     assert _count(Message) == 1 and _count(Conversation) == 1 and _count(Contact) == 1
     # The same message twice in one delivery, beside a new one from another customer.
     payload = json.loads(body)
@@ -74,7 +74,7 @@ def test_redeliveries_change_nothing(line):
     other = dict(value["messages"][0], id="wamid.other", **{"from": "5215599999999"})
     value["messages"] = [twin, twin, other]
     answer = line.replay(*_signed(line, payload))
-    assert answer.json["data"] == {"messages": 2, "duplicates": 1, "statuses": 0, "contacts": 0}
+    assert answer.json["data"] == {"messages": 2, "duplicates": 1, "statuses": 0, "echoes": 0, "contacts": 0}
     assert _count(Message) == 3 and _count(Conversation) == 2 and _count(Contact) == 2
 
 

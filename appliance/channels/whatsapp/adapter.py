@@ -36,7 +36,7 @@ from appliance.wabas.models import BusinessAccount
 _SIGNATURE = re.compile(r"^sha256=([0-9a-f]{64})$")
 # Fields whose changes belong to one business number (routed by metadata.phone_number_id); the
 # others (template updates, account updates) belong to the entry's business account.
-_NUMBER_FIELDS = frozenset({"messages", "smb_app_state_sync"})
+_NUMBER_FIELDS = frozenset({"messages", "smb_app_state_sync", "smb_message_echoes"})
 _MESSAGE_FIELDS = ("id", "timestamp", "type")
 
 
@@ -45,6 +45,7 @@ class Outcome:
     messages: int = 0
     duplicates: int = 0
     statuses: int = 0
+    echoes: int = 0  # what the business wrote in the WhatsApp Business app (coexistence)
     contacts: int = 0  # contacts created or named by a coexistence number's address book
     media_message_ids: list[str] = field(default_factory=list)
 
@@ -74,6 +75,8 @@ def check_shape(payload) -> list[tuple[str, dict]]:
                 _check_messages_value(change["value"], f"{where}.value")
             elif change["field"] == "smb_app_state_sync":
                 _check_state_sync_value(change["value"], f"{where}.value")
+            elif change["field"] == "smb_message_echoes":
+                _check_echoes_value(change["value"], f"{where}.value")
             changes.append((entry["id"], change))
     return changes
 
@@ -93,6 +96,17 @@ def _check_state_sync_value(value: dict, where: str) -> None:
         if not isinstance(item, dict) or not isinstance(item.get("contact"), dict) \
                 or not isinstance(item["contact"].get("phone_number"), str) or item.get("action") not in ("add", "remove"):
             raise _invalid(f"{where}.state_sync[{i}]", "Needs a contact with phone_number and action add or remove.")
+
+
+def _check_echoes_value(value: dict, where: str) -> None:
+    _check_metadata(value, where)
+    echoes = value.get("message_echoes")
+    if not isinstance(echoes, list):
+        raise _invalid(f"{where}.message_echoes", "Must be a list.")
+    for i, echo in enumerate(echoes):
+        if not isinstance(echo, dict) or not all(isinstance(echo.get(k), str) and echo.get(k) for k in (*_MESSAGE_FIELDS, "to")) \
+                or not echo["timestamp"].isdigit():
+            raise _invalid(f"{where}.message_echoes[{i}]", "Needs id, to, type and timestamp (epoch seconds) as strings.")
 
 
 def _check_messages_value(value: dict, where: str) -> None:
@@ -170,6 +184,10 @@ def do_apply(session: Session, changes: list[tuple[str, dict]], numbers: dict[st
             if number is None:
                 continue  # a number not connected here (another app's, or disconnected)
             _apply_messages(session, number, value, outcome)
+        elif change["field"] == "smb_message_echoes":
+            number = numbers.get(value["metadata"]["phone_number_id"])
+            if number is not None:
+                _apply_echoes(session, number, value["message_echoes"], outcome)
         elif change["field"] == "smb_app_state_sync":
             number = numbers.get(value["metadata"]["phone_number_id"])
             if number is not None:
@@ -217,7 +235,7 @@ def _apply_messages(session: Session, number: PhoneNumber, value: dict, outcome:
             keyword = _opt_out_keyword(keywords, message)
             if keyword:
                 contacts_service.do_record_opt_out(session, contact=contact, keyword=keyword)
-        outcome.media_message_ids += messages_service.do_record_inbound(
+        outcome.media_message_ids += messages_service.do_record_from_network(
             session, number=number, conversation_id=conversation_id, contact_id=contact.id, items=items)
         outcome.messages += len(items)
     statuses = value.get("statuses", [])
@@ -230,6 +248,34 @@ def _apply_messages(session: Session, number: PhoneNumber, value: dict, outcome:
         if messages_service.do_apply_status(session, message=found, status=status["status"],
                                            error=errors[0] if errors and isinstance(errors[0], dict) else None):
             outcome.statuses += 1
+
+
+def _apply_echoes(session: Session, number, echoes: list[dict], outcome: Outcome) -> None:
+    """A coexistence number's messages written in the WhatsApp Business app: stored as outbound and
+    sent, in the customer's conversation, idempotent by wamid like everything else."""
+    seen = messages_service.stored_wamids(session, [e["id"] for e in echoes])
+    by_customer: dict[str, list[dict]] = {}
+    for echo in echoes:
+        wa_id = contacts_service.normalize_wa_id(echo["to"])
+        if echo["id"] in seen or wa_id is None:
+            outcome.duplicates += echo["id"] in seen
+            continue
+        seen.add(echo["id"])
+        by_customer.setdefault(wa_id, []).append(echo)
+    for wa_id, messages in by_customer.items():
+        contact, _ = contacts_service.do_upsert_from_network(session, organization_id=number.organization_id,
+                                                             wa_id=wa_id, user_id=None, profile_name=None)
+        times = [datetime.fromtimestamp(int(m["timestamp"]), tz=timezone.utc) for m in messages]
+        conversation_id = conversations_service.do_record_echo(session, number=number, contact_id=contact.id,
+                                                               at=max(times))
+        items = [messages_service.Inbound(
+            wamid=m["id"], kind=m["type"], at=at,
+            reply_to=m["context"].get("id") if isinstance(m.get("context"), dict) else None,
+            payload={k: v for k, v in m.items() if k not in ("id", "from", "to", "timestamp", "type")})
+            for m, at in zip(messages, times, strict=True)]
+        outcome.media_message_ids += messages_service.do_record_from_network(
+            session, number=number, conversation_id=conversation_id, contact_id=contact.id, items=items, echo=True)
+        outcome.echoes += len(items)
 
 
 def _normalize(text: str) -> str:

@@ -23,6 +23,7 @@ class WebhookReceiptSchema(ApiSchema):
     messages = fields.Integer(metadata={"description": "New messages stored"})
     duplicates = fields.Integer(metadata={"description": "Messages already stored (redeliveries)"})
     statuses = fields.Integer(metadata={"description": "Status changes applied"})
+    echoes = fields.Integer(metadata={"description": "Messages written in the WhatsApp Business app (coexistence)"})
     contacts = fields.Integer(metadata={"description": "Contacts created or named from a coexistence number's Business app"})
 
 
