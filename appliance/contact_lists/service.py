@@ -103,14 +103,10 @@ def do_delete(session: Session, *, actor: OrgActor, list_id: str) -> None:
 
 def _add(session: Session, list_id: str, contact_ids: list[str]) -> int:
     """Add contacts (of the list's organization) not yet members; answers how many were added."""
-    if not contact_ids:
-        return 0
-    before = _count(session, list_id)
     now = clock.now()
-    insert_many(session, ContactListMember.__table__,
-                [{"list_id": list_id, "contact_id": contact_id, "added_at": now} for contact_id in contact_ids],
-                or_ignore=True)
-    return _count(session, list_id) - before
+    return insert_many(session, ContactListMember.__table__,
+                       [{"list_id": list_id, "contact_id": contact_id, "added_at": now} for contact_id in contact_ids],
+                       or_ignore=True)
 
 
 def do_add_members(session: Session, *, actor: OrgActor, list_id: str, contact_ids: list[str]) -> dict:

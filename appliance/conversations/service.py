@@ -24,14 +24,7 @@ def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime
     table = Conversation.__table__
     found = read_row(session, table, phone_number_pk=number.id, contact_id=contact_id, remember=False)
     if found is None:
-        conversation_id = new_id()
-        session.execute(insert(table).values(
-            id=conversation_id, organization_id=number.organization_id, phone_number_pk=number.id,
-            contact_id=contact_id, status="open", unread=True, pinned=False, last_message_at=at, last_inbound_at=at,
-            created_at=now, updated_at=now))
-        events.emit(session, "conversation.created", organization_id=number.organization_id,
-                    conversationId=conversation_id)
-        return conversation_id
+        return _create(session, number=number, contact_id=contact_id, at=at, inbound=True)
     reopened = found.status != "open"
     session.execute(update(table).where(table.c.id == found.id).values(
         status="open", unread=True, last_message_at=max(found.last_message_at, at),
@@ -41,21 +34,26 @@ def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime
     return found.id
 
 
+def _create(session: Session, *, number, contact_id: str, at: datetime, inbound: bool) -> str:
+    """A new open conversation; a customer's message makes it unread and opens the 24-hour window."""
+    now, conversation_id = clock.now(), new_id()
+    session.execute(insert(Conversation.__table__).values(
+        id=conversation_id, organization_id=number.organization_id, phone_number_pk=number.id,
+        contact_id=contact_id, status="open", unread=inbound, pinned=False, last_message_at=at,
+        last_inbound_at=at if inbound else None, created_at=now, updated_at=now))
+    events.emit(session, "conversation.created", organization_id=number.organization_id,
+                conversationId=conversation_id)
+    return conversation_id
+
+
 def do_record_echo(session: Session, *, number, contact_id: str, at: datetime) -> str:
     """The conversation of a message the business wrote from the WhatsApp Business app: created if
     new, its last activity moved; not reopened, not marked unread, the customer's window untouched."""
-    now = clock.now()
     table = Conversation.__table__
     found = read_row(session, table, phone_number_pk=number.id, contact_id=contact_id, remember=False)
     if found is None:
-        conversation_id = new_id()
-        session.execute(insert(table).values(
-            id=conversation_id, organization_id=number.organization_id, phone_number_pk=number.id,
-            contact_id=contact_id, status="open", unread=False, pinned=False, last_message_at=at,
-            last_inbound_at=None, created_at=now, updated_at=now))
-        events.emit(session, "conversation.created", organization_id=number.organization_id,
-                    conversationId=conversation_id)
-        return conversation_id
+        return _create(session, number=number, contact_id=contact_id, at=at, inbound=False)
+    now = clock.now()
     if at > found.last_message_at:
         session.execute(update(table).where(table.c.id == found.id).values(last_message_at=at, updated_at=now))
         events.emit(session, "conversation.updated", organization_id=number.organization_id,

@@ -431,12 +431,13 @@ def driver_connection(session: Session):
     return session.connection().connection.driver_connection
 
 
-def insert_many(session: Session, table: Table, rows: list[dict], *, or_ignore: bool = False) -> None:
+def insert_many(session: Session, table: Table, rows: list[dict], *, or_ignore: bool = False) -> int:
     """Insert `rows` (dicts by column name; every row the same keys) through the driver's
     executemany, each value converted by its column's type once here. SQLAlchemy's own executemany
-    spends ~0.15 ms a row preparing parameters: seconds for an import of 50,000 contacts."""
+    spends ~0.15 ms a row preparing parameters: seconds for an import of 20,000 contacts. Answers how
+    many rows were inserted (`or_ignore` skips those that would break a unique key)."""
     if not rows:
-        return
+        return 0
     names = list(rows[0])
     dialect = session.get_bind().dialect
     processors = [table.c[name].type.bind_processor(dialect) for name in names]
@@ -445,7 +446,7 @@ def insert_many(session: Session, table: Table, rows: list[dict], *, or_ignore: 
     params = [tuple(value if value is None or process is None else process(value)
                     for value, process in zip((row[name] for name in names), processors, strict=True))
               for row in rows]
-    driver_connection(session).executemany(sql, params)
+    return driver_connection(session).executemany(sql, params).rowcount
 
 
 def remember(session: Session, table: Table, row, **keys) -> None:

@@ -6,17 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-
 from sqlmodel import Session, select
 
 from appliance.conversations import service as conversations_service
-from appliance.conversations.models import Conversation
 from appliance.core import clock, events, pagination
-from appliance.core.db import driver_connection, insert_many
 from appliance.core.actor import OrgActor
+from appliance.core.db import driver_connection, insert_many
 from appliance.core.ids import new_id
 from appliance.messages.models import Message
-from appliance.phone_numbers.models import PhoneNumber
 
 MEDIA_TYPES = frozenset({"image", "video", "audio", "document", "sticker"})
 # Outbound statuses only move forward; `failed` is final whatever arrives after it.

@@ -65,14 +65,6 @@ def access_template(session: Session, *, actor: OrgActor, template_pk: str) -> T
     return template
 
 
-def find_sendable(session: Session, *, waba_pk: str, name: str, language: str | None) -> Template | None:
-    """An approved template of this business account by name (and language: else the first approved)."""
-    query = select(Template).where(Template.waba_pk == waba_pk, Template.name == name, Template.status == "APPROVED")
-    if language:
-        query = query.where(Template.language == language)
-    return session.exec(query.order_by(Template.created_at, Template.id)).first()
-
-
 def _accounts(actor: OrgActor, business_account_id: str | None) -> list[BusinessAccount]:
     with runtime.get().db.unit_of_work(write=False) as reading:
         if business_account_id:

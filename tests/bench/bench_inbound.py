@@ -10,7 +10,6 @@ Run: .venv/bin/python tests/bench/bench_inbound.py   (BENCH_SECONDS=20 for a qui
 from __future__ import annotations
 
 import http.client
-import json
 import os
 import random
 import sqlite3

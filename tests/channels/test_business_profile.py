@@ -146,3 +146,4 @@ def test_malformed_echoes_are_refused_whole(coexistence_line):
     answer = line.replay({"X-Hub-Signature-256": webhooks.sign(line.account["appSecret"], body)}, body)
     assert answer.status_code == 400 and "entry[0].changes[0].value.message_echoes[0]" in answer.json["errors"]
     assert json.loads(body)["entry"][0]["changes"][0]["field"] == "smb_message_echoes"
+    assert line.get("/conversations")["items"] == [] and line.get("/contacts")["items"] == []  # nothing stored

@@ -23,9 +23,19 @@ def simulator():
 @pytest.fixture
 def netsim_url(simulator):
     server = create_server(create_netsim_app(simulator), host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
+    closing = threading.Event()
+
+    def serve():
+        try:
+            server.run()
+        except OSError:  # waitress's select loop meets the socket closed under it at teardown
+            if not closing.is_set():
+                raise
+
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}"
+    closing.set()
     server.close()
 
 

@@ -19,7 +19,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from appliance.contacts import service as contacts_service
 from appliance.conversations import service as conversations_service
@@ -206,16 +206,9 @@ def _apply_messages(session: Session, number: PhoneNumber, value: dict, outcome:
     """A change's messages, grouped by customer: one contact and one conversation update per
     customer, one query for the wamids already stored (deliveries carry up to dozens of messages)."""
     profiles = {c.get("wa_id") or c.get("user_id"): c for c in value.get("contacts", [])}
-    incoming = value.get("messages", [])
-    seen = messages_service.stored_wamids(session, [m["id"] for m in incoming])
     keywords = _opt_out_keywords(session, number.organization_id)
-    by_customer: dict[str, list[dict]] = {}
-    for message in incoming:
-        if message["id"] in seen:
-            outcome.duplicates += 1  # a redelivery (or the same message twice in one batch)
-            continue
-        seen.add(message["id"])
-        by_customer.setdefault(message.get("from") or message.get("from_user_id"), []).append(message)
+    by_customer = _new_by_customer(session, value.get("messages", []), outcome,
+                                   lambda message: message.get("from") or message.get("from_user_id"))
     for customer, messages in by_customer.items():
         profile = profiles.get(customer) or {}
         first = messages[0]
@@ -223,15 +216,10 @@ def _apply_messages(session: Session, number: PhoneNumber, value: dict, outcome:
             session, organization_id=number.organization_id, wa_id=first.get("from"),
             user_id=profile.get("user_id") or first.get("from_user_id"),
             profile_name=(profile.get("profile") or {}).get("name"))
-        times = [datetime.fromtimestamp(int(m["timestamp"]), tz=timezone.utc) for m in messages]
+        items = [_as_stored(message) for message in messages]
         conversation_id = conversations_service.do_record_inbound(session, number=number, contact_id=contact.id,
-                                                                  at=max(times))
-        items = []
-        for message, at in zip(messages, times, strict=True):
-            context = message.get("context") if isinstance(message.get("context"), dict) else {}
-            items.append(messages_service.Inbound(
-                wamid=message["id"], kind=message["type"], at=at, reply_to=context.get("id"),
-                payload={k: v for k, v in message.items() if k not in ("id", "from", "timestamp", "type")}))
+                                                                  at=max(item.at for item in items))
+        for message in messages:
             keyword = _opt_out_keyword(keywords, message)
             if keyword:
                 contacts_service.do_record_opt_out(session, contact=contact, keyword=keyword)
@@ -250,29 +238,44 @@ def _apply_messages(session: Session, number: PhoneNumber, value: dict, outcome:
             outcome.statuses += 1
 
 
+def _new_by_customer(session: Session, messages: list[dict], outcome: Outcome, customer_of) -> dict[str, list[dict]]:
+    """The messages not stored yet (one query for the whole change), grouped by `customer_of(message)`;
+    redeliveries (or the same message twice in one batch) are counted as duplicates, messages without
+    a customer skipped."""
+    seen = messages_service.stored_wamids(session, [m["id"] for m in messages])
+    by_customer: dict[str, list[dict]] = {}
+    for message in messages:
+        if message["id"] in seen:
+            outcome.duplicates += 1
+            continue
+        customer = customer_of(message)
+        if customer is None:
+            continue
+        seen.add(message["id"])
+        by_customer.setdefault(customer, []).append(message)
+    return by_customer
+
+
+def _as_stored(message: dict) -> "messages_service.Inbound":
+    """A message (or echo) of the network as the messages service stores it: the type's object and
+    everything else the network sent in `payload`, the replied-to wamid apart."""
+    context = message.get("context") if isinstance(message.get("context"), dict) else {}
+    return messages_service.Inbound(
+        wamid=message["id"], kind=message["type"], reply_to=context.get("id"),
+        at=datetime.fromtimestamp(int(message["timestamp"]), tz=timezone.utc),
+        payload={k: v for k, v in message.items() if k not in ("id", "from", "to", "timestamp", "type")})
+
+
 def _apply_echoes(session: Session, number, echoes: list[dict], outcome: Outcome) -> None:
     """A coexistence number's messages written in the WhatsApp Business app: stored as outbound and
     sent, in the customer's conversation, idempotent by wamid like everything else."""
-    seen = messages_service.stored_wamids(session, [e["id"] for e in echoes])
-    by_customer: dict[str, list[dict]] = {}
-    for echo in echoes:
-        wa_id = contacts_service.normalize_wa_id(echo["to"])
-        if echo["id"] in seen or wa_id is None:
-            outcome.duplicates += echo["id"] in seen
-            continue
-        seen.add(echo["id"])
-        by_customer.setdefault(wa_id, []).append(echo)
+    by_customer = _new_by_customer(session, echoes, outcome, lambda echo: contacts_service.normalize_wa_id(echo["to"]))
     for wa_id, messages in by_customer.items():
         contact, _ = contacts_service.do_upsert_from_network(session, organization_id=number.organization_id,
                                                              wa_id=wa_id, user_id=None, profile_name=None)
-        times = [datetime.fromtimestamp(int(m["timestamp"]), tz=timezone.utc) for m in messages]
+        items = [_as_stored(message) for message in messages]
         conversation_id = conversations_service.do_record_echo(session, number=number, contact_id=contact.id,
-                                                               at=max(times))
-        items = [messages_service.Inbound(
-            wamid=m["id"], kind=m["type"], at=at,
-            reply_to=m["context"].get("id") if isinstance(m.get("context"), dict) else None,
-            payload={k: v for k, v in m.items() if k not in ("id", "from", "to", "timestamp", "type")})
-            for m, at in zip(messages, times, strict=True)]
+                                                               at=max(item.at for item in items))
         outcome.media_message_ids += messages_service.do_record_from_network(
             session, number=number, conversation_id=conversation_id, contact_id=contact.id, items=items, echo=True)
         outcome.echoes += len(items)
