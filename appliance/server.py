@@ -18,6 +18,7 @@ from waitress.server import create_server
 from appliance.app import create_app
 from appliance.core import events, queue, runtime
 from appliance.core.db import Checkpointer
+from appliance.messages.sender import sender
 from appliance.settings import Settings
 
 log = logging.getLogger("appliance.server")
@@ -41,6 +42,7 @@ def serve(settings: Settings) -> None:
     signal.signal(signal.SIGINT, on_signal)
     consumer.start()
     events.dispatcher.start(runtime.get().db)
+    sender.start(runtime.get().db)
     checkpointer = Checkpointer(settings.database_path)
     checkpointer.start()
     # Daemon: once requests are drained, the I/O loop ends with the process.
@@ -53,6 +55,7 @@ def serve(settings: Settings) -> None:
         log.info("received %s, stopping", received[0])
     finally:
         server.task_dispatcher.shutdown(cancel_pending=False, timeout=DRAIN_SECONDS)
+        sender.stop()
         consumer.stop(graceful=True)
         events.dispatcher.stop()
         checkpointer.stop()

@@ -8,6 +8,7 @@ from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
 from appliance.messages import service as messages_service
+from appliance.messages.schemas import ChatMessagePageSchema
 
 blp = Blueprint("conversations", __name__, url_prefix="/organizations/<uuid:org_id>/conversations",
                 description="Conversations and their messages")
@@ -27,7 +28,7 @@ class Conversations(MethodView):
 class ConversationMessages(MethodView):
     @blp.requires("messages:read")
     @blp.arguments(schemas.ChatMessageArgsSchema, location="query")
-    @blp.response(200, schemas.ChatMessagePageSchema)
+    @blp.response(200, ChatMessagePageSchema)
     def get(self, args, org_id, conversation_id):
         """A conversation's messages, newest first (`before` pages back)"""
         return messages_service.list_messages(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id),

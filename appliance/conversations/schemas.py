@@ -30,35 +30,6 @@ class ConversationPageSchema(ApiSchema):
     next_cursor = fields.String(allow_none=True)
 
 
-class ChatMessageSchema(ApiSchema):
-    id = fields.String()
-    organization_id = fields.String()
-    phone_number_id = fields.String(attribute="phone_number_pk")
-    conversation_id = fields.String()
-    contact_id = fields.String()
-    direction = fields.String(metadata={"description": "in or out"})
-    wamid = fields.String(allow_none=True)
-    type = fields.String()
-    payload = fields.Dict(metadata={"description": "The type's object as the network shapes it (text, image, ...)"})
-    status = fields.String(metadata={"description": "in: received; out: pending, sent, delivered, read or failed"})
-    sent_from = fields.String(allow_none=True, metadata={
-        "description": "business_app: written in the WhatsApp Business app of a coexistence number (an echo)"})
-    reply_to_wamid = fields.String(allow_none=True)
-    error_code = fields.Integer(allow_none=True)
-    error_title = fields.String(allow_none=True)
-    media_status = fields.String(allow_none=True, metadata={"description": "pending, stored or failed (media types)"})
-    media_mime_type = fields.String(allow_none=True)
-    media_size = fields.Integer(allow_none=True)
-    sent_at = IsoDateTime(metadata={"description": "When the network says it was sent"})
-    created_at = IsoDateTime()
-    updated_at = IsoDateTime()
-
-
-class ChatMessagePageSchema(ApiSchema):
-    items = fields.List(fields.Nested(ChatMessageSchema))
-    next_cursor = fields.String(allow_none=True)
-
-
 class ChatMessageArgsSchema(ApiSchema):
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
     before = fields.String(load_default=None, validate=validate.Length(max=500),

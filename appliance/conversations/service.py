@@ -61,6 +61,25 @@ def do_record_echo(session: Session, *, number, contact_id: str, at: datetime) -
     return found.id
 
 
+def find_window(session: Session, *, number_pk: str, contact_id: str):
+    """The conversation of (number, contact) as a plain row, or None: `last_inbound_at` says
+    whether the 24-hour window is open."""
+    return read_row(session, Conversation.__table__, phone_number_pk=number_pk, contact_id=contact_id, remember=False)
+
+
+def do_record_outbound(session: Session, *, number, contact_id: str, found=None) -> str:
+    """The conversation of a message the business sends: created if new (read, no window), its last
+    activity moved; a closed one stays closed (sending is not the customer coming back)."""
+    if found is None:
+        return _create(session, number=number, contact_id=contact_id, at=clock.now(), inbound=False)
+    now = clock.now()
+    table = Conversation.__table__
+    session.execute(update(table).where(table.c.id == found.id).values(last_message_at=now, updated_at=now))
+    events.emit(session, "conversation.updated", organization_id=number.organization_id,
+                conversationId=found.id, reopened=False)
+    return found.id
+
+
 def _visible(query, actor: OrgActor):
     query = tenancy.only_allowed_phone_numbers(query, Conversation.phone_number_pk, actor)
     if actor.waba_ids:

@@ -44,6 +44,10 @@ class Conflict(AppError):
     status, code, title = 409, "conflict", "Conflict"
 
 
+class TooLarge(AppError):
+    status, code, title = 413, "payload_too_large", "Content Too Large"
+
+
 class TooMany(AppError):
     status, code, title = 429, "too_many_requests", "Too Many Requests"
 

@@ -17,3 +17,4 @@ from appliance.conversations import models as conversations_models  # noqa: F401
 from appliance.messages import models as messages_models  # noqa: F401
 from appliance.templates import models as templates_models  # noqa: F401
 from appliance.contact_lists import models as contact_lists_models  # noqa: F401
+from appliance.whatsapp_flows import models as whatsapp_flows_models  # noqa: F401

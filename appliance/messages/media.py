@@ -7,15 +7,14 @@ No transaction is open while the network is called."""
 from __future__ import annotations
 
 import hashlib
-import os
 from datetime import timedelta
-from pathlib import Path
 
 from sqlmodel import select
 
 from appliance.channels.whatsapp.client import GraphError
 from appliance.channels.whatsapp.graph import graph_client
-from appliance.core import clock, events, runtime
+from appliance.core import clock, events
+from appliance.messages.media_files import inbound_path, write_atomically
 from appliance.messages.models import Message
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.wabas import service as wabas_service
@@ -24,10 +23,6 @@ from appliance.wabas.models import BusinessAccount
 MAX_ATTEMPTS = 6
 RETRY_DELAYS = (30, 120, 600, 3600, 6 * 3600)  # seconds before attempts 2..6
 MAX_MEDIA_BYTES = 100 << 20  # the network's largest (documents)
-
-
-def media_path(organization_id: str, message_id: str) -> Path:
-    return runtime.get().settings.data_dir / "media" / organization_id / message_id
 
 
 def fetch(database, message_id: str) -> tuple[str, int] | None:
@@ -46,7 +41,7 @@ def fetch(database, message_id: str) -> tuple[str, int] | None:
         content = graph.download_media(token, str(info["url"]), max_bytes=MAX_MEDIA_BYTES)
         if expected_sha and hashlib.sha256(content).hexdigest() != expected_sha:
             raise GraphError(200, 131052, "The downloaded media does not match its sha256")
-        _write_atomically(media_path(organization_id, message_id), content)
+        write_atomically(inbound_path(organization_id, message_id), content)
         outcome, error = "stored", None
         mime_type, size = info.get("mime_type"), len(content)
     except GraphError as exc:
@@ -86,12 +81,3 @@ def _sha256_of(message: Message) -> str | None:
     value = media.get("sha256") if isinstance(media, dict) else None
     return value if isinstance(value, str) and len(value) == 64 else None
 
-
-def _write_atomically(path: Path, content: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".part")
-    with open(temporary, "wb") as handle:
-        handle.write(content)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)

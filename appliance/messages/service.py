@@ -34,8 +34,19 @@ def stored_wamids(session: Session, wamids: list[str]) -> set[str]:
     return found
 
 
-def find_by_wamids(session: Session, wamids: list[str]) -> dict[str, Message]:
-    return {m.wamid: m for m in session.exec(select(Message).where(Message.wamid.in_(wamids))).all()}
+def find_for_statuses(session: Session, statuses: list[dict]) -> dict[str, Message]:
+    """The outbound messages these status webhooks are about, by wamid. A message whose send got
+    no answer (a timeout, a restart) has no wamid yet: the status finds it by the id we sent as
+    `biz_opaque_callback_data`."""
+    wamids = [s["id"] for s in statuses]
+    found = {m.wamid: m for m in session.exec(select(Message).where(Message.wamid.in_(wamids))).all()}
+    unlinked = {s.get("biz_opaque_callback_data"): s["id"] for s in statuses
+                if s["id"] not in found and isinstance(s.get("biz_opaque_callback_data"), str)}
+    if unlinked:
+        for message in session.exec(select(Message).where(Message.id.in_(list(unlinked)), Message.wamid.is_(None),
+                                                          Message.direction == "out")).all():
+            found[unlinked[message.id]] = message
+    return found
 
 
 @dataclass(frozen=True)
@@ -49,7 +60,7 @@ class Inbound:
 
 
 def do_record_from_network(session: Session, *, number, conversation_id: str, contact_id: str,
-                           items: list[Inbound], echo: bool = False) -> list[str]:
+                           customer_wa_id: str | None, items: list[Inbound], echo: bool = False) -> list[str]:
     """Store new messages of one delivery in one statement (each with its event): a customer's, or
     (`echo`) what the business wrote from the WhatsApp Business app on a coexistence number, kept
     as outbound and already sent. Answers the ids of those whose media must be fetched."""
@@ -63,6 +74,7 @@ def do_record_from_network(session: Session, *, number, conversation_id: str, co
                "wamid": item.wamid, "type": item.kind, "payload": item.payload,
                "status": "sent" if echo else "received", "sent_from": "business_app" if echo else None,
                "reply_to_wamid": item.reply_to, "sent_at": item.at, "media_id": media_id,
+               "customer_wa_id": customer_wa_id, "hidden": False, "send_attempts": 0,
                "media_status": "pending" if media_id else None,
                "media_mime_type": media.get("mime_type") if media_id else None,
                "media_attempts": 0, "created_at": now, "updated_at": now}
@@ -77,9 +89,21 @@ def do_record_from_network(session: Session, *, number, conversation_id: str, co
     return media_ids
 
 
-def do_apply_status(session: Session, *, message: Message, status: str, error: dict | None) -> bool:
-    """Move an outbound message's status forward; answers whether anything changed."""
-    if message.direction != "out" or message.status == "failed" or status not in NETWORK_STATUSES:
+# Failures of ours that only mean "we do not know": the network's word on the message overrides them.
+UNKNOWN_OUTCOME_CODES = frozenset({-2, -3})
+
+
+def do_apply_status(session: Session, *, message: Message, status: str, error: dict | None,
+                    wamid: str | None = None) -> bool:
+    """Move an outbound message's status forward; answers whether anything changed. `wamid` links
+    a message whose send got no answer to the network's id."""
+    if message.direction != "out" or status not in NETWORK_STATUSES:
+        return False
+    if message.wamid is None and wamid:
+        message.wamid = wamid
+        if message.status == "failed" and message.error_code in UNKNOWN_OUTCOME_CODES:
+            message.status, message.error_code, message.error_title, message.error_details = "pending", None, None, None
+    if message.status == "failed":
         return False
     if status == "failed":
         message.status = "failed"

@@ -222,7 +222,7 @@ class Network:
                 raise NetworkError(131026, "Message undeliverable: the recipient is not on WhatsApp")
             if kind == "template":
                 self._check_template(number, payload)
-            elif kind != "reaction" and not self._window_open(customer, number):
+            elif not self._window_open(customer, number):
                 raise NetworkError(131047, "Message failed to send because more than 24 hours have passed "
                                            "since the customer last replied to this number")
             self._check_content(kind, payload)
@@ -278,7 +278,7 @@ class Network:
                 raise NetworkError(131008, "location['latitude'] and location['longitude'] are required")
         elif kind == "interactive":
             if payload.get("type") not in ("button", "list", "cta_url", "flow", "product", "product_list",
-                                           "location_request_message", "carousel", "address_message"):
+                                           "catalog_message", "location_request_message", "carousel", "address_message"):
                 raise NetworkError(131009, "interactive['type'] is not valid")
 
     def _check_template(self, number: Number, template: dict) -> None:

@@ -87,6 +87,17 @@ def credentials(account: BusinessAccount) -> tuple[str, str]:
     return keyring.unseal(account.access_token_sealed), keyring.unseal(account.app_secret_sealed)
 
 
+def do_mark_needs_reauth(session: Session, *, waba_pk: str) -> None:
+    """The network refused the account's token as invalid or expired (190, and only that): a person
+    must connect it again with a new token. Announced once, when it happens."""
+    account = session.get(BusinessAccount, waba_pk)
+    if account is None or account.needs_reauth_at is not None:
+        return
+    account.needs_reauth_at = account.updated_at = clock.now()
+    session.add(account)
+    events.emit(session, "waba.needs_reauth", organization_id=account.organization_id, wabaId=account.id)
+
+
 def check_resubscribe(session: Session, *, actor: OrgActor, waba_pk: str) -> BusinessAccount:
     account = access_waba(session, actor=actor, waba_pk=waba_pk)
     try:

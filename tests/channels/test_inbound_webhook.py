@@ -15,7 +15,7 @@ from appliance.contacts.models import Contact
 from appliance.conversations.models import Conversation
 from appliance.core import clock, runtime
 from appliance.core.events import OutboxEvent
-from appliance.messages import media as media_service
+from appliance.messages import media as media_service, media_files
 from appliance.messages.models import Message
 from appliance.netsim import webhooks
 from tests.channels.conftest import CUSTOMER, VERIFY_TOKEN
@@ -178,7 +178,7 @@ def test_media_is_fetched_after_the_message_is_stored(line, settings):
         message = session.exec(select(Message)).one()
     # The queue runs in immediate mode in tests: the fetch ran right after the commit.
     assert (message.media_status, message.media_mime_type, message.media_size) == ("stored", "image/png", len(png))
-    assert media_service.media_path(message.organization_id, message.id).read_bytes() == png
+    assert media_files.inbound_path(message.organization_id, message.id).read_bytes() == png
     assert message.payload["image"]["caption"] == "¿Este?"
 
 

@@ -224,16 +224,17 @@ def _apply_messages(session: Session, number: PhoneNumber, value: dict, outcome:
             if keyword:
                 contacts_service.do_record_opt_out(session, contact=contact, keyword=keyword)
         outcome.media_message_ids += messages_service.do_record_from_network(
-            session, number=number, conversation_id=conversation_id, contact_id=contact.id, items=items)
+            session, number=number, conversation_id=conversation_id, contact_id=contact.id, customer_wa_id=contact.wa_id,
+            items=items)
         outcome.messages += len(items)
     statuses = value.get("statuses", [])
-    sent = messages_service.find_by_wamids(session, [s["id"] for s in statuses]) if statuses else {}
+    sent = messages_service.find_for_statuses(session, statuses) if statuses else {}
     for status in statuses:
         found = sent.get(status["id"])
         if found is None or found.organization_id != number.organization_id:
             continue  # a message this appliance did not send
         errors = status.get("errors") if isinstance(status.get("errors"), list) else []
-        if messages_service.do_apply_status(session, message=found, status=status["status"],
+        if messages_service.do_apply_status(session, message=found, status=status["status"], wamid=status["id"],
                                            error=errors[0] if errors and isinstance(errors[0], dict) else None):
             outcome.statuses += 1
 
@@ -277,7 +278,8 @@ def _apply_echoes(session: Session, number, echoes: list[dict], outcome: Outcome
         conversation_id = conversations_service.do_record_echo(session, number=number, contact_id=contact.id,
                                                                at=max(item.at for item in items))
         outcome.media_message_ids += messages_service.do_record_from_network(
-            session, number=number, conversation_id=conversation_id, contact_id=contact.id, items=items, echo=True)
+            session, number=number, conversation_id=conversation_id, contact_id=contact.id, customer_wa_id=contact.wa_id,
+            items=items, echo=True)
         outcome.echoes += len(items)
 
 

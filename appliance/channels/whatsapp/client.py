@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import requests
+import urllib3
 
 # Codes where the same request may succeed later (Meta's guidance and the products' experience):
 # throttling, temporary outages, generic errors. Everything else needs a change first.
@@ -33,6 +34,9 @@ class GraphError(Exception):
     subcode: int | None = None
     fbtrace_id: str | None = None
     body: dict[str, Any] = field(default_factory=dict)
+    # A transport failure after the request may have reached the network (a read timeout, a
+    # connection dropped mid-answer): repeating a send could deliver it twice.
+    maybe_delivered: bool = False
 
     def __post_init__(self):
         super().__init__(f"({self.code}) {self.message}")
@@ -190,7 +194,16 @@ def _auth(token: str) -> dict[str, str]:
 
 def _transport_error(exc: requests.RequestException) -> GraphError:
     kind = "timed out" if isinstance(exc, requests.Timeout) else "could not be reached"
-    return GraphError(0, TRANSPORT_ERROR, f"The network {kind}: {exc.__class__.__name__}")
+    return GraphError(0, TRANSPORT_ERROR, f"The network {kind}: {exc.__class__.__name__}",
+                      maybe_delivered=not _never_sent(exc))
+
+
+def _never_sent(exc: requests.RequestException) -> bool:
+    """Failures before the request left: no connection could be made at all."""
+    if isinstance(exc, requests.ConnectTimeout):
+        return True
+    reason = getattr(exc.args[0], "reason", None) if exc.args else None
+    return isinstance(exc, requests.ConnectionError) and isinstance(reason, urllib3.exceptions.NewConnectionError)
 
 
 def _error_from(answer: requests.Response) -> GraphError:

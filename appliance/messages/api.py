@@ -1,0 +1,154 @@
+"""/organizations/{orgId}/messages: sending every type, and what happens to a message after."""
+
+from flask import send_file
+from flask.views import MethodView
+
+from appliance.http.api import Blueprint, takes_upload, uploaded_file
+from appliance.http.auth import current_org_actor
+from appliance.http.unit_of_work import db_session
+from appliance.messages import lifecycle, media_files, rich, schemas
+from appliance.messages.outbound import Outgoing, do_send
+from appliance.whatsapp_flows import service as flows_service
+
+blp = Blueprint("messages", __name__, url_prefix="/organizations/<uuid:org_id>/messages",
+                description="Sending messages; editing, hiding and reacting; media")
+
+_ADDRESS = ("phone_number_id", "to", "reply_to_message_id", "client_id")
+
+
+def _sent(body: dict, kind: str, payload) -> tuple:
+    """Send `payload` of `kind`; 201 for a new message, 200 for a repeated clientId."""
+    address = {key: str(body[key]) if body.get(key) is not None else None for key in _ADDRESS}
+    message, created = do_send(db_session(), actor=current_org_actor(),
+                               outgoing=Outgoing(type=kind, payload=payload, **address))
+    return message, 201 if created else 200
+
+
+@blp.route("")
+class Messages(MethodView):
+    @blp.requires("messages:send")
+    @blp.arguments(schemas.SendMessageSchema)
+    @blp.response(201, schemas.ChatMessageSchema)
+    @blp.alt_response(200, schema=schemas.ChatMessageSchema, description="A repeated clientId: the first message")
+    def post(self, body, org_id):
+        """Send a message of any type (stored as pending, then sent by the number's queue)"""
+        fields = {key: (str(value) if key in ("template_id",) and value else value) for key, value in body.items()}
+        address = {key: str(fields.pop(key)) if fields.get(key) is not None else fields.pop(key) for key in _ADDRESS}
+        message, created = do_send(db_session(), actor=current_org_actor(), outgoing=Outgoing(**address, **fields))
+        return message, 201 if created else 200
+
+
+@blp.route("/product")
+class ProductMessages(MethodView):
+    @blp.requires("messages:send")
+    @blp.arguments(schemas.ProductMessageSchema)
+    @blp.response(201, schemas.ChatMessageSchema)
+    def post(self, body, org_id):
+        """Send one product, a product list, sections of products, or the whole catalog"""
+        return _sent(body, "interactive", rich.product(body))
+
+
+@blp.route("/interactive")
+class InteractiveMessages(MethodView):
+    @blp.requires("messages:send")
+    @blp.arguments(schemas.InteractiveMessageSchema)
+    @blp.response(201, schemas.ChatMessageSchema)
+    def post(self, body, org_id):
+        """Send a list, a link button (cta_url), a location request or a contact request"""
+        return _sent(body, "interactive", rich.interactive(body))
+
+
+@blp.route("/flow")
+class FlowMessages(MethodView):
+    @blp.requires("messages:send")
+    @blp.arguments(schemas.FlowMessageSchema)
+    @blp.response(201, schemas.ChatMessageSchema)
+    def post(self, body, org_id):
+        """Send a registered WhatsApp Flow"""
+        flow = flows_service.access_flow(db_session(), actor=current_org_actor(), flow_pk=str(body["flow_id"]))
+        return _sent(body, "interactive", rich.flow(body, network_flow_id=flow.flow_id))
+
+
+@blp.route("/carousel")
+class CarouselMessages(MethodView):
+    @blp.requires("messages:send")
+    @blp.arguments(schemas.CarouselMessageSchema)
+    @blp.response(201, schemas.ChatMessageSchema)
+    def post(self, body, org_id):
+        """Send up to 10 cards, each an image or video with a link button"""
+        return _sent(body, "interactive", rich.carousel(body))
+
+
+@blp.route("/upload")
+class Uploads(MethodView):
+    @blp.requires("messages:send")
+    @blp.arguments(schemas.UploadArgsSchema, location="query")
+    @blp.response(201, schemas.UploadedMediaSchema)
+    @takes_upload(max_bytes=media_files.MAX_UPLOAD_BYTES, content_types=tuple(media_files.MEDIA_LIMITS),
+                  description="A file of a type and size the network takes (images 5 MB, video and audio 16 MB, "
+                              "documents 100 MB, stickers 500 KB)")
+    def post(self, args, org_id):
+        """Upload media to the network; send the answered mediaId as payload.id"""
+        content, content_type, filename = uploaded_file()
+        return media_files.check_upload(db_session(), actor=current_org_actor(), phone_pk=str(args["phone_number_id"]),
+                                        content=content, content_type=content_type, filename=filename)
+
+
+@blp.route("/<uuid:message_id>")
+class MessageById(MethodView):
+    @blp.requires("messages:read")
+    @blp.response(200, schemas.ChatMessageSchema)
+    def get(self, org_id, message_id):
+        """Read one message"""
+        return lifecycle.access_message(db_session(), actor=current_org_actor(), message_id=str(message_id))
+
+    @blp.requires("messages:send")
+    @blp.response(200, schemas.ChatMessageSchema)
+    def delete(self, org_id, message_id):
+        """Hide a message as a tombstone (here only: the network cannot unsend)"""
+        return lifecycle.do_set_hidden(db_session(), actor=current_org_actor(), message_id=str(message_id), hidden=True)
+
+
+@blp.route("/<uuid:message_id>/restore")
+class MessageRestore(MethodView):
+    @blp.requires("messages:send")
+    @blp.response(200, schemas.ChatMessageSchema)
+    def post(self, org_id, message_id):
+        """Show a hidden message again"""
+        return lifecycle.do_set_hidden(db_session(), actor=current_org_actor(), message_id=str(message_id), hidden=False)
+
+
+@blp.route("/<uuid:message_id>/edit")
+class MessageEdit(MethodView):
+    @blp.requires("messages:send")
+    @blp.arguments(schemas.EditMessageSchema)
+    @blp.response(200, schemas.ChatMessageSchema)
+    def patch(self, body, org_id, message_id):
+        """Correct the text of a sent text message (our record: the network cannot edit a delivered message)"""
+        return lifecycle.do_edit(db_session(), actor=current_org_actor(), message_id=str(message_id), body=body["body"])
+
+
+@blp.route("/<uuid:message_id>/reactions")
+class MessageReactions(MethodView):
+    @blp.requires("messages:send")
+    @blp.arguments(schemas.ReactionSchema)
+    @blp.response(200, schemas.ReactionsSchema)
+    def put(self, body, org_id, message_id):
+        """Set your reaction (one per person per message; an empty emoji removes it); sent to the customer"""
+        return lifecycle.do_react(db_session(), actor=current_org_actor(), message_id=str(message_id), emoji=body["emoji"])
+
+    @blp.requires("messages:send")
+    @blp.response(200, schemas.ReactionsSchema)
+    def delete(self, org_id, message_id):
+        """Remove your reaction"""
+        return lifecycle.do_react(db_session(), actor=current_org_actor(), message_id=str(message_id), emoji="")
+
+
+@blp.route("/<uuid:message_id>/media")
+class MessageMedia(MethodView):
+    @blp.requires("messages:read")
+    @blp.response(200, description="The file, with its content type")
+    def get(self, org_id, message_id):
+        """The message's media: from the local copy, else fetched from the network"""
+        media = media_files.open_media(actor=current_org_actor(), message_id=str(message_id))
+        return send_file(media.path, mimetype=media.mime_type, download_name=media.filename, conditional=True)

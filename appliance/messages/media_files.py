@@ -1,0 +1,139 @@
+"""Media files of messages: uploads sent to the network to be sent by id (the products that send
+by link meet Meta's link fetcher's rate limits and redirects; cloud-api.md lesson 3), and the proxy
+that serves a message's media to the inbox from the local copy, else from the network (kept then).
+
+The network is called with no transaction open; files are written whole (temporary file, fsync,
+rename) before their record is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlmodel import Session, select
+
+from appliance.channels.whatsapp.client import GraphError
+from appliance.channels.whatsapp.graph import as_app_error, graph_client
+from appliance.core import clock, runtime, tenancy
+from appliance.core.actor import OrgActor
+from appliance.core.errors import Invalid, NotFound, TooLarge
+from appliance.messages.lifecycle import access_message
+from appliance.messages.models import UploadedMedia
+from appliance.phone_numbers.models import PhoneNumber
+from appliance.phone_numbers.service import access_phone_number
+from appliance.wabas import service as wabas_service
+from appliance.wabas.models import BusinessAccount
+
+_MB = 1024 * 1024
+# The network's types and limits (cloud-api.md 3.7): what a message of each kind may carry.
+MEDIA_LIMITS = {
+    "image/jpeg": 5 * _MB, "image/png": 5 * _MB, "image/webp": 500 * 1024,
+    "video/mp4": 16 * _MB, "video/3gpp": 16 * _MB,
+    "audio/aac": 16 * _MB, "audio/amr": 16 * _MB, "audio/mpeg": 16 * _MB, "audio/mp4": 16 * _MB, "audio/ogg": 16 * _MB,
+    "application/pdf": 100 * _MB, "text/plain": 100 * _MB, "application/msword": 100 * _MB,
+    "application/vnd.ms-excel": 100 * _MB, "application/vnd.ms-powerpoint": 100 * _MB,
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": 100 * _MB,
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": 100 * _MB,
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation": 100 * _MB,
+}
+MAX_UPLOAD_BYTES = max(MEDIA_LIMITS.values())
+MAX_PROXY_BYTES = MAX_UPLOAD_BYTES
+
+
+def upload_path(organization_id: str, upload_pk: str) -> Path:
+    return runtime.get().settings.data_dir / "media" / organization_id / "uploads" / upload_pk
+
+
+def inbound_path(organization_id: str, message_id: str) -> Path:
+    return runtime.get().settings.data_dir / "media" / organization_id / message_id
+
+
+def write_atomically(path: Path, content: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".part")
+    with open(temporary, "wb") as handle:
+        handle.write(content)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+def _number_and_token(actor: OrgActor, phone_pk: str):
+    tenancy.check_phone_number_allowed(actor, phone_pk)
+    with runtime.get().db.unit_of_work(write=False) as reading:
+        number = access_phone_number(reading, actor=actor, phone_pk=phone_pk)
+        return number, wabas_service.credentials(reading.get(BusinessAccount, number.waba_pk))[0]
+
+
+def check_upload(session: Session, *, actor: OrgActor, phone_pk: str, content: bytes, content_type: str | None,
+                 filename: str | None) -> UploadedMedia:
+    """Check the file against the network's limits, upload it, keep a copy; answers the record."""
+    mime_type = (content_type or "").split(";")[0].strip().lower()
+    limit = MEDIA_LIMITS.get(mime_type)
+    if limit is None:
+        raise Invalid(f"The network does not take {mime_type or 'files without a type'}; it takes "
+                      f"{', '.join(sorted(MEDIA_LIMITS))}.", code="unsupported_media_type")
+    if not content:
+        raise Invalid("The file is empty.", code="file_missing")
+    if len(content) > limit:
+        raise TooLarge(f"{mime_type} files may be at most {limit // 1024} KB on WhatsApp; this one is "
+                       f"{len(content) // 1024} KB.", code="media_too_large", limitBytes=limit)
+    number, token = _number_and_token(actor, phone_pk)
+    try:
+        media_id = graph_client().upload_media(token, number.phone_number_id, content, mime_type, filename or "file")
+    except GraphError as error:
+        raise as_app_error(error, what="when uploading the file") from None
+    record = UploadedMedia(organization_id=actor.organization_id, phone_number_pk=number.id, media_id=media_id,
+                           mime_type=mime_type, size=len(content), filename=(filename or "")[:255] or None,
+                           sha256=hashlib.sha256(content).hexdigest(), created_at=clock.now())
+    write_atomically(upload_path(actor.organization_id, record.id), content)
+    session.add(record)
+    session.flush()
+    return record
+
+
+@dataclass(frozen=True)
+class MediaFile:
+    path: Path
+    mime_type: str
+    filename: str | None
+
+
+def open_media(*, actor: OrgActor, message_id: str) -> MediaFile:
+    """A message's media: the inbound copy or the upload it was sent with, else fetched from the
+    network now and kept."""
+    database = runtime.get().db
+    with database.unit_of_work(write=False) as reading:
+        message = access_message(reading, actor=actor, message_id=message_id)
+        media = message.payload.get(message.type) if message.direction == "in" else message.payload
+        media = media if isinstance(media, dict) else {}
+        media_id = message.media_id or media.get("id")
+        if not media_id:
+            raise NotFound("This message has no media the network keeps (it is not a media message, or was sent "
+                           "by link).", code="media_not_available")
+        mime_type = message.media_mime_type or media.get("mime_type") or "application/octet-stream"
+        filename = media.get("filename")
+        if message.direction == "in":
+            local = inbound_path(message.organization_id, message.id)
+        else:
+            upload = reading.exec(select(UploadedMedia).where(UploadedMedia.phone_number_pk == message.phone_number_pk,
+                                                              UploadedMedia.media_id == media_id)).first()
+            local = upload_path(message.organization_id, upload.id) if upload else inbound_path(message.organization_id, message.id)
+            if upload:
+                mime_type, filename = upload.mime_type, filename or upload.filename
+        if local.exists():
+            return MediaFile(local, mime_type, filename)
+        number = reading.get(PhoneNumber, message.phone_number_pk)
+        token = wabas_service.credentials(reading.get(BusinessAccount, number.waba_pk))[0]
+    try:
+        info = graph_client().get_media(token, media_id)
+        content = graph_client().download_media(token, str(info["url"]), max_bytes=MAX_PROXY_BYTES)
+    except GraphError as error:
+        raise as_app_error(error, what="when fetching the media (the network keeps it 30 days after an upload, "
+                                        "7 days after it arrived)") from None
+    write_atomically(local, content)
+    return MediaFile(local, info.get("mime_type") or mime_type, filename)
+

@@ -1,0 +1,117 @@
+"""Sending: a message is checked, stored (`pending`, queued) and handed to its number's sender in the
+request's transaction; the network is called later by sender.py, never while a request waits.
+
+Checked here, before anything is stored: the key's phone numbers (403), the recipient, each field of
+the type's object, template variables against the synced template, the reply target, and the
+24-hour customer-service window (outside it only templates go: 400 `outside_service_window`).
+A `clientId` seen before answers the first message and sends nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import insert
+from sqlmodel import Session, select
+
+from appliance.contacts import service as contacts_service
+from appliance.conversations import service as conversations_service
+from appliance.core import clock, events, tenancy
+from appliance.core.actor import OrgActor
+from appliance.core.db import read_row
+from appliance.core.errors import Invalid, NotFound
+from appliance.core.ids import new_id
+from appliance.messages import compose, sender, template_fill
+from appliance.messages.models import Message
+from appliance.phone_numbers import service as phone_numbers_service
+
+WINDOW = timedelta(hours=24)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Outgoing:
+    """What a caller asks to send (POST /messages, or built by the rich-message routes)."""
+    phone_number_id: str
+    to: str
+    type: str
+    payload: Any = None
+    client_id: str | None = None
+    reply_to_message_id: str | None = None
+    template_id: str | None = None
+    template_name: str | None = None
+    template_language: str | None = None
+    variables: Any = None
+
+
+def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[Message, bool]:
+    """Store the message and queue it; answers it and whether it is new (False: a repeated clientId)."""
+    tenancy.check_phone_number_allowed(actor, outgoing.phone_number_id)
+    number = phone_numbers_service.access_phone_number(session, actor=actor, phone_pk=outgoing.phone_number_id)
+    if outgoing.client_id:
+        first = session.exec(select(Message).where(Message.organization_id == actor.organization_id,
+                                                   Message.client_id == outgoing.client_id)).first()
+        if first is not None:
+            return first, False
+    to = compose.normalize_recipient(outgoing.to)
+    payload = _payload(session, actor, number, outgoing)
+    contact, _ = contacts_service.do_upsert_from_network(session, organization_id=actor.organization_id, wa_id=to,
+                                                         user_id=None, profile_name=None)
+    found = conversations_service.find_window(session, number_pk=number.id, contact_id=contact.id)
+    if outgoing.type != "template":
+        _check_window(found, to)
+    reply_to = _reply_target(session, actor, number.id, to, outgoing.reply_to_message_id)
+    conversation_id = conversations_service.do_record_outbound(session, number=number, contact_id=contact.id, found=found)
+    now = clock.now()
+    row = {"id": new_id(), "organization_id": actor.organization_id, "phone_number_pk": number.id,
+           "conversation_id": conversation_id, "contact_id": contact.id, "direction": "out", "wamid": None,
+           "type": outgoing.type, "payload": payload, "status": "pending", "customer_wa_id": to,
+           "client_id": outgoing.client_id, "reply_to_message_id": reply_to.id if reply_to else None,
+           "reply_to_wamid": reply_to.wamid if reply_to else None, "sent_by_user_id": actor.user_id,
+           "hidden": False, "send_state": "queued", "send_attempts": 0, "next_attempt_at": now,
+           "media_attempts": 0, "sent_at": now, "created_at": now, "updated_at": now}
+    session.execute(insert(Message.__table__).values(**row))
+    events.emit(session, "message.created", organization_id=actor.organization_id, messageId=row["id"],
+                conversationId=conversation_id, direction="out")
+    sender.wake_after_commit(session, number.id)
+    return session.get(Message, row["id"]), True
+
+
+def _payload(session: Session, actor: OrgActor, number, outgoing: Outgoing) -> Any:
+    if outgoing.type != "template":
+        if outgoing.template_id or outgoing.template_name or outgoing.variables is not None:
+            raise compose.problem("type", "templateId, templateName and variables go with type template.")
+        return compose.compose(outgoing.type, outgoing.payload)
+    if outgoing.template_id or outgoing.template_name:
+        if outgoing.payload is not None:
+            raise compose.problem("payload", "Give either a template reference with variables, or the network's "
+                                  "template object as payload, not both.")
+        template = template_fill.resolve(session, actor=actor, waba_pk=number.waba_pk, template_id=outgoing.template_id,
+                                         name=outgoing.template_name, language=outgoing.template_language)
+        return template_fill.fill(template, outgoing.variables)
+    if outgoing.payload is None:
+        raise compose.problem("payload", "A template send needs templateId, templateName or the template object as payload.")
+    return template_fill.check_native(outgoing.payload)
+
+
+def _check_window(found, to: str) -> None:
+    last = found.last_inbound_at if found is not None else None
+    if last is None or clock.now() - last >= WINDOW:
+        since = f"since {clock.iso(last)}" if last else "ever"
+        raise Invalid(f"{to} has not written to this number in the last 24 hours ({since}); outside that window "
+                      "WhatsApp only delivers approved templates. Send a template (type template) instead.",
+                      code="outside_service_window", lastInboundAt=clock.iso(last))
+
+
+def _reply_target(session: Session, actor: OrgActor, number_pk: str, to: str, message_id: str | None):
+    if not message_id:
+        return None
+    target = read_row(session, Message.__table__, id=message_id, remember=False)
+    if target is None or target.organization_id != actor.organization_id:
+        raise NotFound("replyToMessageId: no message with this id in this organization.", code="message_not_found",
+                       errors={"replyToMessageId": ["No such message."]})
+    if target.phone_number_pk != number_pk or target.customer_wa_id not in (None, to) or not target.wamid:
+        raise compose.problem("replyToMessageId", "A message of this conversation that the network has (with a wamid).",
+                              code="reply_target_invalid")
+    return target

@@ -1,0 +1,40 @@
+"""WhatsApp Flows registered for sending: the network's flow id under a name, per business account."""
+
+from __future__ import annotations
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from appliance.core import clock, tenancy
+from appliance.core.actor import OrgActor
+from appliance.core.errors import Conflict, NotFound
+from appliance.wabas import service as wabas_service
+from appliance.whatsapp_flows.models import WhatsAppFlow
+
+
+def list_flows(session: Session, *, actor: OrgActor) -> list[WhatsAppFlow]:
+    query = select(WhatsAppFlow).where(WhatsAppFlow.organization_id == actor.organization_id)
+    return list(session.exec(tenancy.only_visible_wabas(query, WhatsAppFlow.waba_pk, actor).order_by(WhatsAppFlow.name)).all())
+
+
+def access_flow(session: Session, *, actor: OrgActor, flow_pk: str) -> WhatsAppFlow:
+    flow = session.get(WhatsAppFlow, flow_pk)
+    if flow is None or flow.organization_id != actor.organization_id or not tenancy.waba_visible(actor, flow.waba_pk):
+        raise NotFound("No flow with this id in this organization.", code="flow_not_found")
+    return flow
+
+
+def do_register(session: Session, *, actor: OrgActor, business_account_id: str, flow_id: str, name: str) -> WhatsAppFlow:
+    account = wabas_service.access_waba(session, actor=actor, waba_pk=business_account_id)
+    flow = WhatsAppFlow(organization_id=actor.organization_id, waba_pk=account.id, flow_id=flow_id, name=name,
+                        created_at=clock.now())
+    try:
+        with session.begin_nested():
+            session.add(flow)
+    except IntegrityError:
+        raise Conflict("This flow is registered already for that business account.", code="flow_exists") from None
+    return flow
+
+
+def do_delete(session: Session, *, actor: OrgActor, flow_pk: str) -> None:
+    session.delete(access_flow(session, actor=actor, flow_pk=flow_pk))

@@ -1,0 +1,42 @@
+"""Sending runs inline here (the queue's immediate mode): a POST commits, then its number's queue
+sends to the simulator on loopback before the test goes on."""
+
+import pytest
+import requests
+
+from tests.channels.conftest import CUSTOMER, line, settings  # noqa: F401  (fixtures)
+from tests.netsim.conftest import account, netsim_url, receiver, simulator  # noqa: F401  (fixtures)
+from tests.organizations.conftest import owner  # noqa: F401  (fixtures)
+
+
+class Outbox:
+    """The business side of a test: send through the API, look at what the network got."""
+
+    def __init__(self, line):
+        self.line = line
+        self.base = f"/organizations/{line.org_id}/messages"
+
+    def send(self, body: dict | None = None, *, path: str = "", token=None, **fields):
+        body = {"phoneNumberId": self.line.number["id"], "to": CUSTOMER, **(body or {}), **fields}
+        return self.line.api.post(self.base + path, body, token=token or self.line.owner["token"])
+
+    def text(self, text="Sí, recién salido del horno", **fields):
+        answer = self.send(type="text", payload={"body": text}, **fields)
+        assert answer.status_code == 201, answer.json
+        return answer.json["data"]
+
+    def get(self, message_id: str) -> dict:
+        return self.line.get(f"/messages/{message_id}")
+
+    def network_got(self) -> list[dict]:
+        return requests.get(f"{self.line.netsim_url}/_control/sent", timeout=5).json()["data"]
+
+    def faults(self, **faults):
+        assert requests.put(f"{self.line.netsim_url}/_control/faults", json=faults, timeout=5).status_code == 200
+
+
+@pytest.fixture
+def outbox(line):  # noqa: F811
+    line.customer_writes()  # the customer opens the 24-hour window
+    line.deliver()
+    return Outbox(line)
