@@ -147,7 +147,8 @@ class MessageReactions(MethodView):
 @blp.route("/<uuid:message_id>/media")
 class MessageMedia(MethodView):
     @blp.requires("messages:read")
-    @blp.response(200, description="The file, with its content type")
+    @blp.doc(responses={"200": {"description": "The file, served with its own content type", "content": {
+        "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}})
     def get(self, org_id, message_id):
         """The message's media: from the local copy, else fetched from the network"""
         media = media_files.open_media(actor=current_org_actor(), message_id=str(message_id))

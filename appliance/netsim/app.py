@@ -250,6 +250,13 @@ def create_netsim_app(simulator: Simulator | None = None) -> Flask:
         phone_number_id = request.args.get("phoneNumberId")
         return jsonify({"data": [m for m in network.sent if not phone_number_id or m["phone_number_id"] == phone_number_id]})
 
+    @app.get("/_control/stats")
+    def control_stats():
+        """How many sends the network accepted and refused (by code), and when the last was accepted."""
+        with network.lock:
+            return jsonify({"sent": len(network.sent), "refused": {str(k): v for k, v in network.refused.items()},
+                            "lastSentAt": network.sent[-1]["at"] if network.sent else None})
+
     @app.put("/_control/faults")
     def control_faults():
         try:

@@ -136,6 +136,7 @@ class Network:
         self.media: dict[str, Media] = {}
         self.uploads: dict[str, dict] = {}  # resumable upload sessions: id -> {app_id, length, type, content}
         self.sent: list[dict] = []  # every message a business sent and the network accepted
+        self.refused: dict[int, int] = {}  # sends refused, by error code (benchmarks count 130429)
         self.read_marks: list[dict] = []
 
     # Set-up (the control API) -------------------------------------------------------------------
@@ -200,8 +201,17 @@ class Network:
     # Sending -------------------------------------------------------------------------------------
 
     def send(self, number: Number, body: dict[str, Any]) -> dict:
-        """Validate and accept one message; answers Graph's response. Limits checked in Meta's order:
-        the request, the number's throughput, the recipient, the window, the pair rate."""
+        """Validate and accept one message; answers Graph's response. Refusals are counted by code."""
+        try:
+            return self._send(number, body)
+        except NetworkError as error:
+            with self.lock:
+                self.refused[error.code] = self.refused.get(error.code, 0) + 1
+            raise
+
+    def _send(self, number: Number, body: dict[str, Any]) -> dict:
+        """Limits checked in Meta's order: the request, the number's throughput, the recipient, the
+        window, the pair rate."""
         if body.get("messaging_product") != "whatsapp":
             raise NetworkError(100, "The parameter messaging_product is required and must be 'whatsapp'")
         kind = body.get("type", "text")

@@ -28,6 +28,13 @@ class PhoneNumberById(MethodView):
         """Read one phone number"""
         return service.access_phone_number(db_session(), actor=current_org_actor(), phone_pk=str(phone_pk))
 
+    @blp.requires("phone-numbers:write")
+    @blp.arguments(schemas.PhoneNumberUpdateSchema)
+    @blp.response(200, schemas.PhoneNumberSchema)
+    def patch(self, body, org_id, phone_pk):
+        """Set the number's sending pace (messages per second)"""
+        return service.do_update(db_session(), actor=current_org_actor(), phone_pk=str(phone_pk), **body)
+
 
 @blp.route("/<uuid:phone_pk>/profile")
 class BusinessProfile(MethodView):

@@ -17,6 +17,12 @@ class PhoneNumberSchema(ApiSchema):
     updated_at = IsoDateTime()
 
 
+class PhoneNumberUpdateSchema(ApiSchema):
+    messages_per_second = fields.Integer(required=True, validate=validate.Range(min=1, max=1000), metadata={
+        "description": "The sending pace: the number's tier at Meta (80 by default, 1,000 once upgraded; 20 for "
+                       "coexistence numbers). Setting it above the real tier provokes 130429 errors."})
+
+
 VERTICALS = ("AUTOMOTIVE", "BEAUTY", "APPAREL", "EDU", "ENTERTAIN", "EVENT_PLAN", "FINANCE", "GROCERY", "GOVT", "HOTEL",
              "HEALTH", "NONPROFIT", "PROF_SERVICES", "RETAIL", "TRAVEL", "RESTAURANT", "OTHER")
 

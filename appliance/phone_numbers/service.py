@@ -32,7 +32,9 @@ def do_import(session: Session, *, account, numbers: list[dict]) -> list[PhoneNu
                              display_phone_number=str(item.get("display_phone_number") or "")[:40],
                              verified_name=str(item.get("verified_name") or "")[:200],
                              quality_rating=item.get("quality_rating"),
-                             messages_per_second=1000 if throughput == "HIGH" else 80,
+                             # Meta: 80 by default, 1,000 once upgraded, coexistence numbers fixed at 20.
+                             messages_per_second=20 if item.get("is_on_biz_app") is True
+                             else 1000 if throughput == "HIGH" else 80,
                              coexistence=item.get("is_on_biz_app") is True,
                              created_at=now, updated_at=now)
         session.add(number)
@@ -68,6 +70,13 @@ def access_phone_number(session: Session, *, actor: OrgActor, phone_pk: str) -> 
                                                              PhoneNumber.disconnected_at.is_(None)), actor)).first()
     if number is None:
         raise NotFound("No phone number with this id in this organization.", code="phone_number_not_found")
+    return number
+
+
+def do_update(session: Session, *, actor: OrgActor, phone_pk: str, messages_per_second: int) -> PhoneNumber:
+    number = access_phone_number(session, actor=actor, phone_pk=phone_pk)
+    number.messages_per_second, number.updated_at = messages_per_second, clock.now()
+    session.add(number)
     return number
 
 

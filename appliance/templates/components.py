@@ -99,7 +99,7 @@ def _check_buttons(component: dict, where: str) -> None:
         if not isinstance(button, dict) or str(button.get("type", "")).upper() not in BUTTON_TYPES:
             raise _problem(f"{where}.buttons[{j}].type", f"Must be one of {', '.join(BUTTON_TYPES)}.")
         text = button.get("text")
-        if button["type"].upper() not in ("OTP", "CATALOG", "MPM") and (not isinstance(text, str) or not 0 < len(text) <= 25):
+        if button["type"].upper() not in ("OTP", "CATALOG", "MPM", "COPY_CODE") and (not isinstance(text, str) or not 0 < len(text) <= 25):
             raise _problem(f"{where}.buttons[{j}].text", "Between 1 and 25 characters.")
         if button["type"].upper() == "URL" and not str(button.get("url", "")).startswith("https://"):
             raise _problem(f"{where}.buttons[{j}].url", "An https:// address.")

@@ -1,0 +1,117 @@
+"""When the network refuses or does not answer: retried if that helps, failed with the network's code
+and guidance otherwise, never sent twice; 190 (and only 190) asks for re-authorization."""
+
+import time
+
+from sqlmodel import select
+
+from appliance.channels.whatsapp.errors import explain
+from appliance.core import clock, runtime
+from appliance.core.events import OutboxEvent
+from appliance.messages import sender
+from appliance.messages.models import Message
+
+
+def _send_due(outbox):
+    sender.send_queued(runtime.get().db, outbox.line.number["id"])
+
+
+def test_a_refusal_fails_the_message_with_an_explanation(outbox):
+    outbox.faults(failNext=[131026])
+    created = outbox.text()
+    failed = outbox.get(created["id"])
+    assert failed["status"] == "failed" and failed["errorCode"] == 131026 and failed["wamid"] is None
+    assert failed["errorTitle"] == explain(131026).title
+    assert failed["errorGuidance"] == explain(131026).guidance and failed["errorGuidance"]["es"]
+    assert failed["sendAttempts"] == 1
+    with runtime.get().db.unit_of_work(write=False) as session:
+        updates = [e.data for e in session.exec(select(OutboxEvent).where(OutboxEvent.name == "message.updated")).all()]
+    assert {"messageId": created["id"], "status": "failed", "errorCode": 131026} in [
+        {k: u.get(k) for k in ("messageId", "status", "errorCode")} for u in updates]
+    assert outbox.line.get(f"/wabas/{outbox.line.waba['id']}")["needsReauth"] is False
+
+
+def test_throttling_is_retried_with_back_off_then_sent_once(outbox):
+    outbox.faults(failNext=[130429, 131000])
+    created = outbox.text()
+    waiting = outbox.get(created["id"])
+    assert waiting["status"] == "pending" and waiting["errorCode"] == 130429 and waiting["sendAttempts"] == 1
+    _send_due(outbox)
+    assert outbox.get(created["id"])["sendAttempts"] == 1  # not due yet: nothing was tried
+    clock.advance(1.5)
+    _send_due(outbox)
+    assert outbox.get(created["id"])["errorCode"] == 131000  # the second try met an outage
+    clock.advance(60)
+    _send_due(outbox)
+    done = outbox.get(created["id"])
+    assert done["status"] == "sent" and done["errorCode"] is None and done["sendAttempts"] == 3
+    assert len(outbox.network_got()) == 1
+
+
+def test_retries_end_after_the_last_attempt(outbox):
+    outbox.faults(failNext=[131000] * sender.MAX_ATTEMPTS)
+    created = outbox.text()
+    for _ in range(sender.MAX_ATTEMPTS):
+        clock.advance(3600)
+        _send_due(outbox)
+    failed = outbox.get(created["id"])
+    assert failed["status"] == "failed" and failed["errorCode"] == 131000
+    assert failed["sendAttempts"] == sender.MAX_ATTEMPTS and outbox.network_got() == []
+
+
+def test_an_expired_token_marks_the_account_for_reauthorization(outbox):
+    outbox.faults(failNext=[190])
+    created = outbox.text()
+    failed = outbox.get(created["id"])
+    assert failed["status"] == "failed" and failed["errorCode"] == 190
+    assert outbox.line.get(f"/wabas/{outbox.line.waba['id']}")["needsReauth"] is True
+    with runtime.get().db.unit_of_work(write=False) as session:
+        assert len(session.exec(select(OutboxEvent).where(OutboxEvent.name == "waba.needs_reauth")).all()) == 1
+
+
+def test_no_answer_is_not_repeated_and_the_networks_status_settles_it(outbox):
+    """The network took the message but answered after our timeout: failed (-2) at first, never sent
+    again; its status webhook, carrying our id, then links the wamid and moves it on."""
+    outbox.faults(slowSeconds=2.5)  # the tests' Graph timeout is 2 s
+    created = outbox.text()
+    unknown = outbox.get(created["id"])
+    assert unknown["status"] == "failed" and unknown["errorCode"] == -2 and unknown["errorGuidance"]["en"]
+    outbox.faults(slowSeconds=0)
+    deadline = time.monotonic() + 5
+    while not outbox.network_got() and time.monotonic() < deadline:  # the slow answer is still on its way
+        time.sleep(0.05)
+    clock.advance(3600)
+    _send_due(outbox)
+    [got] = outbox.network_got()
+    outbox.line.deliver()
+    settled = outbox.get(created["id"])
+    assert settled["status"] == "delivered" and settled["wamid"] == got["wamid"] and settled["errorCode"] is None
+
+
+def test_a_network_that_cannot_be_reached_is_retried(outbox, settings):
+    from appliance.channels.whatsapp import graph
+    graph._client.cache_clear()
+    runtime.get().settings = settings.replace(graph_api_url="http://127.0.0.1:9")  # nothing listens there
+    try:
+        created = outbox.text()
+        waiting = outbox.get(created["id"])
+        assert waiting["status"] == "pending" and waiting["errorCode"] == -1
+    finally:
+        runtime.get().settings = settings
+    clock.advance(5)
+    _send_due(outbox)
+    assert outbox.get(created["id"])["status"] == "sent" and len(outbox.network_got()) == 1
+
+
+def test_a_restart_fails_what_was_in_the_air_and_leaves_the_queue(outbox):
+    first, second = outbox.text("uno"), outbox.text("dos")
+    with runtime.get().db.unit_of_work(write=True) as session:
+        for message_id, state in ((first["id"], "inflight"), (second["id"], "queued")):
+            message = session.get(Message, message_id)
+            message.send_state, message.status, message.wamid = state, "pending", None
+            session.add(message)
+    assert sender.recover_interrupted(runtime.get().db) == 1
+    interrupted = outbox.get(first["id"])
+    assert interrupted["status"] == "failed" and interrupted["errorCode"] == -3
+    with runtime.get().db.unit_of_work(write=False) as session:
+        assert session.get(Message, second["id"]).send_state == "queued"
