@@ -135,6 +135,7 @@ def test_a_kill_during_a_burst_sends_each_message_once_or_explains_it(tmp_path):
                 assert status == "failed" and error_code == -3 and wamid is None, rows[message_id]
                 interrupted += 1
         assert interrupted <= in_air
+        print(f"in the air at the kill: {in_air}, failed -3: {interrupted}, messages: {len(rows)}")
         database = sqlite3.connect(data_dir / "appliance.db")
         ((integrity,),) = database.execute("PRAGMA integrity_check").fetchall()
         database.close()
