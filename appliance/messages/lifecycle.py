@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
+from appliance.contacts.models import Contact
 from appliance.conversations import service as conversations_service
 from appliance.core import clock, events
 from appliance.core.actor import OrgActor
@@ -104,8 +105,9 @@ def do_react(session: Session, *, actor: OrgActor, message_id: str, emoji: str) 
         others = session.exec(select(MessageReaction).where(MessageReaction.message_id == message.id)
                               .order_by(MessageReaction.updated_at.desc())).first()
         shown = others.emoji if others else ""
+    customer = message.customer_wa_id or session.get(Contact, message.contact_id).wa_id  # older rows lack the first
     do_send(session, actor=actor, outgoing=Outgoing(
-        phone_number_id=message.phone_number_pk, to=message.customer_wa_id, type="reaction",
+        phone_number_id=message.phone_number_pk, to=customer, type="reaction",
         payload={"message_id": message.wamid, "emoji": shown}))
     session.flush()
     return list_reactions(session, message)

@@ -10,17 +10,17 @@ A `clientId` seen before answers the first message and sends nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import insert
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from appliance.contacts import service as contacts_service
 from appliance.conversations import service as conversations_service
-from appliance.core import clock, events, tenancy
+from appliance.core import clock, events
 from appliance.core.actor import OrgActor
-from appliance.core.db import read_row
+from appliance.core.db import insert_many, read_row
 from appliance.core.errors import Invalid, NotFound
 from appliance.core.ids import new_id
 from appliance.messages import compose, sender, template_fill
@@ -28,6 +28,7 @@ from appliance.messages.models import Message
 from appliance.phone_numbers import service as phone_numbers_service
 
 WINDOW = timedelta(hours=24)
+_MESSAGES = Message.__table__
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,13 +46,13 @@ class Outgoing:
     variables: Any = None
 
 
-def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[Message, bool]:
-    """Store the message and queue it; answers it and whether it is new (False: a repeated clientId)."""
-    tenancy.check_phone_number_allowed(actor, outgoing.phone_number_id)
-    number = phone_numbers_service.access_phone_number(session, actor=actor, phone_pk=outgoing.phone_number_id)
+def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[SimpleNamespace, bool]:
+    """Store the message and queue it; answers it (a read-only row) and whether it is new (False: a
+    repeated clientId). Rows through the driver, not mapped objects: every send passes here."""
+    number = phone_numbers_service.read_phone_number(session, actor=actor, phone_pk=outgoing.phone_number_id)
     if outgoing.client_id:
-        first = session.exec(select(Message).where(Message.organization_id == actor.organization_id,
-                                                   Message.client_id == outgoing.client_id)).first()
+        first = read_row(session, _MESSAGES, organization_id=actor.organization_id, client_id=outgoing.client_id,
+                         remember=False)
         if first is not None:
             return first, False
     to = compose.normalize_recipient(outgoing.to)
@@ -71,11 +72,11 @@ def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[M
            "reply_to_wamid": reply_to.wamid if reply_to else None, "sent_by_user_id": actor.user_id,
            "hidden": False, "send_state": "queued", "send_attempts": 0, "next_attempt_at": now,
            "media_attempts": 0, "sent_at": now, "created_at": now, "updated_at": now}
-    session.execute(insert(Message.__table__).values(**row))
+    insert_many(session, _MESSAGES, [row])  # through the driver: every send passes here
     events.emit(session, "message.created", organization_id=actor.organization_id, messageId=row["id"],
                 conversationId=conversation_id, direction="out")
     sender.wake_after_commit(session, number.id)
-    return session.get(Message, row["id"]), True
+    return SimpleNamespace(**{**{column.name: None for column in _MESSAGES.columns}, **row}), True
 
 
 def _payload(session: Session, actor: OrgActor, number, outgoing: Outgoing) -> Any:

@@ -82,7 +82,7 @@ def test_outside_the_window_only_templates_go(outbox, api):
 
 
 def test_a_reply_quotes_the_customers_message(outbox):
-    inbound = outbox.line.get(f"/conversations")["items"][0]
+    inbound = outbox.line.get("/conversations")["items"][0]
     [message] = outbox.line.get(f"/conversations/{inbound['id']}/messages")["items"]
     created = outbox.text("Te respondo", replyToMessageId=message["id"])
     assert created["replyToMessageId"] == message["id"] and created["replyToWamid"] == message["wamid"]
