@@ -25,6 +25,7 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_auth.py
 	$(BIN)/python tests/bench/bench_tenancy.py
 	$(BIN)/python tests/bench/bench_inbound.py
+	$(BIN)/python tests/bench/bench_send.py
 
 migration: $(STAMP)
 	$(BIN)/python -m appliance.migrations "$(MSG)"

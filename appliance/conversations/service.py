@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import insert, update
 from sqlmodel import Session, select
 
 from appliance.conversations.models import Conversation
 from appliance.core import clock, events, pagination, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.db import read_row
+from appliance.core.db import insert_many, read_row, update_by_id
 from appliance.core.ids import new_id
 from appliance.core.errors import NotFound
 from appliance.phone_numbers.models import PhoneNumber
@@ -26,9 +25,9 @@ def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime
     if found is None:
         return _create(session, number=number, contact_id=contact_id, at=at, inbound=True)
     reopened = found.status != "open"
-    session.execute(update(table).where(table.c.id == found.id).values(
-        status="open", unread=True, last_message_at=max(found.last_message_at, at),
-        last_inbound_at=max(found.last_inbound_at or at, at), updated_at=now))
+    update_by_id(session, table, found.id, {
+        "status": "open", "unread": True, "last_message_at": max(found.last_message_at, at),
+        "last_inbound_at": max(found.last_inbound_at or at, at), "updated_at": now})
     events.emit(session, "conversation.updated", organization_id=number.organization_id,
                 conversationId=found.id, reopened=reopened)
     return found.id
@@ -37,10 +36,10 @@ def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime
 def _create(session: Session, *, number, contact_id: str, at: datetime, inbound: bool) -> str:
     """A new open conversation; a customer's message makes it unread and opens the 24-hour window."""
     now, conversation_id = clock.now(), new_id()
-    session.execute(insert(Conversation.__table__).values(
+    insert_many(session, Conversation.__table__, [dict(
         id=conversation_id, organization_id=number.organization_id, phone_number_pk=number.id,
         contact_id=contact_id, status="open", unread=inbound, pinned=False, last_message_at=at,
-        last_inbound_at=at if inbound else None, created_at=now, updated_at=now))
+        last_inbound_at=at if inbound else None, created_at=now, updated_at=now)])
     events.emit(session, "conversation.created", organization_id=number.organization_id,
                 conversationId=conversation_id)
     return conversation_id
@@ -55,7 +54,7 @@ def do_record_echo(session: Session, *, number, contact_id: str, at: datetime) -
         return _create(session, number=number, contact_id=contact_id, at=at, inbound=False)
     now = clock.now()
     if at > found.last_message_at:
-        session.execute(update(table).where(table.c.id == found.id).values(last_message_at=at, updated_at=now))
+        update_by_id(session, table, found.id, {"last_message_at": at, "updated_at": now})
         events.emit(session, "conversation.updated", organization_id=number.organization_id,
                     conversationId=found.id, reopened=False)
     return found.id
@@ -74,7 +73,7 @@ def do_record_outbound(session: Session, *, number, contact_id: str, found=None)
         return _create(session, number=number, contact_id=contact_id, at=clock.now(), inbound=False)
     now = clock.now()
     table = Conversation.__table__
-    session.execute(update(table).where(table.c.id == found.id).values(last_message_at=now, updated_at=now))
+    update_by_id(session, table, found.id, {"last_message_at": now, "updated_at": now})
     events.emit(session, "conversation.updated", organization_id=number.organization_id,
                 conversationId=found.id, reopened=False)
     return found.id

@@ -50,13 +50,14 @@ def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[S
     """Store the message and queue it; answers it (a read-only row) and whether it is new (False: a
     repeated clientId). Rows through the driver, not mapped objects: every send passes here."""
     number = phone_numbers_service.read_phone_number(session, actor=actor, phone_pk=outgoing.phone_number_id)
+    to = compose.normalize_recipient(outgoing.to)
+    payload = _payload(session, actor, number, outgoing)
+    # The write transaction begins here (rows read afresh): checks above ran without the write lock.
     if outgoing.client_id:
         first = read_row(session, _MESSAGES, organization_id=actor.organization_id, client_id=outgoing.client_id,
                          remember=False)
         if first is not None:
             return first, False
-    to = compose.normalize_recipient(outgoing.to)
-    payload = _payload(session, actor, number, outgoing)
     contact, _ = contacts_service.do_upsert_from_network(session, organization_id=actor.organization_id, wa_id=to,
                                                          user_id=None, profile_name=None)
     found = conversations_service.find_window(session, number_pk=number.id, contact_id=contact.id)

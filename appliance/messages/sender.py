@@ -39,7 +39,7 @@ from appliance.channels.whatsapp.client import TRANSPORT_ERROR, GraphError
 from appliance.channels.whatsapp.errors import explain
 from appliance.channels.whatsapp.graph import graph_client
 from appliance.core import clock, events, runtime
-from appliance.core.db import after_commit, driver_connection, read_row
+from appliance.core.db import after_commit, bind_processor, driver_connection, read_row
 from appliance.core.queue import huey
 from appliance.messages.models import Message
 from appliance.messages.pacing import Pacer, pacer as process_pacer
@@ -91,7 +91,7 @@ class Answer:
 
 def _stored_time(session: Session, moment) -> str:
     """A time as the driver stores it (statements here go to the driver, past the ORM's types)."""
-    return Message.__table__.c.updated_at.type.bind_processor(session.get_bind().dialect)(moment)
+    return bind_processor(Message.__table__.c.updated_at, session.get_bind().dialect)(moment)
 
 
 def read_line(session: Session, number_pk: str) -> Line | None:

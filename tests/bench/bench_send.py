@@ -100,7 +100,8 @@ def main() -> int:
         {"displayPhoneNumber": "+1 555 000 0002", "messagesPerSecond": SLOW_TIER}])
     fast_id, slow_id = account.numbers
     data_dir = tempfile.mkdtemp(prefix="bench-send-")
-    with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url}, data_dir=data_dir) as port:
+    env = {"APPLIANCE_GRAPH_API_URL": graph_url, **{k: v for k, v in os.environ.items() if k.startswith("APPLIANCE_")}}
+    with running_server(env=env, data_dir=data_dir) as port:
         account.webhook_url = f"http://127.0.0.1:{port}/webhooks/whatsapp"
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         _, signup = _call(conn, "POST", "/auth/signup", {"email": "b@example.com", "password": "bench password", "name": "B"})
