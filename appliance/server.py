@@ -10,8 +10,6 @@ waitress's channel callbacks, waitress logs the exception and keeps serving.)
 from __future__ import annotations
 
 import logging
-import os
-import sys
 import signal
 import threading
 
@@ -30,8 +28,6 @@ DRAIN_SECONDS = 10  # how long requests in progress may take to finish after a s
 def serve(settings: Settings) -> None:
     """Migrate, serve until SIGINT or SIGTERM, then drain requests, stop the consumer, close storage."""
     app = create_app(settings, migrate=True)
-    if os.environ.get("APPLIANCE_SWITCH_INTERVAL"):  # experiment
-        sys.setswitchinterval(float(os.environ["APPLIANCE_SWITCH_INTERVAL"]))
     server = create_server(app, host=settings.host, port=settings.port, threads=settings.threads,
                            ident="appliance", channel_timeout=120)
     consumer = queue.make_consumer(settings.queue_workers)

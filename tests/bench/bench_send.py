@@ -10,6 +10,8 @@ The simulator runs in this process on the load generator's core, the server on i
 (bench_auth.running_server), as in bench_inbound.py.
 
 Run: .venv/bin/python tests/bench/bench_send.py   (BENCH_MESSAGES=4000 for a quick look)
+To see where the time goes: BENCH_API_ONLY=1 (the number sends one message a second: the API's own
+rate), BENCH_NO_STATUSES=1 (the simulator posts no status webhooks back).
 """
 
 from __future__ import annotations
@@ -120,6 +122,9 @@ def main() -> int:
             simulator.customer_writes(fast_id, wa_id, {"type": "text", "text": {"body": "hola"}})
             simulator.customer_writes(slow_id, wa_id, {"type": "text", "text": {"body": "hola"}})
         assert simulator.deliverer.wait_idle(timeout=300)
+        if os.environ.get("BENCH_API_ONLY"):  # the API alone: the number sends one message a second
+            _call(conn, "PATCH", f"/organizations/{ORG['id']}/phone-numbers/{ours[fast_id]['id']}",
+                  {"messagesPerSecond": 1}, token=jwt)
         if os.environ.get("BENCH_NO_STATUSES"):  # to see what the status webhooks cost the sending
             account.webhook_url = None
 
