@@ -16,11 +16,11 @@ blp = Blueprint("messages", __name__, url_prefix="/organizations/<uuid:org_id>/m
 _ADDRESS = ("phone_number_id", "to", "reply_to_message_id", "client_id")
 
 
-def _sent(body: dict, kind: str, payload) -> tuple:
+def _sent(body: dict, kind: str, payload, **template) -> tuple:
     """Send `payload` of `kind`; 201 for a new message, 200 for a repeated clientId."""
     address = {key: str(body[key]) if body.get(key) is not None else None for key in _ADDRESS}
     message, created = do_send(db_session(), actor=current_org_actor(),
-                               outgoing=Outgoing(type=kind, payload=payload, **address))
+                               outgoing=Outgoing(type=kind, payload=payload, **address, **template))
     return message, 201 if created else 200
 
 
@@ -32,10 +32,10 @@ class Messages(MethodView):
     @blp.alt_response(200, schema=schemas.ChatMessageSchema, description="A repeated clientId: the first message")
     def post(self, body, org_id):
         """Send a message of any type (stored as pending, then sent by the number's queue)"""
-        fields = {key: (str(value) if key in ("template_id",) and value else value) for key, value in body.items()}
-        address = {key: str(fields.pop(key)) if fields.get(key) is not None else fields.pop(key) for key in _ADDRESS}
-        message, created = do_send(db_session(), actor=current_org_actor(), outgoing=Outgoing(**address, **fields))
-        return message, 201 if created else 200
+        return _sent(body, body["type"], body["payload"],
+                     template_id=str(body["template_id"]) if body["template_id"] else None,
+                     template_name=body["template_name"], template_language=body["template_language"],
+                     variables=body["variables"])
 
 
 @blp.route("/product")
