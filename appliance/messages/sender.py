@@ -53,6 +53,7 @@ MAX_ATTEMPTS = 6
 RETRY_SECONDS = (2, 10, 30, 120, 600)  # before attempts 2..6
 MAYBE_DELIVERED = -2  # no answer after the request left (catalog: data/network_errors.json)
 INTERRUPTED = -3  # in the air when the appliance stopped
+DISCONNECTED = -4  # the number was disconnected before the message went
 
 
 @dataclass(frozen=True)
@@ -95,8 +96,9 @@ def _stored_time(session: Session, moment) -> str:
 
 
 def read_line(session: Session, number_pk: str) -> Line | None:
+    """The number as the sender needs it; None once it is disconnected (or gone)."""
     number = read_row(session, PhoneNumber.__table__, id=number_pk, remember=False)
-    if number is None:
+    if number is None or number.disconnected_at is not None:
         return None
     account = read_row(session, BusinessAccount.__table__, id=number.waba_pk, remember=False)
     token, _ = wabas_service.credentials(account)
@@ -168,6 +170,21 @@ def record(session: Session, line: Line, answers: list[Answer]) -> None:
             f"SELECT id, conversation_id FROM messages WHERE id IN ({', '.join('?' * len(ids))})", ids).fetchall())
         events.emit_many(session, "message.updated", organization_id=line.organization_id,
                          items=[{**c, "conversationId": conversations.get(c["messageId"])} for c in changed])
+
+
+def fail_disconnected(session: Session, number_pk: str) -> int:
+    """A number disconnected with messages still queued: they fail (-4) instead of waiting forever."""
+    driver = driver_connection(session)
+    rows = driver.execute("SELECT id, organization_id, conversation_id FROM messages WHERE phone_number_pk = ? "
+                          "AND send_state = 'queued'", (number_pk,)).fetchall()
+    if not rows:
+        return 0
+    driver.executemany("UPDATE messages SET send_state = NULL, status = 'failed', error_code = ?, error_title = ?, "
+                       "updated_at = ? WHERE id = ?", [(DISCONNECTED, explain(DISCONNECTED).title[:200],
+                                                        _stored_time(session, clock.now()), row[0]) for row in rows])
+    events.emit_many(session, "message.updated", organization_id=rows[0][1], items=[
+        {"messageId": row[0], "conversationId": row[2], "status": "failed", "errorCode": DISCONNECTED} for row in rows])
+    return len(rows)
 
 
 def recover_interrupted(database) -> int:
@@ -251,7 +268,7 @@ def send_queued(database, number_pk: str, *, batch: int = 20) -> int:
             if line is None:
                 line = read_line(session, number_pk)
                 if line is None:
-                    return total
+                    return total + fail_disconnected(session, number_pk)
             record(session, line, answers)
             jobs = claim(session, number_pk, batch)
         if not jobs:
@@ -276,6 +293,8 @@ class _Lane:
             with self.database.unit_of_work(write=False) as session:
                 line = read_line(session, self.number_pk)
             if line is None:
+                with self.database.unit_of_work(write=True) as session:
+                    fail_disconnected(session, self.number_pk)
                 return
             workers = max(2, min(24, line.rate // 40))
             with ThreadPoolExecutor(workers, thread_name_prefix=f"send-{self.number_pk[-6:]}") as pool:

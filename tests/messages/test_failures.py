@@ -115,3 +115,16 @@ def test_a_restart_fails_what_was_in_the_air_and_leaves_the_queue(outbox):
     assert interrupted["status"] == "failed" and interrupted["errorCode"] == -3
     with runtime.get().db.unit_of_work(write=False) as session:
         assert session.get(Message, second["id"]).send_state == "queued"
+
+
+def test_messages_queued_when_their_number_is_disconnected_fail_with_a_reason(outbox):
+    outbox.faults(failNext=[130429])
+    created = outbox.text()
+    assert outbox.get(created["id"])["status"] == "pending"
+    line = outbox.line
+    assert line.api.delete(f"/organizations/{line.org_id}/wabas/{line.waba['id']}", token=line.owner["token"]).status_code in (200, 204)
+    clock.advance(5)
+    _send_due(outbox)
+    failed = outbox.get(created["id"])
+    assert failed["status"] == "failed" and failed["errorCode"] == -4 and failed["errorGuidance"]["es"]
+    assert outbox.network_got() == []
