@@ -43,7 +43,7 @@ def compose(kind: str, payload: Any) -> Any:
     if kind == "text":
         return _text(_object(payload, "payload"))
     if kind in MEDIA_TYPES:
-        return _media(kind, _object(payload, "payload"))
+        return media_object(kind, _object(payload, "payload"), "payload")
     if kind == "location":
         return _location(_object(payload, "payload"))
     if kind == "contacts":
@@ -111,10 +111,6 @@ def media_object(kind: str, payload: dict, where: str) -> dict:
     if payload.get("filename") is not None:
         result["filename"] = string(payload["filename"], f"{where}.filename", max_length=240)
     return result
-
-
-def _media(kind: str, payload: dict) -> dict:
-    return media_object(kind, payload, "payload")
 
 
 def _number(value: Any, where: str, low: float, high: float) -> float:

@@ -21,6 +21,17 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 
 
+def eventually(fetch, check, seconds: float = 20.0):
+    """`fetch()` again until `check(value)` holds (the server works in the background); the value."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = fetch()
+        if check(value):
+            return value
+        assert time.monotonic() < deadline, f"not reached in time: {value}"
+        time.sleep(0.2)
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -2,22 +2,12 @@
 customer writes in; the business sends a text, an image with a caption, a template with variables,
 a list message and a reaction; the statuses move to read; a failed message explains itself."""
 
-import time
-
 import requests
+
+from tests.e2e.conftest import eventually
 
 PASSWORD = "correct horse battery"
 CUSTOMER = "5215512345678"
-
-
-def _eventually(fetch, check, seconds=20.0):
-    deadline = time.monotonic() + seconds
-    while True:
-        value = fetch()
-        if check(value):
-            return value
-        assert time.monotonic() < deadline, f"not reached in time: {value}"
-        time.sleep(0.2)
 
 
 def test_a_new_user_sends_every_kind_and_sees_it_read(sandbox_appliance):
@@ -28,11 +18,11 @@ def test_a_new_user_sends_every_kind_and_sees_it_read(sandbox_appliance):
     org = requests.post(f"{base}/organizations", json={"name": "Panadería Sol", "slug": "sol", "billingEmail": "b@sol.test"},
                         headers=auth, timeout=10).json()["data"]
     org_url, control = f"{base}/organizations/{org['id']}", f"{base}/netsim/_control"
-    waba = _eventually(lambda: requests.get(f"{org_url}/wabas", headers=auth, timeout=10).json()["data"], bool)[0]
+    waba = eventually(lambda: requests.get(f"{org_url}/wabas", headers=auth, timeout=10).json()["data"], bool)[0]
     number = requests.get(f"{org_url}/phone-numbers", headers=auth, timeout=10).json()["data"][0]
     requests.post(f"{control}/inbound", json={"phoneNumberId": number["phoneNumberId"], "from": CUSTOMER, "name": "Ana",
                                               "type": "text", "text": {"body": "Hola, ¿tienen pan?"}}, timeout=10)
-    conversation = _eventually(lambda: requests.get(f"{org_url}/conversations", headers=auth, timeout=10)
+    conversation = eventually(lambda: requests.get(f"{org_url}/conversations", headers=auth, timeout=10)
                                .json()["data"]["items"], bool)[0]
     [question] = requests.get(f"{org_url}/conversations/{conversation['id']}/messages", headers=auth,
                               timeout=10).json()["data"]["items"]
@@ -59,7 +49,7 @@ def test_a_new_user_sends_every_kind_and_sees_it_read(sandbox_appliance):
     assert template.status_code == 201, template.text
     requests.post(f"{control}/templates/{waba['wabaId']}/status", json={
         "name": "pedido_listo", "language": "es", "status": "APPROVED"}, timeout=10)
-    _eventually(lambda: requests.get(f"{org_url}/templates/{template.json()['data']['id']}", headers=auth,
+    eventually(lambda: requests.get(f"{org_url}/templates/{template.json()['data']['id']}", headers=auth,
                                      timeout=10).json()["data"]["status"], lambda status: status == "APPROVED")
     sent.append(send(type="template", templateName="pedido_listo", variables=["Ana", "A-17"]))
     sent.append(send("/interactive", kind="list", bodyText="¿Qué más te guardo?", buttonText="Ver panes",
@@ -67,7 +57,7 @@ def test_a_new_user_sends_every_kind_and_sees_it_read(sandbox_appliance):
     reaction = requests.put(f"{org_url}/messages/{question['id']}/reactions", json={"emoji": "🥖"}, headers=auth, timeout=10)
     assert reaction.status_code == 200 and reaction.json()["data"]["reactions"][0]["emoji"] == "🥖"
 
-    delivered = [_eventually(lambda m=m: message(m["id"]), lambda m: m["status"] == "delivered") for m in sent]
+    delivered = [eventually(lambda m=m: message(m["id"]), lambda m: m["status"] == "delivered") for m in sent]
     network = requests.get(f"{control}/sent", params={"phoneNumberId": number["phoneNumberId"]}, timeout=10).json()["data"]
     assert [m["type"] for m in network] == ["text", "image", "template", "interactive", "reaction"]
     assert network[0]["context"] == {"message_id": question["wamid"]}
@@ -76,12 +66,12 @@ def test_a_new_user_sends_every_kind_and_sees_it_read(sandbox_appliance):
     for item in delivered:
         requests.post(f"{control}/read", json={"wamid": item["wamid"]}, timeout=10)
     for item in delivered:
-        _eventually(lambda m=item: message(m["id"]), lambda m: m["status"] == "read")
+        eventually(lambda m=item: message(m["id"]), lambda m: m["status"] == "read")
     image = requests.get(f"{org_url}/messages/{sent[1]['id']}/media", headers=auth, timeout=10)
     assert image.status_code == 200 and image.content == jpeg
 
     requests.put(f"{control}/faults", json={"failNext": [131026]}, timeout=10)
     refused = send(type="text", payload={"body": "¿Sigues ahí?"})
-    failed = _eventually(lambda: message(refused["id"]), lambda m: m["status"] != "pending")
+    failed = eventually(lambda: message(refused["id"]), lambda m: m["status"] != "pending")
     assert failed["status"] == "failed" and failed["errorCode"] == 131026
     assert failed["errorTitle"] and "WhatsApp" in failed["errorGuidance"]["en"] and failed["errorGuidance"]["es"]

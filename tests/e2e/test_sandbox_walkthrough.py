@@ -3,21 +3,12 @@ simulated customer write in through the simulator's control API, and see the con
 conversation and the message (with its media) through the API."""
 
 import base64
-import time
 
 import requests
 
+from tests.e2e.conftest import eventually
+
 PASSWORD = "correct horse battery"
-
-
-def _eventually(fetch, check, seconds=15.0):
-    deadline = time.monotonic() + seconds
-    while True:
-        value = fetch()
-        if check(value):
-            return value
-        assert time.monotonic() < deadline, f"not reached in time: {value}"
-        time.sleep(0.2)
 
 
 def test_a_fresh_sandbox_receives_a_customer_message_with_media(sandbox_appliance):
@@ -29,7 +20,7 @@ def test_a_fresh_sandbox_receives_a_customer_message_with_media(sandbox_applianc
                                                        "billingEmail": "b@sol.test"}, headers=auth, timeout=10).json()["data"]
     org_url = f"{base}/organizations/{org['id']}"
     # Connected by the sandbox itself, clearly marked.
-    wabas = _eventually(lambda: requests.get(f"{org_url}/wabas", headers=auth, timeout=10).json()["data"], bool)
+    wabas = eventually(lambda: requests.get(f"{org_url}/wabas", headers=auth, timeout=10).json()["data"], bool)
     assert wabas[0]["sandbox"] is True and "Sandbox" in wabas[0]["name"]
     number = requests.get(f"{org_url}/phone-numbers", headers=auth, timeout=10).json()["data"][0]
     assert "Sandbox" in number["verifiedName"]
@@ -51,7 +42,7 @@ def test_a_fresh_sandbox_receives_a_customer_message_with_media(sandbox_applianc
     conversations = requests.get(f"{org_url}/conversations", headers=auth, timeout=10).json()["data"]["items"]
     assert len(conversations) == 1 and conversations[0]["unread"] is True
     messages_url = f"{org_url}/conversations/{conversations[0]['id']}/messages"
-    messages = _eventually(lambda: requests.get(messages_url, headers=auth, timeout=10).json()["data"]["items"],
+    messages = eventually(lambda: requests.get(messages_url, headers=auth, timeout=10).json()["data"]["items"],
                            lambda items: len(items) == 2 and items[0]["mediaStatus"] == "stored")
     image, text = messages  # newest first
     assert text["payload"]["text"]["body"] == "Hola, ¿tienen pan dulce?"
