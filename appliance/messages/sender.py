@@ -60,6 +60,7 @@ DISCONNECTED = -4  # the number was disconnected before the message went
 class Job:
     """One claimed message, with what the network call needs."""
     message_id: str
+    conversation_id: str
     to: str
     kind: str
     payload: object
@@ -81,7 +82,7 @@ class Line:
 @dataclass
 class Answer:
     """What became of one job."""
-    message_id: str
+    job: Job
     outcome: str  # sent | retry | failed | wait
     wamid: str | None = None
     error: GraphError | None = None
@@ -107,7 +108,7 @@ def read_line(session: Session, number_pk: str) -> Line | None:
 
 
 _CLAIMABLE = """
-    SELECT m.id, m.customer_wa_id, m.type, m.payload, m.reply_to_wamid, m.send_attempts
+    SELECT m.id, m.conversation_id, m.customer_wa_id, m.type, m.payload, m.reply_to_wamid, m.send_attempts
     FROM messages m
     WHERE m.phone_number_pk = ? AND m.send_state = 'queued' AND m.next_attempt_at <= ?
       AND NOT EXISTS (SELECT 1 FROM messages p WHERE p.phone_number_pk = m.phone_number_pk
@@ -125,7 +126,7 @@ def claim(session: Session, number_pk: str, limit: int) -> list[Job]:
         return []
     driver.executemany("UPDATE messages SET send_state = 'inflight', send_attempts = send_attempts + 1 WHERE id = ?",
                        [(row[0],) for row in rows])
-    return [Job(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5] + 1) for row in rows]
+    return [Job(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6] + 1) for row in rows]
 
 
 def record(session: Session, line: Line, answers: list[Answer]) -> None:
@@ -136,66 +137,72 @@ def record(session: Session, line: Line, answers: list[Answer]) -> None:
     stamp = _stored_time(session, now)
     driver = driver_connection(session)
     changed: list[dict] = []
+    failed: list[Answer] = []
     for answer in answers:
         if answer.outcome == "wait":  # not an attempt: the pair rate or a stop put it back
             at = _stored_time(session, now + timedelta(seconds=answer.delay))
             driver.execute("UPDATE messages SET send_state = 'queued', send_attempts = send_attempts - 1, "
-                           "next_attempt_at = ? WHERE id = ? AND send_state = 'inflight'", (at, answer.message_id))
+                           "next_attempt_at = ? WHERE id = ? AND send_state = 'inflight'", (at, answer.job.message_id))
         elif answer.outcome == "retry":
             at = _stored_time(session, now + timedelta(seconds=answer.delay))
             driver.execute("UPDATE messages SET send_state = 'queued', next_attempt_at = ?, error_code = ?, "
                            "error_title = ?, updated_at = ? WHERE id = ? AND send_state = 'inflight'",
-                           (at, answer.error.code, explain(answer.error.code).title[:200], stamp, answer.message_id))
+                           (at, answer.error.code, explain(answer.error.code).title[:200], stamp, answer.job.message_id))
         elif answer.outcome == "sent":
             # A status webhook may have got here first (it carries our id): keep the later status.
             driver.execute("UPDATE messages SET send_state = NULL, wamid = coalesce(wamid, ?), error_code = NULL, "
                            "error_title = NULL, error_details = NULL, updated_at = ?, "
                            "status = CASE WHEN status = 'pending' THEN 'sent' ELSE status END WHERE id = ?",
-                           (answer.wamid, stamp, answer.message_id))
-            changed.append({"messageId": answer.message_id, "status": "sent", "wamid": answer.wamid})
+                           (answer.wamid, stamp, answer.job.message_id))
+            changed.append({"messageId": answer.job.message_id, "status": "sent", "wamid": answer.wamid})
         else:
-            error = answer.error
-            # Unless a status webhook already proved it reached the network.
-            driver.execute("UPDATE messages SET status = 'failed', error_code = ?, error_title = ?, error_details = ?, "
-                           "updated_at = ? WHERE id = ? AND wamid IS NULL",
-                           (error.code, explain(error.code).title[:200], (error.details or error.message or "")[:1000] or None,
-                            stamp, answer.message_id))
-            driver.execute("UPDATE messages SET send_state = NULL WHERE id = ?", (answer.message_id,))
-            changed.append({"messageId": answer.message_id, "status": "failed", "errorCode": error.code})
-            if error.token_expired:
-                wabas_service.do_mark_needs_reauth(session, waba_pk=line.waba_pk)
+            failed.append(answer)
+    if failed:
+        _fail(session, [(a.job.message_id, a.error) for a in failed])
+        changed += [{"messageId": a.job.message_id, "status": "failed", "errorCode": a.error.code} for a in failed]
+        if any(a.error.token_expired for a in failed):
+            wabas_service.do_mark_needs_reauth(session, waba_pk=line.waba_pk)
     if changed:
-        ids = [c["messageId"] for c in changed]
-        conversations = dict(driver.execute(
-            f"SELECT id, conversation_id FROM messages WHERE id IN ({', '.join('?' * len(ids))})", ids).fetchall())
+        conversations = {a.job.message_id: a.job.conversation_id for a in answers}
         events.emit_many(session, "message.updated", organization_id=line.organization_id,
-                         items=[{**c, "conversationId": conversations.get(c["messageId"])} for c in changed])
+                         items=[{**c, "conversationId": conversations[c["messageId"]]} for c in changed])
 
+
+def _fail(session: Session, failures: list[tuple[str, GraphError]]) -> None:
+    """Fail these messages with the network's (or our) code, explained by the catalog, unless a
+    status webhook already proved one reached the network (it has a wamid); all leave the queue."""
+    stamp = _stored_time(session, clock.now())
+    driver = driver_connection(session)
+    driver.executemany("UPDATE messages SET status = 'failed', error_code = ?, error_title = ?, error_details = ?, "
+                       "updated_at = ? WHERE id = ? AND wamid IS NULL",
+                       [(error.code, explain(error.code).title[:200], (error.details or error.message or "")[:1000] or None,
+                         stamp, message_id) for message_id, error in failures])
+    driver.executemany("UPDATE messages SET send_state = NULL WHERE id = ?", [(message_id,) for message_id, _ in failures])
+
+
+def _fail_where(session: Session, condition: str, params: tuple, code: int) -> int:
+    """Fail the queued or in-flight messages matching `condition` with one of our codes; one
+    `message.updated` each."""
+    rows = driver_connection(session).execute(
+        f"SELECT id, organization_id, conversation_id FROM messages WHERE {condition}", params).fetchall()
+    error = GraphError(0, code, explain(code).title)
+    _fail(session, [(row[0], error) for row in rows])
+    for organization_id in {row[1] for row in rows}:
+        events.emit_many(session, "message.updated", organization_id=organization_id, items=[
+            {"messageId": row[0], "conversationId": row[2], "status": "failed", "errorCode": code}
+            for row in rows if row[1] == organization_id])
+    return len(rows)
 
 def fail_disconnected(session: Session, number_pk: str) -> int:
     """A number disconnected with messages still queued: they fail (-4) instead of waiting forever."""
-    driver = driver_connection(session)
-    rows = driver.execute("SELECT id, organization_id, conversation_id FROM messages WHERE phone_number_pk = ? "
-                          "AND send_state = 'queued'", (number_pk,)).fetchall()
-    if not rows:
-        return 0
-    driver.executemany("UPDATE messages SET send_state = NULL, status = 'failed', error_code = ?, error_title = ?, "
-                       "updated_at = ? WHERE id = ?", [(DISCONNECTED, explain(DISCONNECTED).title[:200],
-                                                        _stored_time(session, clock.now()), row[0]) for row in rows])
-    events.emit_many(session, "message.updated", organization_id=rows[0][1], items=[
-        {"messageId": row[0], "conversationId": row[2], "status": "failed", "errorCode": DISCONNECTED} for row in rows])
-    return len(rows)
+    return _fail_where(session, "phone_number_pk = ? AND send_state = 'queued'", (number_pk,), DISCONNECTED)
 
 
 def recover_interrupted(database) -> int:
     """At start-up: sends that were in the air when the process stopped may or may not have reached
     the network. They are failed with -3, not repeated; a status webhook naming them revives them."""
     with database.unit_of_work(write=True) as session:
-        stamp = _stored_time(session, clock.now())
-        cursor = driver_connection(session).execute(
-            "UPDATE messages SET send_state = NULL, status = 'failed', error_code = ?, error_title = ?, updated_at = ? "
-            "WHERE send_state = 'inflight'", (INTERRUPTED, explain(INTERRUPTED).title[:200], stamp))
-        return cursor.rowcount
+        return _fail_where(session, "send_state = 'inflight'", (), INTERRUPTED)
 
 
 def numbers_with_due(database) -> list[str]:
@@ -218,34 +225,34 @@ def network_body(job: Job) -> dict:
 def send_one(line: Line, job: Job, pacing: Pacer, stop: threading.Event | None = None) -> Answer:
     wait = pacing.pairs.take(line.number_pk, job.to)
     if wait:
-        return Answer(job.message_id, "wait", delay=wait)
+        return Answer(job, "wait", delay=wait)
     gate = pacing.gate(line.number_pk, line.rate)
     if not gate.acquire(stop=stop):
-        return Answer(job.message_id, "wait")
+        return Answer(job, "wait")
     try:
         answer = graph_client().send_message(line.token, line.phone_number_id, network_body(job))
     except GraphError as error:
         return _classify(job, error)
     except Exception as exc:  # a bug here must not leave the message in the air
         log.exception("sending message %s failed", job.message_id)
-        return Answer(job.message_id, "failed", error=GraphError(0, 1, f"Unexpected error: {exc.__class__.__name__}"))
+        return Answer(job, "failed", error=GraphError(0, 1, f"Unexpected error: {exc.__class__.__name__}"))
     finally:
         gate.release()
     messages = answer.get("messages") if isinstance(answer, dict) else None
     wamid = messages[0].get("id") if isinstance(messages, list) and messages and isinstance(messages[0], dict) else None
     if not isinstance(wamid, str) or not wamid:
-        return Answer(job.message_id, "failed", error=GraphError(200, MAYBE_DELIVERED, "The network accepted the "
+        return Answer(job, "failed", error=GraphError(200, MAYBE_DELIVERED, "The network accepted the "
                                                                  "request but named no message id"))
-    return Answer(job.message_id, "sent", wamid=wamid)
+    return Answer(job, "sent", wamid=wamid)
 
 
 def _classify(job: Job, error: GraphError) -> Answer:
     if error.code == TRANSPORT_ERROR and error.maybe_delivered:
-        return Answer(job.message_id, "failed", error=GraphError(0, MAYBE_DELIVERED, explain(MAYBE_DELIVERED).title,
+        return Answer(job, "failed", error=GraphError(0, MAYBE_DELIVERED, explain(MAYBE_DELIVERED).title,
                                                                  details=error.message))
     if error.retryable and job.attempts < MAX_ATTEMPTS:
-        return Answer(job.message_id, "retry", error=error, delay=retry_delay(error.code, job.attempts))
-    return Answer(job.message_id, "failed", error=error)
+        return Answer(job, "retry", error=error, delay=retry_delay(error.code, job.attempts))
+    return Answer(job, "failed", error=error)
 
 
 def retry_delay(code: int, attempts: int) -> float:
@@ -341,7 +348,7 @@ class _Lane:
 def _answer_of(future, job: Job) -> Answer:
     error = future.exception()
     if error is not None:
-        return Answer(job.message_id, "failed", error=GraphError(0, 1, f"Unexpected error: {error!r}"))
+        return Answer(job, "failed", error=GraphError(0, 1, f"Unexpected error: {error!r}"))
     return future.result()
 
 

@@ -42,7 +42,7 @@ TIER, SLOW_TIER, SLOW_BURST = 1000, 80, 800
 TARGET_RATIO = 0.9
 
 
-def _post_all(port: int, key: str, number_id: str, recipients: list[str], count: int, tag: str):
+def _post_all(port: int, key: str, org_id: str, number_id: str, recipients: list[str], count: int, tag: str):
     """`count` texts over CONNECTIONS keep-alive connections; (latencies, accepted ids, errors, wall)."""
     latencies: list[float] = []
     accepted: list[str] = []
@@ -57,7 +57,7 @@ def _post_all(port: int, key: str, number_id: str, recipients: list[str], count:
             body = json.dumps({"phoneNumberId": number_id, "to": recipients[i % len(recipients)], "type": "text",
                                "payload": {"body": f"{tag} {i}"}, "clientId": f"{tag}-{i}"})
             started = time.perf_counter()
-            conn.request("POST", f"/organizations/{ORG['id']}/messages", body, headers)
+            conn.request("POST", f"/organizations/{org_id}/messages", body, headers)
             answer = conn.getresponse()
             data = answer.read()
             elapsed = time.perf_counter() - started
@@ -88,9 +88,6 @@ def _wait_sent(simulator: Simulator, number_id: str, expected: int, timeout: flo
         time.sleep(0.2)
 
 
-ORG: dict = {}
-
-
 def main() -> int:
     simulator = Simulator()
     netsim = create_server(create_netsim_app(simulator), host="127.0.0.1", port=0, threads=16)
@@ -109,12 +106,12 @@ def main() -> int:
         _, signup = _call(conn, "POST", "/auth/signup", {"email": "b@example.com", "password": "bench password", "name": "B"})
         jwt = signup["data"]["tokens"]["accessToken"]
         _, org = _call(conn, "POST", "/organizations", {"name": "Bench", "slug": "bench", "billingEmail": "b@b.test"}, token=jwt)
-        ORG.update(org["data"])
-        status, _ = _call(conn, "POST", f"/organizations/{ORG['id']}/wabas", {
+        org_id = org["data"]["id"]
+        status, _ = _call(conn, "POST", f"/organizations/{org_id}/wabas", {
             "wabaId": account.waba_id, "accessToken": account.access_token, "appSecret": account.app_secret}, token=jwt)
         assert status == 201, status
-        _, key = _call(conn, "POST", f"/organizations/{ORG['id']}/api-keys", {"name": "bench"}, token=jwt)
-        _, numbers = _call(conn, "GET", f"/organizations/{ORG['id']}/phone-numbers", token=jwt)
+        _, key = _call(conn, "POST", f"/organizations/{org_id}/api-keys", {"name": "bench"}, token=jwt)
+        _, numbers = _call(conn, "GET", f"/organizations/{org_id}/phone-numbers", token=jwt)
         ours = {n["phoneNumberId"]: n for n in numbers["data"]}
         assert ours[fast_id]["messagesPerSecond"] == TIER and ours[slow_id]["messagesPerSecond"] == SLOW_TIER
         recipients = [f"5215{i:08d}" for i in range(RECIPIENTS)]
@@ -123,14 +120,14 @@ def main() -> int:
             simulator.customer_writes(slow_id, wa_id, {"type": "text", "text": {"body": "hola"}})
         assert simulator.deliverer.wait_idle(timeout=300)
         if os.environ.get("BENCH_API_ONLY"):  # the API alone: the number sends one message a second
-            _call(conn, "PATCH", f"/organizations/{ORG['id']}/phone-numbers/{ours[fast_id]['id']}",
+            _call(conn, "PATCH", f"/organizations/{org_id}/phone-numbers/{ours[fast_id]['id']}",
                   {"messagesPerSecond": 1}, token=jwt)
         if os.environ.get("BENCH_NO_STATUSES"):  # to see what the status webhooks cost the sending
             account.webhook_url = None
 
         cpu_before = time.perf_counter(), _cpu_times()
         started_wall = time.time()
-        latencies, accepted, errors, post_wall = _post_all(port, key["data"]["secret"], ours[fast_id]["id"],
+        latencies, accepted, errors, post_wall = _post_all(port, key["data"]["secret"], org_id, ours[fast_id]["id"],
                                                            recipients, MESSAGES, "fast")
         last_at = _wait_sent(simulator, fast_id, len(accepted), timeout=MESSAGES / 50)
         steal = _steal_share(cpu_before[1], _cpu_times())
@@ -146,7 +143,7 @@ def main() -> int:
 
         refused_before = dict(network.refused)
         slow_started = time.time()
-        _, slow_accepted, slow_errors, _ = _post_all(port, key["data"]["secret"], ours[slow_id]["id"],
+        _, slow_accepted, slow_errors, _ = _post_all(port, key["data"]["secret"], org_id, ours[slow_id]["id"],
                                                      recipients, SLOW_BURST, "slow")
         slow_last = _wait_sent(simulator, slow_id, len(slow_accepted), timeout=60)
         throttled = network.refused.get(130429, 0) - refused_before.get(130429, 0)
