@@ -10,6 +10,7 @@ from appliance.conversations.api import blp as conversations
 from appliance.health.api import blp as health
 from appliance.invitations.api import accept_blp as invitation, blp as invitations
 from appliance.invitations.pages import invitation_pages
+from appliance.live.api import blp as live
 from appliance.messages.api import blp as messages
 from appliance.memberships.api import blp as memberships, member_blp as membership
 from appliance.oauth.api import blp as oauth, me_blp as oauth_authorizations
@@ -19,6 +20,7 @@ from appliance.pages import home
 from appliance.permissions.api import blp as permissions
 from appliance.phone_numbers.api import blp as phone_numbers
 from appliance.roles.api import blp as roles
+from appliance.tags.api import blp as tags
 from appliance.templates.api import blp as templates
 from appliance.users.api import blp as users
 from appliance.wabas.api import blp as wabas, waba_blp as waba
@@ -26,5 +28,5 @@ from appliance.whatsapp_flows.api import blp as whatsapp_flows
 
 BLUEPRINTS = (health, auth, users, organizations, memberships, membership, roles, invitations, invitation, permissions, api_keys, oauth,
               oauth_authorizations, wabas, waba, phone_numbers, templates, contacts, contact_lists,
-              conversations, messages, whatsapp_flows, whatsapp_webhook)
+              conversations, tags, messages, live, whatsapp_flows, whatsapp_webhook)
 PAGES = (home, auth_pages, invitation_pages, oauth_pages)

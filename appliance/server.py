@@ -18,6 +18,7 @@ from waitress.server import create_server
 from appliance.app import create_app
 from appliance.core import events, queue, runtime
 from appliance.core.db import Checkpointer
+from appliance.live import feed as live_feed
 from appliance.messages.sender import sender
 from appliance.settings import Settings
 
@@ -54,6 +55,7 @@ def serve(settings: Settings) -> None:
             pass
         log.info("received %s, stopping", received[0])
     finally:
+        live_feed.signal.close()  # live-update streams end; browsers reconnect to the next server
         server.task_dispatcher.shutdown(cancel_pending=False, timeout=DRAIN_SECONDS)
         sender.stop()
         consumer.stop(graceful=True)

@@ -1,35 +1,247 @@
-"""/organizations/{orgId}/conversations: the two reads that show what came in (the inbox adds the rest)."""
+"""/organizations/{orgId}/conversations: the inbox. Listing and search, one conversation with its
+thread, media and links, what people change on it, and the inbox settings."""
 
 from flask.views import MethodView
 
-from appliance.conversations import schemas, service
-from appliance.core.schema import PageArgsSchema
+from appliance.conversations import inbox, inbox_settings, schemas, state
+from appliance.conversations.inbox import InboxFilter
 from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
-from appliance.messages import service as messages_service
-from appliance.messages.schemas import ChatMessagePageSchema
+from appliance.messages import search, thread
 
 blp = Blueprint("conversations", __name__, url_prefix="/organizations/<uuid:org_id>/conversations",
-                description="Conversations and their messages")
+                description="The inbox: conversations, their messages, and what the team does with them")
 
 
 @blp.route("")
 class Conversations(MethodView):
     @blp.requires("conversations:read")
-    @blp.arguments(PageArgsSchema, location="query")
+    @blp.arguments(schemas.ConversationListArgsSchema, location="query")
     @blp.response(200, schemas.ConversationPageSchema)
     def get(self, args, org_id):
-        """List conversations, newest activity first (cursor-paginated)"""
-        return service.list_conversations(db_session(), actor=current_org_actor(), **args)
+        """List conversations: pinned first, then the latest activity (cursor-paginated)"""
+        take, cursor = args.pop("take"), args.pop("cursor")
+        filters = InboxFilter(status=args.get("status"), phone_number_id=args.get("phone_number_id"),
+                              assignee=args.get("assignee_user_id"), tag_id=args.get("tag_id"),
+                              unread_only=args["unread_only"], handoff_pending=args.get("handoff_pending"),
+                              search=args.get("search"), resolution=args.get("resolution_outcome"))
+        return inbox.list_conversations(db_session(), actor=current_org_actor(), filters=filters, take=take, cursor=cursor)
+
+
+def _settings_route(path: str, group: str, schema, read_permission: str, title: str):
+    """GET and PATCH of one group of inbox settings (all three share the shape)."""
+    class Settings(MethodView):
+        @blp.requires(read_permission)
+        @blp.response(200, schema)
+        def get(self, org_id):
+            return inbox_settings.read_settings(db_session(), current_org_actor().organization_id, group)
+
+        @blp.requires("organizations:write")
+        @blp.arguments(schema)
+        @blp.response(200, schema)
+        def patch(self, body, org_id):
+            return inbox_settings.do_update(db_session(), actor=current_org_actor(), group=group, changes=body)
+
+    Settings.get.__doc__, Settings.patch.__doc__ = f"Read the {title}", f"Change some of the {title}"
+    Settings.__name__ = f"{group.title()}Settings"
+    blp.route(path)(Settings)
+
+
+_settings_route("/messaging-settings", "messaging", schemas.MessagingSettingsSchema, "conversations:read",
+                "messaging settings (read receipts, typing indicator, inbox tabs)")
+_settings_route("/workload/settings", "workload", schemas.WorkloadSettingsSchema, "reports:read",
+                "workload panel's thresholds (SLA, staleness)")
+_settings_route("/notification-settings", "notifications", schemas.NotificationSettingsSchema, "conversations:read",
+                "e-mail notifications of customers left waiting")
+
+
+@blp.route("/unread-counts")
+class UnreadCounts(MethodView):
+    @blp.requires("conversations:read")
+    @blp.arguments(schemas.UnreadCountsArgsSchema, location="query")
+    @blp.response(200, schemas.UnreadCountsSchema)
+    def get(self, args, org_id):
+        """Unread conversations by status, and the caller's own and the unassigned among the open"""
+        return inbox.unread_counts(db_session(), actor=current_org_actor(), phone_number_id=args.get("phone_number_id"))
+
+
+@blp.route("/search")
+class Search(MethodView):
+    @blp.requires("messages:read")
+    @blp.arguments(schemas.SearchArgsSchema, location="query")
+    @blp.response(200, schemas.SearchPageSchema)
+    def get(self, args, org_id):
+        """Search message content, newest first (accents and case ignored; the last word may be cut short)"""
+        filters = search.SearchFilter(q=args["q"], since=args.get("from_"), until=args.get("to"),
+                                      direction=args.get("direction"), has_attachment=args.get("has_attachment"),
+                                      sent_by_me=args["sent_by_me"], conversation_id=args.get("conversation_id"))
+        return search.search_messages(db_session(), actor=current_org_actor(), filters=filters, take=args["limit"],
+                                      cursor=args["before"])
+
+
+@blp.route("/<uuid:conversation_id>")
+class ConversationById(MethodView):
+    @blp.requires("conversations:read")
+    @blp.response(200, schemas.ConversationSchema)
+    def get(self, org_id, conversation_id):
+        """Read a conversation, with its contact and tags"""
+        return inbox.view_conversation(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id))
 
 
 @blp.route("/<uuid:conversation_id>/messages")
 class ConversationMessages(MethodView):
     @blp.requires("messages:read")
-    @blp.arguments(schemas.ChatMessageArgsSchema, location="query")
-    @blp.response(200, ChatMessagePageSchema)
+    @blp.arguments(schemas.ThreadArgsSchema, location="query")
+    @blp.response(200, schemas.ThreadPageSchema)
     def get(self, args, org_id, conversation_id):
-        """A conversation's messages, newest first (`before` pages back)"""
-        return messages_service.list_messages(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id),
-                                              take=args["limit"], cursor=args["before"])
+        """A conversation's messages, newest first (`before` pages back; `around` centres on one message)"""
+        return thread.list_messages(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id),
+                                    take=args["limit"], cursor=args["before"], around=args["around"])
+
+
+@blp.route("/<uuid:conversation_id>/media")
+class ConversationMedia(MethodView):
+    @blp.requires("messages:read")
+    @blp.arguments(schemas.MediaArgsSchema, location="query")
+    @blp.response(200, schemas.SearchPageSchema)
+    def get(self, args, org_id, conversation_id):
+        """Media messages, newest first, of one category (image, video, audio, doc) or all"""
+        return thread.list_media(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id),
+                                 category=args["category"], take=args["limit"], cursor=args["before"])
+
+
+@blp.route("/<uuid:conversation_id>/media/counts")
+class ConversationMediaCounts(MethodView):
+    @blp.requires("messages:read")
+    @blp.response(200, schemas.MediaCountsSchema)
+    def get(self, org_id, conversation_id):
+        """How many media messages of each category, and links"""
+        return thread.media_counts(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id))
+
+
+@blp.route("/<uuid:conversation_id>/links")
+class ConversationLinks(MethodView):
+    @blp.requires("messages:read")
+    @blp.arguments(schemas.LinkArgsSchema, location="query")
+    @blp.response(200, schemas.LinkPageSchema)
+    def get(self, args, org_id, conversation_id):
+        """Web addresses written in the conversation, newest first"""
+        return thread.list_links(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id),
+                                 take=args["limit"], cursor=args["before"])
+
+
+def _detail(conversation):
+    return inbox.with_details(db_session(), [conversation])[0]
+
+
+@blp.route("/<uuid:conversation_id>/status")
+class ConversationStatus(MethodView):
+    @blp.requires("conversations:write")
+    @blp.arguments(schemas.StatusChangeSchema)
+    @blp.response(200, schemas.ConversationSchema)
+    def patch(self, body, org_id, conversation_id):
+        """Open, snooze (until `snoozedUntil`) or close (with `category` and `resolution`)"""
+        return _detail(state.do_set_status(db_session(), actor=current_org_actor(),
+                                           conversation_id=str(conversation_id), **body))
+
+
+@blp.route("/<uuid:conversation_id>/categorize")
+class ConversationCategorize(MethodView):
+    @blp.requires("conversations:write")
+    @blp.arguments(schemas.CategorizeSchema)
+    @blp.response(200, schemas.ConversationSchema)
+    def patch(self, body, org_id, conversation_id):
+        """Set category and resolution without changing the status (null clears one)"""
+        return _detail(state.do_categorize(db_session(), actor=current_org_actor(),
+                                           conversation_id=str(conversation_id), **body))
+
+
+def _toggle_route(path: str, doc: str, change):
+    """A POST without a body that changes one flag and answers the conversation."""
+    class Toggle(MethodView):
+        @blp.requires("conversations:write")
+        @blp.response(200, schemas.ConversationSchema)
+        def post(self, org_id, conversation_id):
+            return _detail(change(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id)))
+
+    Toggle.post.__doc__ = doc
+    Toggle.__name__ = "Conversation" + "".join(part.title() for part in path.strip("/").split("/")[-1].split("-"))
+    blp.route(f"/<uuid:conversation_id>{path}")(Toggle)
+
+
+_toggle_route("/read", "Mark read", lambda s, **kw: state.do_set_read(s, read=True, **kw))
+_toggle_route("/unread", "Mark unread", lambda s, **kw: state.do_set_read(s, read=False, **kw))
+_toggle_route("/pin", "Pin to the top of the list", lambda s, **kw: state.do_set_pinned(s, pinned=True, **kw))
+_toggle_route("/unpin", "Unpin", lambda s, **kw: state.do_set_pinned(s, pinned=False, **kw))
+_toggle_route("/devolver-al-bot", "Return to the bot after a hand-off, keeping the context", state.do_return_to_bot)
+
+
+@blp.route("/<uuid:conversation_id>/request-handoff")
+class ConversationHandoff(MethodView):
+    @blp.requires("conversations:write")
+    @blp.arguments(schemas.HandoffSchema)
+    @blp.response(201, schemas.ConversationSchema)
+    def post(self, body, org_id, conversation_id):
+        """Ask for a person: automation falls silent, the team is told (conversation.handoff_requested)"""
+        return _detail(state.do_request_handoff(db_session(), actor=current_org_actor(),
+                                                conversation_id=str(conversation_id), **body))
+
+
+@blp.route("/<uuid:conversation_id>/agent")
+class ConversationBotAgent(MethodView):
+    @blp.requires("conversations:write")
+    @blp.arguments(schemas.BotAgentSchema)
+    @blp.response(200, schemas.ConversationSchema)
+    def patch(self, body, org_id, conversation_id):
+        """Fix the AI agent that answers this conversation (null: the router decides)"""
+        return _detail(state.do_set_bot_agent(db_session(), actor=current_org_actor(),
+                                              conversation_id=str(conversation_id), agent_id=body["agent_id"]))
+
+
+@blp.route("/<uuid:conversation_id>/assignee")
+class ConversationAssignee(MethodView):
+    @blp.requires("conversations:write")
+    @blp.arguments(schemas.AssigneeSchema)
+    @blp.response(200, schemas.ConversationSchema)
+    def patch(self, body, org_id, conversation_id):
+        """Assign to a member, or release with null (conversation.assignment_changed)"""
+        return _detail(state.do_assign(db_session(), actor=current_org_actor(),
+                                       conversation_id=str(conversation_id), user_id=body["user_id"]))
+
+
+@blp.route("/<uuid:conversation_id>/tags")
+class ConversationTags(MethodView):
+    @blp.requires("conversations:write")
+    @blp.arguments(schemas.TagRefSchema)
+    @blp.response(200, schemas.ConversationSchema)
+    def post(self, body, org_id, conversation_id):
+        """Put a tag on the conversation (again: no change)"""
+        return _detail(state.do_add_tag(db_session(), actor=current_org_actor(),
+                                        conversation_id=str(conversation_id), tag_id=body["tag_id"]))
+
+
+@blp.route("/<uuid:conversation_id>/tags/<uuid:tag_id>")
+class ConversationTagById(MethodView):
+    @blp.requires("conversations:write")
+    @blp.response(200, schemas.ConversationSchema)
+    def delete(self, org_id, conversation_id, tag_id):
+        """Take a tag off the conversation"""
+        return _detail(state.do_remove_tag(db_session(), actor=current_org_actor(),
+                                           conversation_id=str(conversation_id), tag_id=str(tag_id)))
+
+
+@blp.route("/<uuid:conversation_id>/notes")
+class ConversationNotes(MethodView):
+    @blp.requires("conversations:read")
+    @blp.response(200, schemas.NoteSchema(many=True))
+    def get(self, org_id, conversation_id):
+        """Internal notes, oldest first (never sent to the customer)"""
+        return state.list_notes(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id))
+
+    @blp.requires("conversations:write")
+    @blp.arguments(schemas.NoteCreateSchema)
+    @blp.response(201, schemas.NoteSchema)
+    def post(self, body, org_id, conversation_id):
+        """Add an internal note for the team"""
+        return state.do_add_note(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id), **body)

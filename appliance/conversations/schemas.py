@@ -1,11 +1,28 @@
-from datetime import timedelta
+from datetime import timedelta, timezone
 
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from appliance.core import clock
-from appliance.core.schema import ApiSchema, IsoDateTime
+from appliance.core.schema import ApiSchema, IsoDateTime, PageArgsSchema, Text, UuidString
+from appliance.conversations.inbox import STATUSES
+from appliance.conversations.inbox_settings import INBOX_TABS
+from appliance.messages.schemas import ChatMessageSchema
+from appliance.messages.thread import MEDIA_CATEGORIES
 
 WINDOW = timedelta(hours=24)
+
+
+class _ContactBriefSchema(ApiSchema):
+    id = fields.String()
+    wa_id = fields.String(allow_none=True)
+    name = fields.Function(lambda c: c.name or c.profile_name or (f"+{c.wa_id}" if c.wa_id else c.user_id),
+                           metadata={"description": "The name to show: ours, else the profile's, else the number"})
+
+
+class _TagBriefSchema(ApiSchema):
+    id = fields.String()
+    name = fields.String()
+    color = fields.String()
 
 
 class ConversationSchema(ApiSchema):
@@ -13,9 +30,23 @@ class ConversationSchema(ApiSchema):
     status = fields.String(metadata={"description": "open, closed or snoozed"})
     phone_number_id = fields.String(attribute="phone_number_pk", metadata={"description": "Our id of the business number"})
     contact_id = fields.String()
+    contact = fields.Nested(_ContactBriefSchema, allow_none=True, dump_default=None)
     assignee_user_id = fields.String(allow_none=True)
+    tags = fields.List(fields.Nested(_TagBriefSchema), dump_default=[])
+    category = fields.String(allow_none=True)
+    resolution = fields.String(allow_none=True)
+    handoff_pending = fields.Boolean(metadata={"description": "A person was asked for: automation stays silent"})
+    handoff_reason = fields.String(allow_none=True)
+    handoff_detail = fields.String(allow_none=True)
+    handoff_requested_at = IsoDateTime(allow_none=True)
+    bot_agent_id = fields.String(allow_none=True, metadata={"description": "The AI agent fixed for it; null: the router decides"})
     unread = fields.Boolean()
     pinned = fields.Boolean()
+    snoozed_until = IsoDateTime(allow_none=True)
+    closed_at = IsoDateTime(allow_none=True)
+    preview = fields.String(allow_none=True, metadata={"description": "The last message, as one line"})
+    awaiting_reply_since = IsoDateTime(allow_none=True, metadata={
+        "description": "The customer's oldest message no person has answered yet"})
     last_message_at = IsoDateTime()
     last_inbound_at = IsoDateTime(allow_none=True, metadata={"description": "The customer's last message"})
     window_expires_at = fields.Function(
@@ -30,7 +61,175 @@ class ConversationPageSchema(ApiSchema):
     next_cursor = fields.String(allow_none=True)
 
 
-class ChatMessageArgsSchema(ApiSchema):
+def _assignee(value: str) -> None:
+    if value in ("me", "none"):
+        return
+    try:
+        UuidString()._deserialize(value, None, None)
+    except ValidationError:
+        raise ValidationError("A user id, \"me\" or \"none\" (unassigned).") from None
+
+
+class ConversationListArgsSchema(PageArgsSchema):
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    phone_number_id = UuidString()
+    assignee_user_id = fields.String(validate=_assignee, metadata={
+        "description": "A user id, \"me\" (the caller) or \"none\" (unassigned)"})
+    tag_id = UuidString()
+    unread_only = fields.Boolean(load_default=False)
+    handoff_pending = fields.Boolean()
+    search = Text(max_length=100, metadata={"description": "Part of the contact's name or number"})
+    resolution_outcome = Text(max_length=100)
+
+
+class UnreadCountsArgsSchema(ApiSchema):
+    phone_number_id = UuidString()
+
+
+class UnreadCountsSchema(ApiSchema):
+    open = fields.Integer()
+    snoozed = fields.Integer()
+    closed = fields.Integer()
+    total = fields.Integer()
+    mine = fields.Integer(metadata={"description": "Unread open conversations assigned to the caller"})
+    unassigned = fields.Integer(metadata={"description": "Unread open conversations nobody is assigned to"})
+
+
+class MessagingSettingsSchema(ApiSchema):
+    read_receipts = fields.Boolean(metadata={"description": "Opening a conversation tells the customer it was read"})
+    typing_indicator = fields.Boolean(metadata={"description": "Show the customer \"typing…\" while an agent writes"})
+    inbox_tabs = fields.List(fields.String(validate=validate.OneOf(INBOX_TABS)),
+                             validate=validate.Length(min=1, max=len(INBOX_TABS)))
+
+
+class WorkloadSettingsSchema(ApiSchema):
+    sla_minutes = fields.Integer(validate=validate.Range(min=1, max=1440), metadata={
+        "description": "A first answer later than this is late"})
+    stale_minutes = fields.Integer(validate=validate.Range(min=5, max=43200), metadata={
+        "description": "An open conversation without activity this long is stale"})
+
+
+class NotificationSettingsSchema(ApiSchema):
+    delay_email_enabled = fields.Boolean()
+    delay_minutes = fields.Integer(validate=validate.Range(min=1, max=1440), metadata={
+        "description": "E-mail when a customer has waited this long for a person"})
+    recipients = fields.String(validate=validate.OneOf(("assignee", "admins")), metadata={
+        "description": "assignee (the admins when nobody is assigned) or admins"})
+
+
+class ThreadArgsSchema(ApiSchema):
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
     before = fields.String(load_default=None, validate=validate.Length(max=500),
                            metadata={"description": "nextCursor of the previous page: older messages"})
+    around = UuidString(load_default=None, metadata={"description": "A message id: the messages on both sides of it"})
+
+
+class _Reaction(ApiSchema):
+    emoji = fields.String()
+    count = fields.Integer()
+
+
+class ThreadMessageSchema(ChatMessageSchema):
+    reactions = fields.List(fields.Nested(_Reaction), dump_default=[])
+
+
+class ThreadPageSchema(ApiSchema):
+    items = fields.List(fields.Nested(ThreadMessageSchema))
+    next_cursor = fields.String(allow_none=True, metadata={"description": "Older messages"})
+    newer_cursor = fields.String(allow_none=True, metadata={
+        "description": "With around: newer messages exist; read them with before=null and around of the newest"})
+
+
+class MediaArgsSchema(ApiSchema):
+    category = fields.String(load_default=None, validate=validate.OneOf(tuple(MEDIA_CATEGORIES)))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    before = fields.String(load_default=None, validate=validate.Length(max=500))
+
+
+class MediaCountsSchema(ApiSchema):
+    image = fields.Integer()
+    video = fields.Integer()
+    audio = fields.Integer()
+    doc = fields.Integer()
+    links = fields.Integer()
+
+
+class LinkArgsSchema(ApiSchema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    before = fields.String(load_default=None, validate=validate.Length(max=500))
+
+
+class LinkSchema(ApiSchema):
+    url = fields.String()
+    message_id = fields.String()
+    direction = fields.String()
+    sent_at = IsoDateTime()
+
+
+class LinkPageSchema(ApiSchema):
+    items = fields.List(fields.Nested(LinkSchema))
+    next_cursor = fields.String(allow_none=True)
+
+
+class SearchArgsSchema(ApiSchema):
+    q = Text(required=True, min_length=1, max_length=200)
+    from_ = fields.AwareDateTime(data_key="from", default_timezone=timezone.utc,
+                                 metadata={"description": "Messages sent at or after (ISO 8601)"})
+    to = fields.AwareDateTime(default_timezone=timezone.utc, metadata={"description": "Messages sent before"})
+    direction = fields.String(validate=validate.OneOf(("in", "out")))
+    has_attachment = fields.Boolean()
+    sent_by_me = fields.Boolean(load_default=False)
+    conversation_id = UuidString()
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=200))
+    before = fields.String(load_default=None, validate=validate.Length(max=500))
+
+
+class SearchPageSchema(ApiSchema):
+    items = fields.List(fields.Nested(ChatMessageSchema))
+    next_cursor = fields.String(allow_none=True)
+
+
+class StatusChangeSchema(ApiSchema):
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    snoozed_until = fields.AwareDateTime(default_timezone=timezone.utc, metadata={"description": "With snoozed: when it opens again"})
+    category = Text(max_length=100, allow_none=True, metadata={"description": "With closed"})
+    resolution = Text(max_length=100, allow_none=True, metadata={"description": "With closed: the outcome"})
+
+
+class CategorizeSchema(ApiSchema):
+    category = Text(max_length=100, allow_none=True)
+    resolution = Text(max_length=100, allow_none=True)
+
+    @validates_schema
+    def _something(self, data, **_):
+        if not data:
+            raise ValidationError("Give category, resolution or both.", "_schema")
+
+
+class HandoffSchema(ApiSchema):
+    reason = Text(max_length=200, load_default=None)
+    detail = Text(max_length=1000, load_default=None, multiline=True)
+
+
+class AssigneeSchema(ApiSchema):
+    user_id = UuidString(required=True, allow_none=True, metadata={"description": "A member; null releases it"})
+
+
+class BotAgentSchema(ApiSchema):
+    agent_id = UuidString(required=True, allow_none=True, metadata={"description": "null: the router decides"})
+
+
+class TagRefSchema(ApiSchema):
+    tag_id = UuidString(required=True)
+
+
+class NoteCreateSchema(ApiSchema):
+    body = Text(required=True, min_length=1, max_length=4000, multiline=True)
+
+
+class NoteSchema(ApiSchema):
+    id = fields.String()
+    conversation_id = fields.String()
+    author_user_id = fields.String(allow_none=True)
+    body = fields.String()
+    created_at = IsoDateTime()

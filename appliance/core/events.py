@@ -95,6 +95,14 @@ def emit_many(session: Session, name: str, *, organization_id: str | None, items
     _wake_after_commit(session)
 
 
+_emitting_commit_hooks: list[Callable[[], None]] = []
+
+
+def after_emitting_commit(hook: Callable[[], None]) -> None:
+    """Call `hook` after every commit that emitted events (live updates wake their streams)."""
+    _emitting_commit_hooks.append(hook)
+
+
 def _wake_after_commit(session: Session) -> None:
     if not session.info.get("outbox_wake_scheduled"):
         session.info["outbox_wake_scheduled"] = True
@@ -200,6 +208,8 @@ _wake = threading.Lock()  # held while a queued wake-up task has not started yet
 
 
 def _wake_dispatcher() -> None:
+    for hook in _emitting_commit_hooks:
+        hook()
     if dispatcher.running:
         dispatcher.wake()
         return

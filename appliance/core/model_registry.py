@@ -13,6 +13,7 @@ from appliance.oauth import models as oauth_models  # noqa: F401
 from appliance.wabas import models as wabas_models  # noqa: F401
 from appliance.phone_numbers import models as phone_numbers_models  # noqa: F401
 from appliance.contacts import models as contacts_models  # noqa: F401
+from appliance.tags import models as tags_models  # noqa: F401
 from appliance.conversations import models as conversations_models  # noqa: F401
 from appliance.messages import models as messages_models  # noqa: F401
 from appliance.templates import models as templates_models  # noqa: F401

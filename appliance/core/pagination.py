@@ -53,13 +53,7 @@ def paginate(session: Session, query: Select, *, key: Sequence[Any], take: int =
     if not 1 <= take <= MAX_TAKE:
         raise Invalid(f"take must be between 1 and {MAX_TAKE}.", errors={"take": ["Out of range."]})
     if cursor:
-        values = decode_cursor(cursor, arity=len(key))
-        # Bound with each column's type, so they are stored-format text (UTCDateTime) like the
-        # column, not the driver's default rendering of a datetime.
-        bound = tuple_(*[literal(_restore(column, value), column.type)
-                         for column, value in zip(key, values, strict=True)])
-        position = tuple_(*key)
-        query = query.where(position < bound if descending else position > bound)
+        query = past_cursor(query, key=key, cursor=cursor, descending=descending)
     order = [c.desc() if descending else c.asc() for c in key]
     rows = list(session.exec(query.order_by(*order).limit(take + 1)).all())
     items = rows[:take]
@@ -68,6 +62,16 @@ def paginate(session: Session, query: Select, *, key: Sequence[Any], take: int =
         last = items[-1]
         next_cursor = encode_cursor([getattr(last, column.key) for column in key])
     return Page(items=items, next_cursor=next_cursor)
+
+
+def past_cursor(query: Select, *, key: Sequence[Any], cursor: str, descending: bool = True) -> Select:
+    """`query` limited to the rows after the cursor's position in the order of `key`."""
+    values = decode_cursor(cursor, arity=len(key))
+    # Bound with each column's type, so they are stored-format text (UTCDateTime) like the
+    # column, not the driver's default rendering of a datetime.
+    bound = tuple_(*[literal(_restore(column, value), column.type) for column, value in zip(key, values, strict=True)])
+    position = tuple_(*key)
+    return query.where(position < bound if descending else position > bound)
 
 
 def _restore(column, value):

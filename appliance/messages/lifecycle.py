@@ -13,11 +13,11 @@ from __future__ import annotations
 from sqlmodel import Session, select
 
 from appliance.contacts.models import Contact
-from appliance.conversations import service as conversations_service
+from appliance.conversations import inbox as conversations_inbox
 from appliance.core import clock, events
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid, NotFound
-from appliance.messages import compose
+from appliance.messages import compose, search_index
 from appliance.messages.models import Message, MessageReaction
 from appliance.messages.outbound import Outgoing, do_send
 
@@ -28,7 +28,7 @@ def access_message(session: Session, *, actor: OrgActor, message_id: str) -> Mes
     if message is None or message.organization_id != actor.organization_id:
         raise NotFound("No message with this id in this organization.", code="message_not_found")
     try:
-        conversations_service.access_conversation(session, actor=actor, conversation_id=message.conversation_id)
+        conversations_inbox.access_conversation(session, actor=actor, conversation_id=message.conversation_id)
     except NotFound:
         raise NotFound("No message with this id in this organization.", code="message_not_found") from None
     return message
@@ -50,6 +50,7 @@ def do_edit(session: Session, *, actor: OrgActor, message_id: str, body: str) ->
         raise Invalid("A failed message was never delivered: send a new one instead.", code="message_not_editable")
     message.payload = {**message.payload, "body": compose.string(body, "body", max_length=compose.TEXT_MAX)}
     message.edited_at = clock.now()
+    search_index.reindex(session, message)
     return _changed(session, message, edited=True)
 
 

@@ -54,6 +54,7 @@ class Message(SQLModel, table=True):
     sent_by_user_id: str | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
     hidden: bool = Field(default=False)  # a tombstone: hidden from the thread, restorable
     edited_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    search_rowid: int | None = Field(default=None)  # its row in the full-text index (fts_messages), if it has text
     send_state: str | None = Field(default=None, max_length=10)  # queued | inflight | None (answered)
     send_attempts: int = Field(default=0)
     next_attempt_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

@@ -23,7 +23,8 @@ from appliance.core.actor import OrgActor
 from appliance.core.db import insert_many, read_row
 from appliance.core.errors import Invalid, NotFound
 from appliance.core.ids import new_id
-from appliance.messages import compose, sender, template_fill
+from appliance.messages import compose, search_index, sender, template_fill
+from appliance.messages import text as message_text
 from appliance.messages.models import Message
 from appliance.phone_numbers import service as phone_numbers_service
 
@@ -64,7 +65,9 @@ def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[S
     if outgoing.type != "template":
         _check_window(found, to)
     reply_to = _reply_target(session, actor, number.id, to, outgoing.reply_to_message_id)
-    conversation_id = conversations_service.do_record_outbound(session, number=number, contact_id=contact.id, found=found)
+    conversation_id = conversations_service.do_record_outbound(
+        session, number=number, contact_id=contact.id, found=found, preview=message_text.preview(outgoing.type, payload),
+        answered_by=actor.user_id if outgoing.type != "template" else None)
     now = clock.now()
     row = {"id": new_id(), "organization_id": actor.organization_id, "phone_number_pk": number.id,
            "conversation_id": conversation_id, "contact_id": contact.id, "direction": "out", "wamid": None,
@@ -73,6 +76,7 @@ def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[S
            "reply_to_wamid": reply_to.wamid if reply_to else None, "sent_by_user_id": actor.user_id,
            "hidden": False, "send_state": "queued", "send_attempts": 0, "next_attempt_at": now,
            "media_attempts": 0, "sent_at": now, "created_at": now, "updated_at": now}
+    search_index.index_new(session, [row])
     insert_many(session, _MESSAGES, [row])  # through the driver: every send passes here
     events.emit(session, "message.created", organization_id=actor.organization_id, messageId=row["id"],
                 conversationId=conversation_id, direction="out")

@@ -8,11 +8,10 @@ from datetime import datetime
 
 from sqlmodel import Session, select
 
-from appliance.conversations import service as conversations_service
-from appliance.core import clock, events, pagination
-from appliance.core.actor import OrgActor
+from appliance.core import clock, events
 from appliance.core.db import driver_connection, insert_many
 from appliance.core.ids import new_id
+from appliance.messages import search_index
 from appliance.messages.models import Message
 
 MEDIA_TYPES = frozenset({"image", "video", "audio", "document", "sticker"})
@@ -82,6 +81,7 @@ def do_record_from_network(session: Session, *, number, conversation_id: str, co
         if media_id:
             media_ids.append(row["id"])
     if rows:
+        search_index.index_new(session, rows)
         # Core, not ORM objects: building and flushing a mapped object per row was most of the cost.
         insert_many(session, Message.__table__, rows)
         events.emit_many(session, "message.created", organization_id=number.organization_id, items=[
@@ -121,11 +121,3 @@ def do_apply_status(session: Session, *, message: Message, status: str, error: d
     events.emit(session, "message.updated", organization_id=message.organization_id, messageId=message.id,
                 conversationId=message.conversation_id, status=message.status)
     return True
-
-
-def list_messages(session: Session, *, actor: OrgActor, conversation_id: str, take: int,
-                  cursor: str | None) -> pagination.Page:
-    """Newest first, like a thread read from the bottom."""
-    conversation = conversations_service.access_conversation(session, actor=actor, conversation_id=conversation_id)
-    query = select(Message).where(Message.conversation_id == conversation.id)
-    return pagination.paginate(session, query, key=[Message.created_at, Message.id], take=take, cursor=cursor)

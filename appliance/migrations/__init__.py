@@ -11,6 +11,12 @@ from alembic.script import ScriptDirectory
 from appliance.paths import MIGRATIONS_DIR
 
 
+def include_object(obj, name, type_, reflected, compare_to) -> bool:
+    """Alembic's comparison of models and schema skips the full-text tables (`fts_*` and their
+    shadow tables): SQLAlchemy has no model of a virtual table; migrations create them in SQL."""
+    return not (type_ == "table" and name.startswith("fts_"))
+
+
 def _config(connection=None) -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))

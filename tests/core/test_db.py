@@ -118,7 +118,8 @@ def test_migrations_match_the_models(app):
     database = runtime.get().db
     assert migrations.current_revision(database) == migrations.head_revision()
     with database.engine.connect() as conn:
-        diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), SQLModel.metadata)
+        diff = compare_metadata(MigrationContext.configure(
+            conn, opts={"compare_type": True, "include_object": migrations.include_object}), SQLModel.metadata)
     assert diff == []
 
 

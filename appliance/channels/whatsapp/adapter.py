@@ -26,6 +26,7 @@ from appliance.conversations import service as conversations_service
 from appliance.core.db import after_commit, read_row
 from appliance.core.errors import Invalid, NotFound, Unauthorized
 from appliance.messages import service as messages_service
+from appliance.messages import text as message_text
 from appliance.organizations.models import Organization
 from appliance.phone_numbers import service as phone_numbers_service
 from appliance.phone_numbers.models import PhoneNumber
@@ -217,8 +218,10 @@ def _apply_messages(session: Session, number: PhoneNumber, value: dict, outcome:
             user_id=profile.get("user_id") or first.get("from_user_id"),
             profile_name=(profile.get("profile") or {}).get("name"))
         items = [_as_stored(message) for message in messages]
+        last = max(items, key=lambda item: item.at)
         conversation_id = conversations_service.do_record_inbound(session, number=number, contact_id=contact.id,
-                                                                  at=max(item.at for item in items))
+                                                                  at=last.at, preview=message_text.preview(last.kind, last.payload),
+                                                                  messages=len(items))
         for message in messages:
             keyword = _opt_out_keyword(keywords, message)
             if keyword:
@@ -275,8 +278,9 @@ def _apply_echoes(session: Session, number, echoes: list[dict], outcome: Outcome
         contact, _ = contacts_service.do_upsert_from_network(session, organization_id=number.organization_id,
                                                              wa_id=wa_id, user_id=None, profile_name=None)
         items = [_as_stored(message) for message in messages]
+        last = max(items, key=lambda item: item.at)
         conversation_id = conversations_service.do_record_echo(session, number=number, contact_id=contact.id,
-                                                               at=max(item.at for item in items))
+                                                               at=last.at, preview=message_text.preview(last.kind, last.payload))
         outcome.media_message_ids += messages_service.do_record_from_network(
             session, number=number, conversation_id=conversation_id, contact_id=contact.id, customer_wa_id=contact.wa_id,
             items=items, echo=True)

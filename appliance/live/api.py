@@ -1,0 +1,33 @@
+"""GET /organizations/{orgId}/events: live updates of the inbox as Server-Sent Events."""
+
+from flask import Response, request
+from flask.views import MethodView
+
+from appliance.core import runtime
+from appliance.http.api import Blueprint
+from appliance.http.auth import current_org_actor
+from appliance.live import feed
+
+blp = Blueprint("live", __name__, url_prefix="/organizations/<uuid:org_id>/events",
+                description="Live updates of the inbox (Server-Sent Events)")
+
+
+def event_stream_response(actor, last_event_id: str | None) -> Response:
+    """The stream as an HTTP answer (the API's route and the inbox page's share it)."""
+    settings = runtime.get().settings
+    chunks = feed.open_stream(runtime.get().db, actor=actor, last_event_id=feed.parse_last_event_id(last_event_id),
+                              heartbeat_seconds=settings.live_heartbeat_seconds,
+                              limit=feed.stream_limit(settings.threads))
+    return Response(chunks, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@blp.route("")
+class Events(MethodView):
+    @blp.requires("conversations:read")
+    @blp.doc(responses={"200": {"description": "`text/event-stream`: `id`, `event` (the event's name) and `data` "
+                                              "(`{id, type, createdAt, organizationId, data}`) per event"}})
+    def get(self, org_id):
+        """Stream conversation.* and message.* events as they happen (resume with `Last-Event-ID`)"""
+        return event_stream_response(current_org_actor(),
+                                     request.headers.get("Last-Event-ID", request.args.get("lastEventId")))

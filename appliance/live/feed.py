@@ -1,0 +1,189 @@
+"""Live updates: the outbox's inbox events as a Server-Sent Events stream, one per open browser
+tab or client.
+
+A stream reads `outbox_events` past its cursor (the last id it sent, or the client's
+`Last-Event-ID` after a reconnect, so nothing is lost in between), keeps what the subject may see,
+and waits for the next commit that emitted events. Commits wake every stream at once (a version
+counter under a condition); a stream that hears nothing still looks every few seconds (events
+written by another process) and says `: heartbeat` when it has been quiet for a while, which is
+also how it learns that its client left: the write fails, the server closes the generator, and
+its slot is free.
+
+Each open stream holds one of the server's threads, so streams are capped below the thread count:
+requests always have threads left."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from appliance.core import clock, events
+from appliance.core.actor import OrgActor
+from appliance.core.db import driver_connection
+from appliance.core.errors import Invalid, Unavailable
+
+LIVE_EVENTS = ("conversation.created", "conversation.updated", "conversation.assignment_changed",
+               "conversation.handoff_requested", "message.created", "message.updated")
+POLL_SECONDS = 5.0  # the longest a stream waits without looking (events of other processes)
+BATCH = 200
+THREADS_KEPT_FOR_REQUESTS = 8
+
+
+class _Signal:
+    """Wakes waiting streams after every commit that emitted events."""
+
+    def __init__(self):
+        self._condition = threading.Condition()
+        self.version = 0
+        self.closing = False
+
+    def notify(self) -> None:
+        with self._condition:
+            self.version += 1
+            self._condition.notify_all()
+
+    def wait(self, seen: int, timeout: float) -> None:
+        with self._condition:
+            if self.version == seen and not self.closing:
+                self._condition.wait(timeout)
+
+    def close(self) -> None:
+        """Server stopping: every stream ends (clients reconnect to the next server)."""
+        self.closing = True
+        self.notify()
+
+    def reopen(self) -> None:
+        self.closing = False
+
+
+signal = _Signal()
+events.after_emitting_commit(signal.notify)
+
+
+class StreamSlots:
+    """How many streams may be open at once (each holds a server thread)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.open = 0
+
+    def take(self, limit: int) -> None:
+        with self._lock:
+            if self.open >= limit:
+                raise Unavailable("Too many live-update streams are open; try again shortly.", code="too_many_streams",
+                                  headers={"Retry-After": "5"})
+            self.open += 1
+
+    def give_back(self) -> None:
+        with self._lock:
+            self.open -= 1
+
+
+slots = StreamSlots()
+
+
+def stream_limit(threads: int) -> int:
+    return max(1, threads - THREADS_KEPT_FOR_REQUESTS)
+
+
+def parse_last_event_id(raw: str | None) -> int | None:
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit() or len(raw) > 18:
+        raise Invalid("Last-Event-ID is the id of an event this stream sent.", code="invalid_last_event_id",
+                      errors={"lastEventId": ["Not an event id."]})
+    return int(raw)
+
+
+@dataclass
+class Subject:
+    """Who reads the stream, and what of the organization they may see."""
+    actor: OrgActor
+
+    @property
+    def restricted(self) -> bool:
+        return bool(self.actor.phone_number_ids or self.actor.waba_ids)
+
+    def allowed_numbers(self, driver) -> set[str]:
+        sql, params = "SELECT id FROM phone_numbers WHERE organization_id = ?", [self.actor.organization_id]
+        if self.actor.phone_number_ids:
+            sql += f" AND id IN ({', '.join('?' * len(self.actor.phone_number_ids))})"
+            params += list(self.actor.phone_number_ids)
+        if self.actor.waba_ids:
+            sql += f" AND waba_pk IN ({', '.join('?' * len(self.actor.waba_ids))})"
+            params += list(self.actor.waba_ids)
+        return {row[0] for row in driver.execute(sql, params)}
+
+
+def open_stream(database, *, actor: OrgActor, last_event_id: int | None, heartbeat_seconds: float,
+                limit: int) -> Iterator[str]:
+    """Take a slot (503 if none) and answer the stream's text, chunk by chunk."""
+    names = [n for n in LIVE_EVENTS if n.startswith("conversation.") or actor.can("messages:read")]
+    with database.unit_of_work(write=False) as session:
+        driver = driver_connection(session)
+        if last_event_id is None:  # a new stream starts from now
+            (last_event_id,) = driver.execute("SELECT coalesce(max(id), 0) FROM outbox_events").fetchone()
+    slots.take(limit)
+    return _stream(database, Subject(actor), names, last_event_id, heartbeat_seconds)
+
+
+def _stream(database, subject: Subject, names: list[str], cursor: int, heartbeat_seconds: float) -> Iterator[str]:
+    try:
+        # The browser reconnects after 3 s; the comment opens the stream at once (proxies, clients).
+        yield f"retry: 3000\n: connected at {clock.iso(clock.now())}\n\n"
+        quiet_since = time.monotonic()
+        while not signal.closing:
+            seen = signal.version
+            chunk, cursor = _read_past(database, subject, names, cursor)
+            if chunk:
+                yield chunk
+                quiet_since = time.monotonic()
+                continue
+            if time.monotonic() - quiet_since >= heartbeat_seconds:
+                yield ": heartbeat\n\n"
+                quiet_since = time.monotonic()
+            signal.wait(seen, min(POLL_SECONDS, heartbeat_seconds))
+    finally:
+        slots.give_back()
+
+
+def _read_past(database, subject: Subject, names: list[str], cursor: int) -> tuple[str, int]:
+    """The events after `cursor` this subject may see, as SSE text, and the new cursor (past the
+    ones withheld too)."""
+    with database.unit_of_work(write=False) as session:
+        driver = driver_connection(session)
+        rows = driver.execute(
+            f"SELECT id, name, data, created_at FROM outbox_events WHERE organization_id = ? AND id > ? "
+            f"AND name IN ({', '.join('?' * len(names))}) ORDER BY id LIMIT {BATCH}",
+            (subject.actor.organization_id, cursor, *names)).fetchall()
+        if not rows:
+            return "", cursor
+        payloads = [(row[0], row[1], json.loads(row[2]) if isinstance(row[2], str) else row[2], row[3]) for row in rows]
+        if subject.restricted:
+            payloads = _only_visible(driver, subject, payloads)
+    out = []
+    for event_id, name, data, created_at in payloads:
+        body = {"id": event_id, "type": name, "createdAt": _iso_text(created_at),
+                "organizationId": subject.actor.organization_id, "data": data}
+        out.append(f"id: {event_id}\nevent: {name}\ndata: {json.dumps(body, separators=(',', ':'))}\n\n")
+    return "".join(out), rows[-1][0]
+
+
+def _only_visible(driver, subject: Subject, payloads: list) -> list:
+    allowed = subject.allowed_numbers(driver)
+    conversation_ids = list({p[2].get("conversationId") for p in payloads if p[2].get("conversationId")})
+    number_of = {}
+    for start in range(0, len(conversation_ids), 500):
+        part = conversation_ids[start:start + 500]
+        number_of.update(driver.execute(
+            f"SELECT id, phone_number_pk FROM conversations WHERE id IN ({', '.join('?' * len(part))})", part).fetchall())
+    return [p for p in payloads if number_of.get(p[2].get("conversationId")) in allowed]
+
+
+def _iso_text(stored) -> str:
+    """Stored times are 'YYYY-MM-DD HH:MM:SS.ffffff' (UTC): the API's ISO form with milliseconds."""
+    text = str(stored)
+    return text[:10] + "T" + text[11:23] + "Z"

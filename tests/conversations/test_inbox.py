@@ -1,0 +1,189 @@
+"""The inbox API: listing with its filters, state changes and their events, tags, notes, hand-off."""
+
+from datetime import timedelta
+
+from appliance.core import clock
+from tests.organizations.conftest import add_member
+
+OTHER = "5215598765432"
+
+
+def test_a_customer_message_shows_in_the_list_with_contact_preview_and_unread_badge(inbox):
+    conversation = inbox.customer("Hola, ¿tienen pan?")
+    assert conversation["contact"]["name"] == "Ana Pérez"
+    assert conversation["preview"] == "Hola, ¿tienen pan?"
+    assert conversation["unread"] and conversation["status"] == "open" and conversation["tags"] == []
+    assert conversation["awaitingReplySince"] is not None and conversation["windowExpiresAt"] is not None
+    counts = inbox.ok("GET", "/unread-counts")
+    assert counts == {"open": 1, "snoozed": 0, "closed": 0, "mine": 0, "unassigned": 1, "total": 1}
+    inbox.ok("POST", f"/{conversation['id']}/read")
+    assert inbox.ok("GET", "/unread-counts")["total"] == 0
+    assert inbox.ok("POST", f"/{conversation['id']}/unread")["unread"] is True
+
+
+def test_pinned_conversations_come_first_then_the_latest(inbox):
+    first = inbox.customer("uno", wa_id=OTHER, name="Beto")
+    second = inbox.customer("dos")
+    assert [c["id"] for c in inbox.ok("GET")["items"]] == [second["id"], first["id"]]
+    inbox.ok("POST", f"/{first['id']}/pin")
+    assert [c["id"] for c in inbox.ok("GET")["items"]] == [first["id"], second["id"]]
+    page = inbox.ok("GET", take=1)
+    assert [c["id"] for c in page["items"]] == [first["id"]]
+    assert [c["id"] for c in inbox.ok("GET", take=1, cursor=page["nextCursor"])["items"]] == [second["id"]]
+
+
+def test_filters_narrow_the_list(inbox, api, line):
+    ana = inbox.customer("hola")
+    beto = inbox.customer("buenas", wa_id=OTHER, name="Beto Núñez")
+    me = api.get("/users/me", token=inbox.token).json["data"]["id"]
+    inbox.ok("PATCH", f"/{ana['id']}/assignee", {"userId": me})
+    inbox.ok("POST", f"/{beto['id']}/read")
+
+    def ids(**query):
+        return [c["id"] for c in inbox.ok("GET", **query)["items"]]
+
+    assert ids(assigneeUserId="me") == [ana["id"]]
+    assert ids(assigneeUserId=me) == [ana["id"]]
+    assert ids(assigneeUserId="none") == [beto["id"]]
+    assert ids(unreadOnly="true") == [ana["id"]]
+    assert ids(search="núñez") == [beto["id"]] and ids(search="98765") == [beto["id"]]
+    assert ids(status="closed") == []
+    assert ids(phoneNumberId=line.number["id"]) == [beto["id"], ana["id"]]
+    assert ids(handoffPending="false") == [beto["id"], ana["id"]]
+    assert inbox.ok("GET", "/unread-counts")["mine"] == 1
+
+
+def test_bad_filters_and_cursors_answer_400_and_strangers_404(inbox, api):
+    conversation = inbox.customer("hola")
+    for query in ({"status": "pending"}, {"take": "0"}, {"take": "201"}, {"cursor": "nonsense"},
+                  {"assigneeUserId": "someone"}, {"tagId": "x"}, {"unreadOnly": "maybe"}):
+        answer = inbox.call("GET", **query)
+        assert answer.status_code == 400, query
+        assert answer.json["code"] in ("validation_failed", "invalid_cursor")
+    stranger = api.signup(email="otra@example.com")["tokens"]["accessToken"]
+    other_org = api.post("/organizations", {"name": "Otra", "slug": "otra", "billingEmail": "b@otra.test"},
+                         token=stranger).json["data"]
+    answer = api.client.get(f"/organizations/{other_org['id']}/conversations/{conversation['id']}",
+                            headers={"Authorization": f"Bearer {stranger}"})
+    assert answer.status_code == 404 and answer.json["code"] == "conversation_not_found"
+    assert inbox.call("GET", "/00000000-0000-4000-8000-000000000000").status_code == 404
+
+
+def test_close_with_outcome_snooze_until_later_and_the_customer_reopens(inbox):
+    conversation = inbox.customer("hola")
+    path = f"/{conversation['id']}/status"
+    closed = inbox.ok("PATCH", path, {"status": "closed", "category": "ventas", "resolution": "vendido"})
+    assert (closed["status"], closed["category"], closed["resolution"]) == ("closed", "ventas", "vendido")
+    assert closed["closedAt"] is not None
+    assert inbox.ok("GET", status="closed")["items"][0]["id"] == conversation["id"]
+    reopened = inbox.customer("otra pregunta")
+    assert reopened["status"] == "open" and reopened["closedAt"] is None and reopened["category"] == "ventas"
+
+    past = inbox.call("PATCH", path, {"status": "snoozed", "snoozedUntil": "2020-01-01T00:00:00Z"})
+    assert past.status_code == 400 and past.json["code"] == "invalid_snooze"
+    assert inbox.call("PATCH", path, {"status": "open", "category": "x"}).status_code == 400
+    until = clock.iso(clock.now() + timedelta(hours=1))
+    snoozed = inbox.ok("PATCH", path, {"status": "snoozed", "snoozedUntil": until})
+    assert snoozed["status"] == "snoozed" and snoozed["snoozedUntil"] == until
+
+    from appliance.conversations import tasks
+    tasks.wake_snoozed.call_local()
+    assert inbox.ok("GET", f"/{conversation['id']}")["status"] == "snoozed"
+    clock.advance(3601)
+    try:
+        tasks.wake_snoozed.call_local()
+    finally:
+        clock.reset()
+    woke = inbox.ok("GET", f"/{conversation['id']}")
+    assert woke["status"] == "open" and woke["snoozedUntil"] is None
+    changes = [e["changes"] for e in inbox.events("conversation.updated") if "changes" in e]
+    assert ["category", "closedAt", "resolution", "status"] in changes and ["snoozedUntil", "status"] in changes
+
+
+def test_categorize_keeps_the_status(inbox):
+    conversation = inbox.customer("hola")
+    done = inbox.ok("PATCH", f"/{conversation['id']}/categorize", {"category": "soporte"})
+    assert done["category"] == "soporte" and done["status"] == "open" and done["resolution"] is None
+    assert inbox.call("PATCH", f"/{conversation['id']}/categorize", {}).status_code == 400
+    assert inbox.call("PATCH", f"/{conversation['id']}/categorize", {"category": "x" * 101}).status_code == 400
+
+
+def test_assignment_to_members_only_and_announced(inbox, api, line):
+    conversation = inbox.customer("hola")
+    agent_token = add_member(api, line.org_id, "agent", "agente@example.com")
+    agent = api.get("/users/me", token=agent_token).json["data"]["id"]
+    outsider = api.signup(email="fuera@example.com")["user"]["id"]
+    answer = inbox.call("PATCH", f"/{conversation['id']}/assignee", {"userId": outsider})
+    assert answer.status_code == 400 and answer.json["code"] == "assignee_not_member"
+    assert inbox.ok("PATCH", f"/{conversation['id']}/assignee", {"userId": agent})["assigneeUserId"] == agent
+    assert inbox.ok("PATCH", f"/{conversation['id']}/assignee", {"userId": None})["assigneeUserId"] is None
+    events = inbox.events("conversation.assignment_changed")
+    assert [(e["assigneeUserId"], e["previousAssigneeUserId"]) for e in events] == [(agent, None), (None, agent)]
+    assert all(e["conversationId"] == conversation["id"] for e in events)
+
+
+def test_tags_and_notes(inbox, api, line):
+    conversation = inbox.customer("hola")
+    tags = f"/organizations/{line.org_id}/tags"
+    headers = {"Authorization": f"Bearer {inbox.token}"}
+    vip = api.client.post(tags, json={"name": "VIP", "color": "#f59e0b"}, headers=headers)
+    assert vip.status_code == 201
+    vip = vip.json["data"]
+    same = api.client.post(tags, json={"name": "  vip "}, headers=headers)
+    assert same.status_code == 409 and same.json["code"] == "tag_name_taken"
+    assert api.client.post(tags, json={"name": "x", "color": "red"}, headers=headers).status_code == 400
+    tagged = inbox.ok("POST", f"/{conversation['id']}/tags", {"tagId": vip["id"]})
+    assert tagged["tags"] == [{"id": vip["id"], "name": "VIP", "color": "#f59e0b"}]
+    assert inbox.ok("POST", f"/{conversation['id']}/tags", {"tagId": vip["id"]})["tags"] == tagged["tags"]
+    assert [c["id"] for c in inbox.ok("GET", tagId=vip["id"])["items"]] == [conversation["id"]]
+    assert inbox.ok("DELETE", f"/{conversation['id']}/tags/{vip['id']}")["tags"] == []
+    assert inbox.call("DELETE", f"/{conversation['id']}/tags/{vip['id']}").status_code == 404
+    inbox.ok("POST", f"/{conversation['id']}/tags", {"tagId": vip["id"]})
+    assert api.client.delete(f"{tags}/{vip['id']}", headers=headers).status_code == 204
+    assert inbox.ok("GET", f"/{conversation['id']}")["tags"] == []
+
+    note = inbox.ok("POST", f"/{conversation['id']}/notes", {"body": "Cliente frecuente,\nllamar antes."}, expect=201)
+    assert [n["id"] for n in inbox.ok("GET", f"/{conversation['id']}/notes")] == [note["id"]]
+    assert inbox.call("POST", f"/{conversation['id']}/notes", {"body": ""}).status_code == 400
+
+
+def test_handoff_silences_automation_until_returned_to_the_bot(inbox):
+    conversation = inbox.customer("quiero hablar con una persona")
+    asked = inbox.call("POST", f"/{conversation['id']}/request-handoff", {"reason": "human", "detail": "Pide un humano"})
+    assert asked.status_code == 201
+    assert asked.json["data"]["handoffPending"] is True and asked.json["data"]["handoffReason"] == "human"
+    inbox.ok("POST", f"/{conversation['id']}/request-handoff", {}, expect=201)  # again: no second event
+    events = inbox.events("conversation.handoff_requested")
+    assert len(events) == 1 and events[0]["detail"] == "Pide un humano" and events[0]["origin"] == "agent"
+    assert [c["id"] for c in inbox.ok("GET", handoffPending="true")["items"]] == [conversation["id"]]
+    back = inbox.ok("POST", f"/{conversation['id']}/devolver-al-bot")
+    assert back["handoffPending"] is False and back["handoffReason"] is None
+    agent = "7f2c1d7e-8c59-4a44-9b3e-2f0d5a1b9c10"
+    assert inbox.ok("PATCH", f"/{conversation['id']}/agent", {"agentId": agent})["botAgentId"] == agent
+    assert inbox.ok("PATCH", f"/{conversation['id']}/agent", {"agentId": None})["botAgentId"] is None
+    assert inbox.call("PATCH", f"/{conversation['id']}/agent", {"agentId": "bot-1"}).status_code == 400
+
+
+def test_settings_have_defaults_and_validate_every_field(inbox):
+    assert inbox.ok("GET", "/messaging-settings") == {"readReceipts": True, "typingIndicator": False,
+                                                      "inboxTabs": ["mine", "unassigned", "all"]}
+    changed = inbox.ok("PATCH", "/messaging-settings", {"typingIndicator": True, "inboxTabs": ["all", "handoff"]})
+    assert changed["typingIndicator"] is True and changed["readReceipts"] is True
+    assert inbox.ok("GET", "/messaging-settings")["inboxTabs"] == ["all", "handoff"]
+    assert inbox.call("PATCH", "/messaging-settings", {"inboxTabs": ["todo"]}).status_code == 400
+    assert inbox.ok("PATCH", "/workload/settings", {"slaMinutes": 5})["slaMinutes"] == 5
+    assert inbox.call("PATCH", "/workload/settings", {"slaMinutes": 0}).status_code == 400
+    assert inbox.call("PATCH", "/notification-settings", {"recipients": "everyone"}).status_code == 400
+    assert inbox.ok("GET", "/notification-settings")["delayEmailEnabled"] is False
+
+
+def test_a_key_limited_to_another_number_sees_no_conversations(inbox, api, line):
+    inbox.customer("hola")
+    key = api.post(f"/organizations/{line.org_id}/api-keys",
+                   {"name": "otra", "phoneNumberIds": ["00000000-0000-4000-8000-000000000001"]},
+                   token=inbox.token)
+    assert key.status_code == 201, key.json
+    answer = api.client.get(inbox.base, headers={"X-Api-Key": key.json["data"]["secret"]})
+    assert answer.status_code == 200 and answer.json["data"]["items"] == []
+    counts = api.client.get(inbox.base + "/unread-counts", headers={"X-Api-Key": key.json["data"]["secret"]})
+    assert counts.json["data"]["total"] == 0

@@ -1,0 +1,146 @@
+"""The live-update stream, read over real HTTP from the app served by waitress on loopback."""
+
+import json
+import queue
+import threading
+import time
+
+import pytest
+import requests
+from waitress.server import create_server
+
+from appliance.live import feed
+from tests.conversations.test_inbox import OTHER
+
+
+@pytest.fixture
+def settings(settings):
+    # Nine threads leave one stream slot (eight are kept for requests); quick heartbeats.
+    return settings.replace(live_heartbeat_seconds=0.3, threads=9)
+
+
+@pytest.fixture
+def served(app):
+    server = create_server(app, host="127.0.0.1", port=0, threads=9)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    # As the server does when it stops: every stream ends and gives its slot back.
+    feed.signal.close()
+    try:
+        deadline = time.monotonic() + 5
+        while feed.slots.open and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert feed.slots.open == 0
+    finally:
+        feed.signal.reopen()
+        server.close()
+
+
+class Stream:
+    """An SSE client on a thread: events arrive in a queue as (id, name, body)."""
+
+    def __init__(self, url, headers):
+        self.response = requests.get(url, headers=headers, stream=True, timeout=10)
+        self.events, self.comments = queue.Queue(), queue.Queue()
+        if self.response.status_code == 200:
+            threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        event = {}
+        try:
+            for line in self.response.iter_lines(decode_unicode=True):
+                if line == "":
+                    if "data" in event:
+                        self.events.put((int(event["id"]), event["event"], json.loads(event["data"])))
+                    event = {}
+                elif line.startswith(":"):
+                    self.comments.put(line)
+                else:
+                    key, _, value = line.partition(": ")
+                    event[key] = value
+        except Exception:  # closed by the test
+            pass
+
+    def next(self, timeout=5.0):
+        return self.events.get(timeout=timeout)
+
+    def until(self, name, timeout=5.0):
+        while True:
+            got = self.next(timeout)
+            if got[1] == name:
+                return got
+
+    def close(self):
+        self.response.close()
+
+
+def test_events_arrive_live_and_resume_after_a_reconnect(inbox, served, line):
+    url = f"{served}/organizations/{line.org_id}/events"
+    auth = {"Authorization": f"Bearer {inbox.token}"}
+    stream = Stream(url, auth)
+    assert stream.response.status_code == 200
+    assert stream.response.headers["Content-Type"].startswith("text/event-stream")
+    conversation = inbox.customer("hola")
+    event_id, name, body = stream.until("conversation.created")
+    assert body["data"]["conversationId"] == conversation["id"] and body["organizationId"] == line.org_id
+    _, _, created = stream.until("message.created")
+    assert created["data"]["direction"] == "in"
+    stream.close()
+
+    # While nobody listens: a pin and an assignment; the reconnect gets both, in order.
+    inbox.ok("POST", f"/{conversation['id']}/pin")
+    me = inbox.api.get("/users/me", token=inbox.token).json["data"]["id"]
+    inbox.ok("PATCH", f"/{conversation['id']}/assignee", {"userId": me})
+    resumed = _eventually_open(url, {**auth, "Last-Event-ID": str(event_id)})
+    names = [resumed.next()[1] for _ in range(3)]
+    assert names == ["message.created", "conversation.updated", "conversation.assignment_changed"]
+    resumed.close()
+
+
+def _eventually_open(url, headers, seconds=5.0):
+    """A new stream once the last one's slot is free (its client left; the next heartbeat notices)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        stream = Stream(url, headers)
+        if stream.response.status_code == 200 or time.monotonic() > deadline:
+            return stream
+        assert stream.response.status_code == 503 and stream.response.json()["code"] == "too_many_streams"
+        assert stream.response.headers["Retry-After"] == "5"
+        time.sleep(0.2)
+
+
+def test_a_stream_holds_a_slot_until_its_client_leaves(inbox, served, line):
+    url = f"{served}/organizations/{line.org_id}/events"
+    auth = {"Authorization": f"Bearer {inbox.token}"}
+    first = Stream(url, auth)
+    assert first.response.status_code == 200
+    assert first.comments.get(timeout=3) .startswith(": connected")
+    assert first.comments.get(timeout=3) == ": heartbeat"
+    second = Stream(url, auth)
+    assert second.response.status_code == 503 and second.response.json()["code"] == "too_many_streams"
+    first.close()
+    third = _eventually_open(url, auth)
+    assert third.response.status_code == 200
+    third.close()
+
+
+def test_a_key_limited_to_other_numbers_hears_nothing_of_this_one(inbox, served, line, api):
+    key = api.post(f"/organizations/{line.org_id}/api-keys",
+                   {"name": "otra", "phoneNumberIds": ["00000000-0000-4000-8000-000000000001"]}, token=inbox.token)
+    url = f"{served}/organizations/{line.org_id}/events"
+    limited = Stream(url, {"X-Api-Key": key.json["data"]["secret"]})
+    assert limited.response.status_code == 200
+    inbox.customer("hola", wa_id=OTHER)
+    with pytest.raises(queue.Empty):
+        limited.next(timeout=1.5)
+    limited.close()
+
+
+def test_bad_resume_ids_and_strangers_are_refused(inbox, served, line, api):
+    url = f"{served}/organizations/{line.org_id}/events"
+    bad = requests.get(url, headers={"Authorization": f"Bearer {inbox.token}", "Last-Event-ID": "yesterday"}, timeout=5)
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid_last_event_id"
+    assert requests.get(url, timeout=5).status_code == 401
+    stranger = api.signup(email="otra@example.com")["tokens"]["accessToken"]
+    assert requests.get(url, headers={"Authorization": f"Bearer {stranger}"}, timeout=5).status_code in (403, 404)
