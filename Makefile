@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run sandbox test bench installer installer-smoke migration clean
+.PHONY: run sandbox test bench screenshots installer installer-smoke migration clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_tenancy.py
 	$(BIN)/python tests/bench/bench_inbound.py
 	$(BIN)/python tests/bench/bench_send.py
+
+# The inbox's screenshots in docs/screenshots, taken by the browser test in Debian's chromium.
+screenshots: $(STAMP)
+	APPLIANCE_SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots $(BIN)/python -m pytest -q tests/e2e/test_inbox_browser.py -k two_agents
 
 migration: $(STAMP)
 	$(BIN)/python -m appliance.migrations "$(MSG)"

@@ -9,6 +9,7 @@ from appliance.contacts.api import blp as contacts
 from appliance.conversations.api import blp as conversations
 from appliance.health.api import blp as health
 from appliance.invitations.api import accept_blp as invitation, blp as invitations
+from appliance.inbox.pages import inbox_pages
 from appliance.invitations.pages import invitation_pages
 from appliance.live.api import blp as live
 from appliance.messages.api import blp as messages
@@ -29,4 +30,4 @@ from appliance.whatsapp_flows.api import blp as whatsapp_flows
 BLUEPRINTS = (health, auth, users, organizations, memberships, membership, roles, invitations, invitation, permissions, api_keys, oauth,
               oauth_authorizations, wabas, waba, phone_numbers, templates, contacts, contact_lists,
               conversations, tags, messages, live, whatsapp_flows, whatsapp_webhook)
-PAGES = (home, auth_pages, invitation_pages, oauth_pages)
+PAGES = (home, auth_pages, invitation_pages, oauth_pages, inbox_pages)

@@ -18,7 +18,8 @@ import pytest
 CHROMIUM = os.environ.get("APPLIANCE_TEST_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+# `make screenshots` points this at docs/screenshots; otherwise they land in screenshots/ (not in git).
+SCREENSHOTS = Path(os.environ.get("APPLIANCE_SCREENSHOTS_DIR") or Path(__file__).resolve().parents[2] / "screenshots")
 
 
 def eventually(fetch, check, seconds: float = 20.0):
@@ -104,9 +105,9 @@ def chromium():
 
 @pytest.fixture
 def screenshot():
-    """Save a full-page screenshot under screenshots/ (kept out of git) for people to look at."""
-    SCREENSHOTS.mkdir(exist_ok=True)
+    """Save a screenshot under screenshots/ (kept out of git) for people to look at."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
-    def take(page, name: str) -> None:
-        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    def take(page, name: str, full_page: bool = True) -> None:
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
     return take

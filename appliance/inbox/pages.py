@@ -1,0 +1,266 @@
+"""The browser inbox at /inbox: server-rendered pages, made live by htmx (vendored, no CDN) and an
+EventSource on /inbox/{org}/events. Every form also works without JavaScript: it posts, and the
+answer sends the browser back to the conversation.
+
+Pages call the same services as the REST API, with the signed-in person's standing in the
+organization (permissions, business-account scope) as the actor."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask import Blueprint, abort, redirect, render_template, request, send_file, session, url_for
+
+from appliance.conversations import state
+from appliance.core import clock, runtime
+from appliance.core.errors import AppError, Invalid
+from appliance.http.api import writes_on_get
+from appliance.http.browser import browser_actor, signed_in_page
+from appliance.http.i18n import PAGE_LOCALES, page_locale
+from appliance.http.unit_of_work import db_session
+from appliance.inbox import view
+from appliance.inbox.texts import TEXTS
+from appliance.live.api import event_stream_response
+from appliance.memberships import service as memberships_service
+from appliance.messages import lifecycle, media_files
+from appliance.messages.outbound import Outgoing, do_send
+from appliance.organizations import service as organizations_service
+from appliance.tags import service as tags_service
+
+inbox_pages = Blueprint("inbox_pages", __name__, url_prefix="/inbox")
+
+
+def _lang() -> str:
+    chosen = session.get("lang")
+    return chosen if chosen in PAGE_LOCALES else page_locale()
+
+
+def _actor(org_id, permission: str = "conversations:read"):
+    return memberships_service.access_organization(db_session(), actor=browser_actor(), organization_id=str(org_id),
+                                                   permission=permission)
+
+
+def _render(template: str, **context):
+    lang = _lang()
+    return render_template(template, lang=lang, t=TEXTS[lang], view=view, clock=clock,
+                           sandbox=runtime.get().settings.sandbox, **context)
+
+
+def _is_htmx() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+@inbox_pages.get("")
+@signed_in_page
+def start():
+    organizations = organizations_service.list_my_organizations(db_session(), actor=browser_actor(), active_only=True)
+    if not organizations:
+        return _render("inbox/no_org.html")
+    return redirect(url_for("inbox_pages.page", org_id=organizations[0].id))
+
+
+@inbox_pages.get("/language/<lang>")
+@signed_in_page
+def language(lang):
+    if lang in PAGE_LOCALES:
+        session["lang"] = lang
+    return redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url) else "/inbox")
+
+
+@inbox_pages.get("/<uuid:org_id>")
+@signed_in_page
+def page(org_id):
+    return _page(org_id, None)
+
+
+@inbox_pages.get("/<uuid:org_id>/c/<uuid:conversation_id>")
+@signed_in_page
+@writes_on_get
+def conversation_page(org_id, conversation_id):
+    """Opening a conversation reads it, as in every mail client (a GET that writes the read mark)."""
+    actor = _actor(org_id)
+    if actor.can("conversations:write"):
+        state.do_mark_opened(db_session(), actor=actor, conversation_id=str(conversation_id))
+    return _page(org_id, str(conversation_id))
+
+
+def _page(org_id, conversation_id: str | None):
+    actor = _actor(org_id)
+    query = view.ListQuery.parse(request.args)
+    current = view.conversation_view(db_session(), actor, conversation_id) if conversation_id else None
+    return _render("inbox/page.html", org_id=str(org_id), actor=actor, query=query, current=current,
+                   page=view.conversation_list(db_session(), actor, query), side=view.sidebar(db_session(), actor),
+                   organizations=organizations_service.list_my_organizations(db_session(), actor=browser_actor(),
+                                                                             active_only=True))
+
+
+@inbox_pages.get("/<uuid:org_id>/list")
+@signed_in_page
+def conversation_list(org_id):
+    actor = _actor(org_id)
+    query = view.ListQuery.parse(request.args)
+    return _render("inbox/_list.html", org_id=str(org_id), actor=actor, query=query,
+                   page=view.conversation_list(db_session(), actor, query), side=view.sidebar(db_session(), actor),
+                   selected=request.args.get("selected"))
+
+
+@inbox_pages.get("/<uuid:org_id>/c/<uuid:conversation_id>/part")
+@signed_in_page
+def conversation_part(org_id, conversation_id):
+    actor = _actor(org_id)
+    return _render("inbox/_conversation.html", org_id=str(org_id), actor=actor,
+                   current=view.conversation_view(db_session(), actor, str(conversation_id)))
+
+
+@inbox_pages.get("/<uuid:org_id>/c/<uuid:conversation_id>/template-fields")
+@signed_in_page
+def template_fields(org_id, conversation_id):
+    actor = _actor(org_id)
+    current = view.conversation_view(db_session(), actor, str(conversation_id))
+    chosen = next((t for t in current.templates if t.id == request.args.get("template_id")), None)
+    return _render("inbox/_template_fields.html", template=chosen,
+                   fields=view.template_fields(chosen) if chosen else None)
+
+
+@inbox_pages.get("/<uuid:org_id>/events")
+@signed_in_page
+def events(org_id):
+    return event_stream_response(_actor(org_id), request.headers.get("Last-Event-ID"))
+
+
+@inbox_pages.get("/<uuid:org_id>/media/<uuid:message_id>")
+@signed_in_page
+def media(org_id, message_id):
+    found = media_files.open_media(actor=_actor(org_id, "messages:read"), message_id=str(message_id))
+    return send_file(found.path, mimetype=found.mime_type, download_name=found.filename, conditional=True,
+                     max_age=3600)
+
+
+def _snooze_until(choice: str):
+    now = clock.now()
+    if choice == "tomorrow":
+        return (now + timedelta(days=1)).replace(hour=9, minute=0, second=0, microsecond=0)
+    return now + (timedelta(weeks=1) if choice == "week" else timedelta(hours=1))
+
+
+def _field(name: str, max_length: int = 4000) -> str | None:
+    value = (request.form.get(name) or "").strip()
+    return value[:max_length] or None
+
+
+def _send(actor, conversation, **outgoing):
+    number_id, to = conversation.phone_number_pk, conversation.contact.wa_id
+    do_send(db_session(), actor=actor, outgoing=Outgoing(phone_number_id=number_id, to=to, **outgoing))
+
+
+def _reply(actor, conversation):
+    upload = request.files.get("file")
+    body = _field("body")
+    if upload is not None and upload.filename:
+        content = upload.read(media_files.MAX_UPLOAD_BYTES + 1)
+        uploaded = media_files.check_upload(db_session(), actor=actor, phone_pk=conversation.phone_number_pk,
+                                            content=content, content_type=upload.mimetype, filename=upload.filename)
+        kind = {"image": "image", "video": "video", "audio": "audio"}.get(upload.mimetype.split("/")[0], "document")
+        payload = {"id": uploaded.media_id}
+        if body and kind != "audio":
+            payload["caption"] = body
+        if kind == "document":
+            payload["filename"] = upload.filename[:240]
+        _send(actor, conversation, type=kind, payload=payload)
+    elif body:
+        _send(actor, conversation, type="text", payload={"body": body})
+    else:
+        raise Invalid("Write a message or attach a file.", errors={"body": ["Empty."]})
+
+
+def _template(actor, conversation):
+    template_id = _field("template_id", 40)
+    if not template_id:
+        raise Invalid("Choose a template.", errors={"templateId": ["Required."]})
+    body = [value.strip() for value in request.form.getlist("var")]
+    header = [value.strip() for value in request.form.getlist("header")]
+    names = request.form.getlist("var_name")
+    variables: dict = {"body": dict(zip(names, body)) if names else body}
+    if header:
+        variables["header"] = {"type": "text", "text": header[0]}
+    _send(actor, conversation, type="template", template_id=template_id, variables=variables)
+
+
+def _retry(actor, conversation):
+    """A failed message goes out again as a new message (the failed one stays, with its reason)."""
+    failed = lifecycle.access_message(db_session(), actor=actor, message_id=_field("message_id", 40) or "")
+    if failed.conversation_id != conversation.id or failed.status != "failed":
+        raise Invalid("Only a failed message of this conversation can be sent again.", code="message_not_retryable")
+    if failed.type == "template":
+        _send(actor, conversation, type="template", payload=failed.payload)
+    else:
+        _send(actor, conversation, type=failed.type, payload=failed.payload)
+
+
+def _tag(actor, conversation):
+    tag_id = _field("tag_id", 40)
+    name = _field("tag_name", 60)
+    if not tag_id and name:
+        existing = next((t for t in tags_service.list_tags(db_session(), actor=actor)
+                         if t.name_key == " ".join(name.split()).casefold()), None)
+        tag_id = existing.id if existing else tags_service.do_create(db_session(), actor=actor, name=name).id
+    if not tag_id:
+        raise Invalid("Choose or name a tag.", errors={"tag": ["Required."]})
+    state.do_add_tag(db_session(), actor=actor, conversation_id=conversation.id, tag_id=tag_id)
+
+
+# What each button of the conversation does: (permission, action).
+ACTIONS = {
+    "reply": ("messages:send", _reply),
+    "template": ("messages:send", _template),
+    "retry": ("messages:send", _retry),
+    "react": ("messages:send", lambda a, c: lifecycle.do_react(db_session(), actor=a, message_id=_field("message_id", 40) or "",
+                                                               emoji=request.form.get("emoji", "")[:32])),
+    "hide": ("messages:send", lambda a, c: lifecycle.do_set_hidden(db_session(), actor=a, message_id=_field("message_id", 40) or "",
+                                                                   hidden=True)),
+    "restore": ("messages:send", lambda a, c: lifecycle.do_set_hidden(db_session(), actor=a,
+                                                                      message_id=_field("message_id", 40) or "", hidden=False)),
+    "note": ("conversations:write", lambda a, c: state.do_add_note(db_session(), actor=a, conversation_id=c.id,
+                                                                   body=_field("body") or "")),
+    "assign": ("conversations:write", lambda a, c: state.do_assign(db_session(), actor=a, conversation_id=c.id,
+                                                                   user_id=_field("user_id", 40))),
+    "assign_me": ("conversations:write", lambda a, c: state.do_assign(db_session(), actor=a, conversation_id=c.id,
+                                                                      user_id=a.user_id)),
+    "close": ("conversations:write", lambda a, c: state.do_set_status(
+        db_session(), actor=a, conversation_id=c.id, status="closed", category=_field("category", 100),
+        resolution=_field("resolution", 100))),
+    "reopen": ("conversations:write", lambda a, c: state.do_set_status(db_session(), actor=a, conversation_id=c.id,
+                                                                       status="open")),
+    "snooze": ("conversations:write", lambda a, c: state.do_set_status(
+        db_session(), actor=a, conversation_id=c.id, status="snoozed", snoozed_until=_snooze_until(request.form.get("until", "")))),
+    "tag": ("conversations:write", _tag),
+    "untag": ("conversations:write", lambda a, c: state.do_remove_tag(db_session(), actor=a, conversation_id=c.id,
+                                                                      tag_id=_field("tag_id", 40) or "")),
+    "pin": ("conversations:write", lambda a, c: state.do_set_pinned(db_session(), actor=a, conversation_id=c.id, pinned=True)),
+    "unpin": ("conversations:write", lambda a, c: state.do_set_pinned(db_session(), actor=a, conversation_id=c.id, pinned=False)),
+    "unread": ("conversations:write", lambda a, c: state.do_set_read(db_session(), actor=a, conversation_id=c.id, read=False)),
+    "return_to_bot": ("conversations:write", lambda a, c: state.do_return_to_bot(db_session(), actor=a, conversation_id=c.id)),
+}
+
+
+@inbox_pages.post("/<uuid:org_id>/c/<uuid:conversation_id>/do/<action>")
+@signed_in_page
+def act(org_id, conversation_id, action):
+    if action not in ACTIONS:
+        abort(404)
+    permission, run = ACTIONS[action]
+    actor = _actor(org_id, permission)
+    current = view.conversation_view(db_session(), actor, str(conversation_id))
+    try:
+        run(actor, current.conversation)
+    except AppError as error:
+        if not _is_htmx():
+            raise
+        db_session().rollback()
+        return _render("inbox/_conversation.html", org_id=str(org_id), actor=actor, error=error.detail,
+                       current=view.conversation_view(db_session(), actor, str(conversation_id))), error.status
+    if not _is_htmx():
+        return redirect(url_for("inbox_pages.page", org_id=org_id, conversation_id=conversation_id), code=303)
+    db_session().flush()
+    return _render("inbox/_conversation.html", org_id=str(org_id), actor=actor,
+                   current=view.conversation_view(db_session(), actor, str(conversation_id)))

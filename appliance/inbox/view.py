@@ -1,0 +1,140 @@
+"""What the browser inbox shows, assembled from the services: the list's tabs and filters, a
+thread with notes woven in by time, quoted replies, the 24-hour window, the side panel's choices.
+No flask here: pages.py renders these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from types import SimpleNamespace
+
+from sqlmodel import Session, select
+
+from appliance.channels.whatsapp.errors import explain
+from appliance.conversations import inbox, inbox_settings, state
+from appliance.conversations.inbox import InboxFilter
+from appliance.core import clock
+from appliance.core.actor import OrgActor
+from appliance.memberships import service as memberships_service
+from appliance.messages import thread
+from appliance.messages.models import Message
+from appliance.messages.text import plain_text
+from appliance.phone_numbers import service as phone_numbers_service
+from appliance.phone_numbers.models import PhoneNumber
+from appliance.tags import service as tags_service
+from appliance.templates.components import expected_variables
+from appliance.templates.models import Template
+
+WINDOW = timedelta(hours=24)
+THREAD_SIZE = 60
+TABS = {
+    "mine": dict(assignee="me", status="open"), "unassigned": dict(assignee="none", status="open"),
+    "all": dict(status="open"), "handoff": dict(handoff_pending=True), "snoozed": dict(status="snoozed"),
+    "closed": dict(status="closed"),
+}
+
+
+@dataclass
+class ListQuery:
+    """The list's state as the page's links and forms carry it."""
+    tab: str = "all"
+    tag: str | None = None
+    number: str | None = None
+    q: str | None = None
+    cursor: str | None = None
+
+    @classmethod
+    def parse(cls, args) -> "ListQuery":
+        tab = args.get("tab") if args.get("tab") in TABS else "all"
+        return cls(tab=tab, tag=args.get("tag") or None, number=args.get("number") or None,
+                   q=(args.get("q") or "").strip()[:100] or None, cursor=args.get("cursor") or None)
+
+    def as_filter(self) -> InboxFilter:
+        return InboxFilter(**TABS[self.tab], tag_id=self.tag, phone_number_id=self.number, search=self.q)
+
+    def params(self, **overrides) -> dict:
+        values = {"tab": self.tab, "tag": self.tag, "number": self.number, "q": self.q, **overrides}
+        return {k: v for k, v in values.items() if v}
+
+
+def conversation_list(session: Session, actor: OrgActor, query: ListQuery):
+    return inbox.list_conversations(session, actor=actor, filters=query.as_filter(), take=40, cursor=query.cursor)
+
+
+@dataclass
+class Sidebar:
+    tabs: list[str]
+    counts: dict
+    tags: list
+    numbers: list
+
+
+def sidebar(session: Session, actor: OrgActor) -> Sidebar:
+    tabs = inbox_settings.read_settings(session, actor.organization_id, "messaging")["inbox_tabs"]
+    return Sidebar(tabs=[t for t in tabs if t in TABS] or ["all"], counts=inbox.unread_counts(session, actor=actor),
+                   tags=tags_service.list_tags(session, actor=actor),
+                   numbers=phone_numbers_service.list_phone_numbers(session, actor=actor))
+
+
+@dataclass
+class ConversationView:
+    conversation: SimpleNamespace
+    items: list  # oldest first: ("message", row) and ("note", note)
+    quoted: dict  # message id -> the quoted text
+    window_left: timedelta | None
+    members: list
+    tags: list
+    templates: list = field(default_factory=list)
+    older_cursor: str | None = None
+
+
+def conversation_view(session: Session, actor: OrgActor, conversation_id: str) -> ConversationView:
+    conversation = inbox.view_conversation(session, actor=actor, conversation_id=conversation_id)
+    page = thread.list_messages(session, actor=actor, conversation_id=conversation_id, take=THREAD_SIZE, cursor=None)
+    messages = list(reversed(page.items))
+    since = messages[0].created_at if messages and page.next_cursor else None
+    notes = [n for n in state.list_notes(session, actor=actor, conversation_id=conversation_id)
+             if since is None or n.created_at >= since]
+    items = sorted([("message", m) for m in messages] + [("note", n) for n in notes], key=lambda item: item[1].created_at)
+    quoted_ids = {m.reply_to_message_id for m in messages if m.reply_to_message_id}
+    quoted_wamids = {m.reply_to_wamid for m in messages if m.reply_to_wamid and not m.reply_to_message_id}
+    quoted = {}
+    if quoted_ids or quoted_wamids:
+        for found in session.exec(select(Message).where(Message.conversation_id == conversation_id, (
+                Message.id.in_(quoted_ids) | Message.wamid.in_(quoted_wamids)))):
+            text = plain_text(found.type, found.payload) or found.type
+            quoted[found.id] = quoted[found.wamid or found.id] = text[:140]
+    window_left = None
+    if conversation.last_inbound_at:
+        left = conversation.last_inbound_at + WINDOW - clock.now()
+        window_left = left if left.total_seconds() > 0 else None
+    number = session.get(PhoneNumber, conversation.phone_number_pk)
+    templates = []
+    if number is not None:
+        templates = list(session.exec(select(Template).where(Template.waba_pk == number.waba_pk,
+                                                             Template.status == "APPROVED").order_by(Template.name)))
+    return ConversationView(conversation=conversation, items=items, quoted=quoted, window_left=window_left,
+                            members=[m for m in memberships_service.list_members(session, actor=actor) if not m.suspended],
+                            tags=tags_service.list_tags(session, actor=actor), templates=templates,
+                            older_cursor=page.next_cursor)
+
+
+def template_fields(template: Template) -> dict:
+    """The inputs a template needs in the composer: header text values, body values."""
+    expected = expected_variables(template.components)
+    header = expected["header"]
+    return {"header": header["count"] if header and header["format"] == "TEXT" else 0,
+            "media_header": bool(header and header["format"] != "TEXT"), "body": expected["body"],
+            "named": template.parameter_format == "NAMED"}
+
+
+def guidance(message, lang: str) -> str | None:
+    if message.error_code is None:
+        return None
+    return explain(message.error_code).guidance.get(lang)
+
+
+def remaining(left: timedelta, lang: str) -> str:
+    minutes = int(left.total_seconds() // 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if hours else f"{minutes} min"

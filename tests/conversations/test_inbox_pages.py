@@ -1,0 +1,58 @@
+"""The browser inbox's pages over the Flask test client: what they show and what their forms do
+(the real browser walks it in tests/e2e/test_inbox_browser.py)."""
+
+import re
+
+from tests.browser_forms import csrf_of, sign_in
+
+
+def _signed_in(client):
+    answer = sign_in(client, email="owner@example.com")
+    assert answer.status_code == 302, answer.text
+
+
+def test_the_inbox_lists_opens_and_acts_on_a_conversation(inbox, client, line):
+    conversation = inbox.customer("Hola, ¿tienen pan?")
+    _signed_in(client)
+    start = client.get("/inbox")
+    assert start.status_code == 302 and start.headers["Location"].endswith(f"/inbox/{line.org_id}")
+    page = client.get(f"/inbox/{line.org_id}", headers={"Accept-Language": "es"})
+    assert page.status_code == 200
+    assert "Ana Pérez" in page.text and "Hola, ¿tienen pan?" in page.text and "Sin asignar" in page.text
+
+    opened = client.get(f"/inbox/{line.org_id}/c/{conversation['id']}")
+    assert opened.status_code == 200 and "Reply window open" in opened.text
+    assert inbox.ok("GET", f"/{conversation['id']}")["unread"] is False  # opening reads it
+    csrf = csrf_of(opened)
+    base = f"/inbox/{line.org_id}/c/{conversation['id']}/do"
+    sent = client.post(f"{base}/reply", data={"csrf": csrf, "body": "Sí, recién salido"}, headers={"HX-Request": "true"})
+    assert sent.status_code == 200 and "Sí, recién salido" in sent.text
+    assert client.post(f"{base}/assign_me", data={"csrf": csrf}).status_code == 303
+    assert client.post(f"{base}/tag", data={"csrf": csrf, "tag_name": "VIP"}).status_code == 303
+    assert client.post(f"{base}/note", data={"csrf": csrf, "body": "Cliente frecuente"}).status_code == 303
+    closed = client.post(f"{base}/close", data={"csrf": csrf, "category": "ventas", "resolution": "vendido"},
+                         headers={"HX-Request": "true"})
+    assert closed.status_code == 200 and "Cliente frecuente" in closed.text and "VIP" in closed.text
+    detail = inbox.ok("GET", f"/{conversation['id']}")
+    assert detail["status"] == "closed" and detail["resolution"] == "vendido" and detail["assigneeUserId"]
+    empty = client.post(f"{base}/reply", data={"csrf": csrf, "body": "  "}, headers={"HX-Request": "true"})
+    assert empty.status_code == 400 and "Write a message" in empty.text
+    assert client.post(f"{base}/reply", data={"body": "sin csrf"}).status_code == 403
+    assert client.post(f"{base}/explode", data={"csrf": csrf}).status_code == 404
+
+
+def test_pages_need_a_signed_in_member(inbox, client, line, api):
+    assert client.get(f"/inbox/{line.org_id}").status_code == 302  # to sign in
+    api.signup(email="otra@example.com")
+    sign_in(client, email="otra@example.com")
+    assert client.get(f"/inbox/{line.org_id}").status_code == 403
+    assert client.get("/inbox").status_code == 200  # no organization yet: says so
+
+
+def test_the_list_partial_filters_and_the_event_stream_needs_the_session(inbox, client, line):
+    inbox.customer("uno", wa_id="5215598765432", name="Beto")
+    inbox.customer("dos")
+    _signed_in(client)
+    listed = client.get(f"/inbox/{line.org_id}/list?q=beto")
+    assert listed.status_code == 200 and "Beto" in listed.text and "Ana Pérez" not in listed.text
+    assert len(re.findall(r'data-conversation-id="', client.get(f"/inbox/{line.org_id}/list").text)) == 2

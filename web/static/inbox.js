@@ -1,0 +1,145 @@
+// The inbox's live parts: the event stream that refreshes the list and the open conversation, the
+// messages shown when the appliance cannot be reached, keyboard shortcuts, the sandbox's customer.
+(function () {
+  "use strict";
+  const body = document.body;
+  const org = body.dataset.org;
+  let stream = null, wasOffline = false, listTimer = null, partTimer = null;
+
+  function openConversationId() {
+    const el = document.getElementById("conversation");
+    return el ? el.dataset.conversationId : null;
+  }
+
+  function say(kind, text, ms) {
+    const el = document.getElementById(kind === "toast" ? "toast" : "live-status");
+    if (!el) return;
+    el.textContent = text;
+    el.classList.toggle("ok", kind === "ok");
+    el.hidden = false;
+    clearTimeout(el._timer);
+    if (ms) el._timer = setTimeout(() => { el.hidden = true; }, ms);
+  }
+
+  function refresh(selector) {
+    const el = document.querySelector(selector);
+    if (el && window.htmx) htmx.trigger(el, "refresh");
+  }
+
+  function onEvent(event) {
+    let data = {};
+    try { data = JSON.parse(event.data).data || {}; } catch (e) { return; }
+    clearTimeout(listTimer);
+    listTimer = setTimeout(() => refresh("#list"), 150);  // bursts of events: one refresh
+    if (data.conversationId && data.conversationId === openConversationId()) {
+      clearTimeout(partTimer);
+      partTimer = setTimeout(() => { refresh("#thread"); refresh("#panel"); refresh("#conversation-head"); }, 100);
+    }
+  }
+
+  function connect() {
+    if (!org || !window.EventSource) return;
+    stream = new EventSource(`/inbox/${org}/events`);
+    stream.onopen = () => {
+      if (wasOffline) { say("ok", body.dataset.online, 2500); refresh("#list"); refresh("#thread"); refresh("#panel"); }
+      wasOffline = false;
+    };
+    stream.onerror = () => {
+      wasOffline = true;
+      say("status", body.dataset.offline);
+      if (stream.readyState === EventSource.CLOSED) {  // the server refused: retry by hand, gently
+        stream = null;
+        setTimeout(connect, 5000);
+      }
+    };
+    ["conversation.created", "conversation.updated", "conversation.assignment_changed",
+     "conversation.handoff_requested", "message.created", "message.updated"].forEach((name) => stream.addEventListener(name, onEvent));
+  }
+
+  function problemText(xhr) {
+    try { const problem = JSON.parse(xhr.responseText); return problem.detail || problem.title; } catch (e) { return null; }
+  }
+
+  document.addEventListener("htmx:sendError", () => say("toast", body.dataset.unreachable, 6000));
+  document.addEventListener("htmx:responseError", (e) => say("toast", problemText(e.detail.xhr) || body.dataset.error, 6000));
+  document.addEventListener("htmx:afterSettle", (e) => {
+    if (e.detail.target && (e.detail.target.id === "thread" || e.detail.target.id === "conversation")) scrollThread();
+  });
+  document.addEventListener("htmx:afterSwap", () => scrollThread(true));
+
+  function scrollThread(onlyIfNear) {
+    const thread = document.getElementById("thread");
+    if (!thread) return;
+    const near = thread.scrollHeight - thread.scrollTop - thread.clientHeight < 200;
+    if (!onlyIfNear || near) thread.scrollTop = thread.scrollHeight;
+  }
+
+  // Keyboard: j/k move through the list, r replies, a assigns to me, e closes, / searches, Esc goes back.
+  document.addEventListener("keydown", (e) => {
+    const typing = /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName) || e.target.isContentEditable;
+    if (e.key === "Escape") {
+      if (typing) { e.target.blur(); return; }
+      const back = document.querySelector(".conversation-head .back");
+      if (back) back.click();
+      return;
+    }
+    if (typing || e.metaKey || e.ctrlKey || e.altKey) return;
+    const rows = Array.from(document.querySelectorAll(".conversations a.row"));
+    const at = rows.findIndex((r) => r.classList.contains("selected"));
+    if (e.key === "j" || e.key === "k") {
+      const next = rows[Math.min(rows.length - 1, Math.max(0, at + (e.key === "j" ? 1 : -1)))];
+      if (next) { e.preventDefault(); next.click(); }
+    } else if (e.key === "r") {
+      const reply = document.querySelector("[data-reply]");
+      if (reply) { e.preventDefault(); reply.focus(); }
+    } else if (e.key === "a") {
+      const me = document.querySelector('form[action$="/do/assign_me"] button');
+      if (me) { e.preventDefault(); me.click(); }
+    } else if (e.key === "e") {
+      const close = document.querySelector("[data-close]");
+      if (close) { e.preventDefault(); close.click(); }
+    } else if (e.key === "/") {
+      const search = document.querySelector("[data-search]");
+      if (search) { e.preventDefault(); search.focus(); }
+    } else if (e.key === "?") {
+      document.getElementById("help").showModal();
+    }
+  });
+
+  // Enter sends, Shift+Enter breaks the line.
+  document.addEventListener("keydown", (e) => {
+    if (e.target.matches("[data-reply]") && e.key === "Enter" && !e.shiftKey) {
+      e.preventDefault();
+      e.target.form.requestSubmit();
+    }
+  });
+
+  document.addEventListener("click", (e) => {
+    if (e.target.closest("[data-help]")) document.getElementById("help").showModal();
+    if (e.target.closest("[data-toggle-panel]")) document.getElementById("panel").classList.toggle("shown");
+  });
+
+  document.addEventListener("change", (e) => {
+    if (e.target.matches("[data-switch-org]")) window.location = `/inbox/${e.target.value}`;
+    if (e.target.matches("[data-file]") && e.target.files.length) {
+      const reply = e.target.form.querySelector("[data-reply]");
+      if (reply && !reply.value) reply.placeholder = e.target.files[0].name;
+    }
+  });
+
+  // The sandbox's simulated customer writes through the built-in simulator.
+  document.addEventListener("submit", async (e) => {
+    const form = e.target.closest("[data-simulate]");
+    if (!form) return;
+    e.preventDefault();
+    const answer = await fetch("/netsim/_control/inbound", {
+      method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({phoneNumberId: form.dataset.number, from: "5215550001234", name: "Cliente de prueba",
+                            type: "text", text: {body: form.elements.text.value}}),
+    }).catch(() => null);
+    if (!answer || !answer.ok) say("toast", body.dataset.error, 5000);
+  });
+
+  connect();
+  scrollThread();
+})();
