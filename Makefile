@@ -26,6 +26,7 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_tenancy.py
 	$(BIN)/python tests/bench/bench_inbound.py
 	$(BIN)/python tests/bench/bench_send.py
+	$(BIN)/python tests/bench/bench_inbox.py
 
 # The inbox's screenshots in docs/screenshots, taken by the browser test in Debian's chromium.
 screenshots: $(STAMP)

@@ -4,6 +4,6 @@ from appliance.core import events  # noqa: F401  (outbox dispatch tasks)
 from appliance.auth import listeners, tasks as auth_tasks  # noqa: F401
 from appliance.conversations import tasks as conversations_tasks  # noqa: F401
 from appliance.mail import tasks as mail_tasks  # noqa: F401
-from appliance.messages import tasks as messages_tasks  # noqa: F401
+from appliance.messages import listeners as messages_listeners, tasks as messages_tasks  # noqa: F401
 from appliance.sandbox import listeners as sandbox_listeners  # noqa: F401
 from appliance.messages import sender as messages_sender  # noqa: F401  (send queue tasks)

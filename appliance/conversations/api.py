@@ -3,7 +3,7 @@ thread, media and links, what people change on it, and the inbox settings."""
 
 from flask.views import MethodView
 
-from appliance.conversations import inbox, inbox_settings, schemas, state
+from appliance.conversations import inbox, inbox_settings, reports, schemas, state
 from appliance.conversations.inbox import InboxFilter
 from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
@@ -54,6 +54,46 @@ _settings_route("/workload/settings", "workload", schemas.WorkloadSettingsSchema
                 "workload panel's thresholds (SLA, staleness)")
 _settings_route("/notification-settings", "notifications", schemas.NotificationSettingsSchema, "conversations:read",
                 "e-mail notifications of customers left waiting")
+
+
+@blp.route("/workload")
+class Workload(MethodView):
+    @blp.requires("reports:read")
+    @blp.response(200, schemas.WorkloadSchema)
+    def get(self, org_id):
+        """Each agent's open load (waiting, past the SLA, stale) and recent performance"""
+        return reports.workload(db_session(), actor=current_org_actor())
+
+
+@blp.route("/workload/agent/<uuid:user_id>")
+class WorkloadAgent(MethodView):
+    @blp.requires("reports:read")
+    @blp.arguments(schemas.AgentDetailArgsSchema, location="query")
+    @blp.response(200, schemas.AgentDetailSchema)
+    def get(self, args, org_id, user_id):
+        """One agent: open load and a day-by-day series (`days`, or `from` and `to` dates)"""
+        return reports.agent_detail(db_session(), actor=current_org_actor(), user_id=str(user_id),
+                                    days=args.get("days"), since=args.get("from_"), until=args.get("to"))
+
+
+@blp.route("/activity-trends")
+class ActivityTrends(MethodView):
+    @blp.requires("reports:read")
+    @blp.arguments(schemas.TrendArgsSchema, location="query")
+    @blp.response(200, schemas.TrendDaySchema(many=True))
+    def get(self, args, org_id):
+        """Daily conversations in and closed over the last `days`"""
+        return reports.activity_trends(db_session(), actor=current_org_actor(), days=args["days"])
+
+
+@blp.route("/activity-heatmap")
+class ActivityHeatmap(MethodView):
+    @blp.requires("reports:read")
+    @blp.arguments(schemas.HeatmapArgsSchema, location="query")
+    @blp.response(200, schemas.HeatmapSchema)
+    def get(self, args, org_id):
+        """Weekday by hour: customer messages, late answers or average response time"""
+        return reports.activity_heatmap(db_session(), actor=current_org_actor(), days=args["days"], metric=args["metric"])
 
 
 @blp.route("/unread-counts")

@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
-from sqlalchemy import func, or_
+from sqlalchemy import func
 from sqlmodel import Session, select
 
+from appliance.contacts import service as contacts_service
 from appliance.contacts.models import Contact
 from appliance.conversations.models import Conversation, ConversationTag
 from appliance.core import pagination, tenancy
@@ -47,13 +48,10 @@ class InboxFilter:
     extra: dict = field(default_factory=dict)
 
 
-def _like(text: str) -> str:
-    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
 def list_conversations(session: Session, *, actor: OrgActor, filters: InboxFilter, take: int,
                        cursor: str | None) -> pagination.Page:
-    query = visible(select(Conversation).where(Conversation.organization_id == actor.organization_id), actor)
+    # Rows of the table, not mapped objects: building 50 instances a page was a third of its cost.
+    query = visible(select(*Conversation.__table__.columns).where(Conversation.organization_id == actor.organization_id), actor)
     if filters.status:
         query = query.where(Conversation.status == filters.status)
     if filters.phone_number_id:
@@ -72,24 +70,20 @@ def list_conversations(session: Session, *, actor: OrgActor, filters: InboxFilte
     if filters.resolution:
         query = query.where(Conversation.resolution == filters.resolution)
     if filters.search:
-        pattern = _like(filters.search.strip())
-        digits = "".join(ch for ch in filters.search if ch.isdigit())
-        matches = [Contact.name.like(pattern, escape="\\"), Contact.profile_name.like(pattern, escape="\\")]
-        if digits:
-            matches.append(Contact.wa_id.like(f"%{digits}%"))
         query = query.where(Conversation.contact_id.in_(
-            select(Contact.id).where(Contact.organization_id == actor.organization_id, or_(*matches))))
+            contacts_service.matching(actor.organization_id, filters.search)))
     page = pagination.paginate(session, query, key=INBOX_ORDER, take=take, cursor=cursor)
     page.items = with_details(session, page.items)
     return page
 
 
-def with_details(session: Session, conversations: list[Conversation]) -> list[SimpleNamespace]:
-    """The conversations as answers show them: each with its contact and tags (one query each)."""
+def with_details(session: Session, conversations: list) -> list[SimpleNamespace]:
+    """The conversations (mapped objects or table rows) as answers show them: each with its contact
+    and tags (one query each)."""
     if not conversations:
         return []
     ids = [c.id for c in conversations]
-    contacts = {c.id: c for c in session.exec(select(Contact).where(
+    contacts = {c.id: c for c in session.exec(select(*Contact.__table__.columns).where(
         Contact.id.in_({c.contact_id for c in conversations})))}
     links = session.exec(select(ConversationTag.conversation_id, ConversationTag.tag_id)
                          .where(ConversationTag.conversation_id.in_(ids))).all()
@@ -98,7 +92,8 @@ def with_details(session: Session, conversations: list[Conversation]) -> list[Si
     tags_of: dict[str, list] = {}
     for conversation_id, tag_id in links:
         tags_of.setdefault(conversation_id, []).append(tags[tag_id])
-    return [SimpleNamespace(**c.model_dump(), contact=contacts.get(c.contact_id),
+    return [SimpleNamespace(**(c.model_dump() if isinstance(c, Conversation) else c._mapping),
+                            contact=contacts.get(c.contact_id),
                             tags=sorted(tags_of.get(c.id, []), key=lambda t: t.name_key)) for c in conversations]
 
 
@@ -121,7 +116,8 @@ def unread_counts(session: Session, *, actor: OrgActor, phone_number_id: str | N
     if phone_number_id:
         query = query.where(Conversation.phone_number_pk == phone_number_id)
     counts = {status: 0 for status in STATUSES} | {"mine": 0, "unassigned": 0}
-    for status, assignee, count in session.exec(query.group_by(Conversation.status, Conversation.assignee_user_id)):
+    # In the unread index's order (assignee, status): no sort, and the planner prefers it.
+    for status, assignee, count in session.exec(query.group_by(Conversation.assignee_user_id, Conversation.status)):
         counts[status] = counts.get(status, 0) + count
         if status == "open" and assignee is None:
             counts["unassigned"] += count

@@ -13,7 +13,7 @@ from appliance.core.db import read_row
 
 INBOX_TABS = ("mine", "unassigned", "all", "handoff", "snoozed", "closed")
 DEFAULTS = {
-    "messaging": {"read_receipts": True, "typing_indicator": False, "inbox_tabs": ["mine", "unassigned", "all"]},
+    "messaging": {"read_receipts": True, "typing_indicator": False, "inbox_tabs": ["mine", "unassigned", "all", "snoozed", "closed"]},
     "workload": {"sla_minutes": 15, "stale_minutes": 240},
     "notifications": {"delay_email_enabled": False, "delay_minutes": 30, "recipients": "assignee"},
 }

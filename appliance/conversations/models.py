@@ -22,9 +22,12 @@ class Conversation(SQLModel, table=True):
                             "last_message_at", "id"),
                       Index("ix_conversations_org_assignee_inbox", "organization_id", "assignee_user_id", "status",
                             "pinned", "last_message_at", "id"),
-                      Index("ix_conversations_org_unread", "organization_id", "unread", "status",
-                            "phone_number_pk", "assignee_user_id"),
-                      Index("ix_conversations_snoozed", "snoozed_until", sqlite_where=text("status = 'snoozed'")))
+                      # Unread counts: grouped by assignee and status in the index's order, covering.
+                      Index("ix_conversations_org_unread", "organization_id", "unread", "assignee_user_id", "status",
+                            "phone_number_pk"),
+                      Index("ix_conversations_snoozed", "snoozed_until", sqlite_where=text("status = 'snoozed'")),
+                      Index("ix_conversations_waiting", "organization_id", "awaiting_reply_since",
+                            sqlite_where=text("awaiting_reply_since IS NOT NULL")))
 
     id: str = Field(default_factory=new_id, primary_key=True)
     organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE")
@@ -45,7 +48,7 @@ class Conversation(SQLModel, table=True):
     handoff_requested_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     bot_agent_id: str | None = Field(default=None, max_length=36)  # None: the router picks the AI agent
     awaiting_reply_since: datetime | None = Field(default=None, sa_type=UTCDateTime)
-    wait_notified_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # the e-mail for this wait went out
+    wait_notified_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # this wait's e-mail went out (cleared by the answer)
     last_message_at: datetime = Field(sa_type=UTCDateTime)
     preview: str | None = Field(default=None, max_length=200)  # the last message, as the list shows it
     last_inbound_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

@@ -233,3 +233,75 @@ class NoteSchema(ApiSchema):
     author_user_id = fields.String(allow_none=True)
     body = fields.String()
     created_at = IsoDateTime()
+
+
+class _Load(ApiSchema):
+    open = fields.Integer()
+    waiting = fields.Integer(metadata={"description": "Waiting for a person's answer"})
+    overdue = fields.Integer(metadata={"description": "Waiting longer than the SLA"})
+    stale = fields.Integer(metadata={"description": "No activity for longer than the staleness threshold"})
+
+
+class _Performance(ApiSchema):
+    replies = fields.Integer(metadata={"description": "First answers to a waiting customer"})
+    late_replies = fields.Integer()
+    closed = fields.Integer()
+    avg_response_seconds = fields.Integer(allow_none=True)
+
+
+class _AgentLoad(_Load):
+    user_id = fields.String()
+    name = fields.String()
+    email = fields.String()
+    role = fields.String()
+    recent = fields.Nested(_Performance)
+
+
+class WorkloadSchema(ApiSchema):
+    settings = fields.Nested(WorkloadSettingsSchema)
+    recent_days = fields.Integer()
+    agents = fields.List(fields.Nested(_AgentLoad))
+    unassigned = fields.Nested(_Load)
+
+
+class AgentDetailArgsSchema(ApiSchema):
+    days = fields.Integer(validate=validate.Range(min=1, max=366))
+    from_ = fields.Date(data_key="from")
+    to = fields.Date()
+
+
+class _DayPerformance(_Performance):
+    date = fields.String()
+
+
+class AgentDetailSchema(_Load):
+    user_id = fields.String()
+    name = fields.String()
+    email = fields.String()
+    from_ = fields.String(data_key="from", attribute="from")
+    to = fields.String()
+    totals = fields.Nested(_Performance)
+    days = fields.List(fields.Nested(_DayPerformance))
+
+
+class TrendArgsSchema(ApiSchema):
+    days = fields.Integer(load_default=30, validate=validate.Range(min=1, max=366))
+
+
+class TrendDaySchema(ApiSchema):
+    date = fields.String()
+    incoming = fields.Integer(metadata={"description": "Conversations that came in: new, or reopened by the customer"})
+    closed = fields.Integer()
+    inbound_messages = fields.Integer()
+
+
+class HeatmapArgsSchema(TrendArgsSchema):
+    metric = fields.String(load_default="volume", validate=validate.OneOf(("volume", "late", "avgResponse")))
+
+
+class HeatmapSchema(ApiSchema):
+    metric = fields.String()
+    days = fields.Integer()
+    timezone = fields.String()
+    weekdays = fields.List(fields.List(fields.Integer(allow_none=True)), metadata={
+        "description": "7 rows (Monday first) of 24 hours in the organization's timezone"})

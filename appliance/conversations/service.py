@@ -65,8 +65,8 @@ def do_record_echo(session: Session, *, number, contact_id: str, at: datetime, p
         return _create(session, number=number, contact_id=contact_id, at=at, inbound=False, preview=preview)
     now = clock.now()
     if at > found.last_message_at:
-        update_by_id(session, table, found.id, {"last_message_at": at, "preview": preview,
-                                                "awaiting_reply_since": None, "updated_at": now})
+        update_by_id(session, table, found.id, {"last_message_at": at, "preview": preview, "awaiting_reply_since": None,
+                                                "wait_notified_at": None, "updated_at": now})
         _count_reply(session, found, user_id=None, at=at)
         events.emit(session, "conversation.updated", organization_id=number.organization_id,
                     conversationId=found.id, reopened=False)
@@ -90,7 +90,7 @@ def do_record_outbound(session: Session, *, number, contact_id: str, found=None,
     table = Conversation.__table__
     changes = {"last_message_at": now, "preview": preview, "updated_at": now}
     if answered_by and found.awaiting_reply_since:
-        changes["awaiting_reply_since"] = None
+        changes.update(awaiting_reply_since=None, wait_notified_at=None)
         _count_reply(session, found, user_id=answered_by, at=now)
     update_by_id(session, table, found.id, changes)
     events.emit(session, "conversation.updated", organization_id=number.organization_id,

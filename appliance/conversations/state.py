@@ -25,8 +25,9 @@ ASSIGNMENT_CHANGED = "conversation.assignment_changed"
 HANDOFF_REQUESTED = "conversation.handoff_requested"
 
 
-def _changed(session: Session, conversation: Conversation, **changes) -> Conversation:
-    """Apply the changes that differ; one `conversation.updated` naming them (none if nothing did)."""
+def _changed(session: Session, conversation: Conversation, *, announce: dict | None = None, **changes) -> Conversation:
+    """Apply the changes that differ; one `conversation.updated` naming them (none if nothing did),
+    with `announce` added to the event's data."""
     different = {name: value for name, value in changes.items() if getattr(conversation, name) != value}
     if not different:
         return conversation
@@ -36,7 +37,7 @@ def _changed(session: Session, conversation: Conversation, **changes) -> Convers
     session.add(conversation)
     events.emit(session, CONVERSATION_UPDATED, organization_id=conversation.organization_id,
                 conversationId=conversation.id, phoneNumberId=conversation.phone_number_pk,
-                changes=sorted(_public(name) for name in different))
+                changes=sorted(_public(name) for name in different), **(announce or {}))
     return conversation
 
 
@@ -91,13 +92,15 @@ def do_categorize(session: Session, *, actor: OrgActor, conversation_id: str, **
 
 def do_set_read(session: Session, *, actor: OrgActor, conversation_id: str, read: bool) -> Conversation:
     conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
-    return _changed(session, conversation, unread=not read)
+    return _changed(session, conversation, unread=not read, announce={"read": True, "readByUserId": actor.user_id} if read else None)
 
 
 def do_mark_opened(session: Session, *, actor: OrgActor, conversation_id: str) -> Conversation:
     """A person opened the conversation: read, if it was unread (nothing written otherwise)."""
     conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
-    return _changed(session, conversation, unread=False) if conversation.unread else conversation
+    if not conversation.unread:
+        return conversation
+    return _changed(session, conversation, unread=False, announce={"read": True, "readByUserId": actor.user_id})
 
 
 def do_set_pinned(session: Session, *, actor: OrgActor, conversation_id: str, pinned: bool) -> Conversation:

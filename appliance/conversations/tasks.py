@@ -1,8 +1,8 @@
-"""The inbox's background work: snoozes that came due."""
+"""The inbox's background work: snoozes that came due, customers left waiting."""
 
 from huey import crontab
 
-from appliance.conversations import state
+from appliance.conversations import notifications, state
 from appliance.core import runtime
 from appliance.core.queue import huey
 
@@ -12,3 +12,10 @@ def wake_snoozed() -> None:
     """Each minute: conversations whose snooze ended are open again."""
     with runtime.get().db.unit_of_work(write=True) as session:
         state.do_wake_snoozed(session)
+
+
+@huey.periodic_task(crontab(minute="*"))
+def notify_waiting() -> None:
+    """Each minute: e-mail the team about customers waiting past the organization's threshold."""
+    with runtime.get().db.unit_of_work(write=True) as session:
+        notifications.do_notify_waiting(session, base_url=runtime.get().settings.base_url)

@@ -25,6 +25,8 @@ def iso(moment: datetime | None) -> str | None:
     """ISO 8601 in UTC with milliseconds and a `Z`, as every API field carries it."""
     if moment is None:
         return None
+    if moment.tzinfo is timezone.utc:  # as stored times come back: no conversion needed
+        return moment.isoformat(timespec="milliseconds")[:-6] + "Z"
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
     return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")

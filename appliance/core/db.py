@@ -433,14 +433,30 @@ def driver_connection(session: Session):
         return hot_reader()
     if session.new or session.dirty or session.deleted:
         session.flush()  # as the ORM's autoflush would, so the statement sees this unit's changes
-    return session.connection().connection.driver_connection
+    # The transaction's connection, kept for the transaction: asking the session for it costs more
+    # than most of the statements that want it (a send asks eight times).
+    transaction = session.get_transaction()
+    cached = session.info.get("driver_connection")
+    if cached is not None and cached[0] is transaction:
+        return cached[1]
+    driver = session.connection().connection.driver_connection
+    session.info["driver_connection"] = (session.get_transaction(), driver)
+    return driver
+
+
+_processors: dict[tuple[int, str], tuple] = {}
 
 
 def bind_processor(column, dialect):
     """What turns a Python value into the column's stored form, as SQLAlchemy's own statements
     store it (the dialect's type: SQLite's DATETIME writes text with microseconds, always; the
-    driver's default adapter would drop `.000000`, and text comparisons then disagree)."""
-    return column.type.dialect_impl(dialect).bind_processor(dialect)
+    driver's default adapter would drop `.000000`, and text comparisons then disagree). Found once
+    per column (columns live as long as their models), not per row written."""
+    key = (id(column), dialect.name)
+    found = _processors.get(key)
+    if found is None or found[0] is not column:
+        found = _processors[key] = (column, column.type.dialect_impl(dialect).bind_processor(dialect))
+    return found[1]
 
 
 def insert_many(session: Session, table: Table, rows: list[dict], *, or_ignore: bool = False) -> int:

@@ -21,6 +21,11 @@ def camelcase(name: str) -> str:
     return head + "".join(part.title() for part in rest)
 
 
+# Fields whose serialized form of a value of exactly this type is the value itself: long listings
+# skip marshmallow's per-field call for them.
+_PLAIN = {fields.String: str, fields.Boolean: bool, fields.Integer: int}
+
+
 class ApiSchema(Schema):
     class Meta:
         unknown = RAISE
@@ -41,10 +46,10 @@ class ApiSchema(Schema):
         if plan is None:
             plan = self._dump_plan = [
                 (field.data_key or name, name, field.attribute or name, field,
-                 field._CHECK_ATTRIBUTE and "." not in (field.attribute or name))
+                 field._CHECK_ATTRIBUTE and "." not in (field.attribute or name), _PLAIN.get(type(field)))
                 for name, field in self.dump_fields.items()]
         out = {}
-        for key, name, attribute, field, direct in plan:
+        for key, name, attribute, field, direct, plain in plan:
             if direct:
                 value = getattr(obj, attribute, missing)
                 if value is missing:  # absent: marshmallow applies dump_default, or skips the key
@@ -52,7 +57,10 @@ class ApiSchema(Schema):
                     if value is not missing:
                         out[key] = value
                     continue
-                out[key] = None if value is None else field._serialize(value, name, obj)
+                if value is None or type(value) is plain:  # a str, bool or int field's own value: as is
+                    out[key] = value
+                else:
+                    out[key] = field._serialize(value, name, obj)
             else:
                 value = field.serialize(name, obj, accessor=self.get_attribute)
                 if value is not missing:

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from flask import Blueprint, abort, redirect, render_template, request, send_file, session, url_for
 
-from appliance.conversations import state
+from appliance.conversations import inbox, state
 from appliance.core import clock, runtime
 from appliance.core.errors import AppError, Invalid
 from appliance.http.api import writes_on_get
@@ -23,6 +23,7 @@ from appliance.inbox.texts import TEXTS
 from appliance.live.api import event_stream_response
 from appliance.memberships import service as memberships_service
 from appliance.messages import lifecycle, media_files
+from appliance.messages import tasks as messages_tasks
 from appliance.messages.outbound import Outgoing, do_send
 from appliance.organizations import service as organizations_service
 from appliance.tags import service as tags_service
@@ -42,6 +43,10 @@ def _actor(org_id, permission: str = "conversations:read"):
 
 def _render(template: str, **context):
     lang = _lang()
+    current = context.get("current")
+    if current is not None and "action" not in context:  # the conversation's buttons post here
+        context["action"] = url_for("inbox_pages.act", org_id=context["org_id"],
+                                    conversation_id=current.conversation.id, action="ACTION")
     return render_template(template, lang=lang, t=TEXTS[lang], view=view, clock=clock,
                            sandbox=runtime.get().settings.sandbox, **context)
 
@@ -56,7 +61,8 @@ def start():
     organizations = organizations_service.list_my_organizations(db_session(), actor=browser_actor(), active_only=True)
     if not organizations:
         return _render("inbox/no_org.html")
-    return redirect(url_for("inbox_pages.page", org_id=organizations[0].id))
+    chosen = next((o for o in organizations if o.id == request.args.get("org")), organizations[0])  # the switcher
+    return redirect(url_for("inbox_pages.page", org_id=chosen.id))
 
 
 @inbox_pages.get("/language/<lang>")
@@ -112,6 +118,17 @@ def conversation_part(org_id, conversation_id):
                    current=view.conversation_view(db_session(), actor, str(conversation_id)))
 
 
+@inbox_pages.get("/<uuid:org_id>/c/<uuid:conversation_id>/older")
+@signed_in_page
+def older(org_id, conversation_id):
+    """The thread's previous page (the "older messages" link at its top)."""
+    actor = _actor(org_id)
+    before = (request.args.get("before") or "")[:500] or None
+    return _render("inbox/_older.html", org_id=str(org_id), actor=actor, conversation_id=str(conversation_id),
+                   current=view.thread_page(db_session(), actor, str(conversation_id), cursor=before),
+                   action=url_for("inbox_pages.act", org_id=org_id, conversation_id=conversation_id, action="ACTION"))
+
+
 @inbox_pages.get("/<uuid:org_id>/c/<uuid:conversation_id>/template-fields")
 @signed_in_page
 def template_fields(org_id, conversation_id):
@@ -120,6 +137,16 @@ def template_fields(org_id, conversation_id):
     chosen = next((t for t in current.templates if t.id == request.args.get("template_id")), None)
     return _render("inbox/_template_fields.html", template=chosen,
                    fields=view.template_fields(chosen) if chosen else None)
+
+
+@inbox_pages.post("/<uuid:org_id>/c/<uuid:conversation_id>/typing")
+@signed_in_page
+def typing(org_id, conversation_id):
+    """The agent started writing: the customer sees "typing…" if the settings allow it."""
+    actor = _actor(org_id, "messages:send")
+    inbox.access_conversation(db_session(), actor=actor, conversation_id=str(conversation_id))  # 404 outside reach
+    messages_tasks.send_read_mark(str(conversation_id), True)
+    return "", 204
 
 
 @inbox_pages.get("/<uuid:org_id>/events")
@@ -250,9 +277,9 @@ def act(org_id, conversation_id, action):
         abort(404)
     permission, run = ACTIONS[action]
     actor = _actor(org_id, permission)
-    current = view.conversation_view(db_session(), actor, str(conversation_id))
+    conversation = inbox.view_conversation(db_session(), actor=actor, conversation_id=str(conversation_id))
     try:
-        run(actor, current.conversation)
+        run(actor, conversation)
     except AppError as error:
         if not _is_htmx():
             raise

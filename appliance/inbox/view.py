@@ -5,7 +5,7 @@ No flask here: pages.py renders these."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from types import SimpleNamespace
 
 from sqlmodel import Session, select
@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 from appliance.channels.whatsapp.errors import explain
 from appliance.conversations import inbox, inbox_settings, state
 from appliance.conversations.inbox import InboxFilter
-from appliance.core import clock
+from appliance.core import clock, pagination
 from appliance.core.actor import OrgActor
 from appliance.memberships import service as memberships_service
 from appliance.messages import thread
@@ -88,14 +88,27 @@ class ConversationView:
     older_cursor: str | None = None
 
 
-def conversation_view(session: Session, actor: OrgActor, conversation_id: str) -> ConversationView:
-    conversation = inbox.view_conversation(session, actor=actor, conversation_id=conversation_id)
-    page = thread.list_messages(session, actor=actor, conversation_id=conversation_id, take=THREAD_SIZE, cursor=None)
+@dataclass
+class ThreadPage:
+    items: list  # oldest first: ("message", row) and ("note", note)
+    quoted: dict  # message id or wamid -> the quoted text
+    older_cursor: str | None
+
+
+def thread_page(session: Session, actor: OrgActor, conversation_id: str, cursor: str | None = None) -> ThreadPage:
+    """A page of the thread (the latest, or older than `cursor`) with the notes written in its time."""
+    page = thread.list_messages(session, actor=actor, conversation_id=conversation_id, take=THREAD_SIZE, cursor=cursor)
     messages = list(reversed(page.items))
     since = messages[0].created_at if messages and page.next_cursor else None
+    # An older page ends where the newer one began (the cursor's position): notes in between are its.
+    until = datetime.fromisoformat(pagination.decode_cursor(cursor, arity=2)[0]) if cursor else None
     notes = [n for n in state.list_notes(session, actor=actor, conversation_id=conversation_id)
-             if since is None or n.created_at >= since]
+             if (since is None or n.created_at >= since) and (until is None or n.created_at < until)]
     items = sorted([("message", m) for m in messages] + [("note", n) for n in notes], key=lambda item: item[1].created_at)
+    return ThreadPage(items=items, quoted=_quoted(session, conversation_id, messages), older_cursor=page.next_cursor)
+
+
+def _quoted(session: Session, conversation_id: str, messages: list) -> dict:
     quoted_ids = {m.reply_to_message_id for m in messages if m.reply_to_message_id}
     quoted_wamids = {m.reply_to_wamid for m in messages if m.reply_to_wamid and not m.reply_to_message_id}
     quoted = {}
@@ -104,6 +117,12 @@ def conversation_view(session: Session, actor: OrgActor, conversation_id: str) -
                 Message.id.in_(quoted_ids) | Message.wamid.in_(quoted_wamids)))):
             text = plain_text(found.type, found.payload) or found.type
             quoted[found.id] = quoted[found.wamid or found.id] = text[:140]
+    return quoted
+
+
+def conversation_view(session: Session, actor: OrgActor, conversation_id: str) -> ConversationView:
+    conversation = inbox.view_conversation(session, actor=actor, conversation_id=conversation_id)
+    page = thread_page(session, actor, conversation_id)
     window_left = None
     if conversation.last_inbound_at:
         left = conversation.last_inbound_at + WINDOW - clock.now()
@@ -113,10 +132,10 @@ def conversation_view(session: Session, actor: OrgActor, conversation_id: str) -
     if number is not None:
         templates = list(session.exec(select(Template).where(Template.waba_pk == number.waba_pk,
                                                              Template.status == "APPROVED").order_by(Template.name)))
-    return ConversationView(conversation=conversation, items=items, quoted=quoted, window_left=window_left,
+    return ConversationView(conversation=conversation, items=page.items, quoted=page.quoted, window_left=window_left,
                             members=[m for m in memberships_service.list_members(session, actor=actor) if not m.suspended],
                             tags=tags_service.list_tags(session, actor=actor), templates=templates,
-                            older_cursor=page.next_cursor)
+                            older_cursor=page.older_cursor)
 
 
 def template_fields(template: Template) -> dict:

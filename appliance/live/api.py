@@ -25,8 +25,10 @@ def event_stream_response(actor, last_event_id: str | None) -> Response:
 @blp.route("")
 class Events(MethodView):
     @blp.requires("conversations:read")
-    @blp.doc(responses={"200": {"description": "`text/event-stream`: `id`, `event` (the event's name) and `data` "
-                                              "(`{id, type, createdAt, organizationId, data}`) per event"}})
+    @blp.doc(responses={"200": {
+        "description": "`id`, `event` (the event's name) and `data` (`{id, type, createdAt, organizationId, data}`) "
+                       "per event; `: heartbeat` comments while quiet",
+        "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
     def get(self, org_id):
         """Stream conversation.* and message.* events as they happen (resume with `Last-Event-ID`)"""
         return event_stream_response(current_org_actor(),

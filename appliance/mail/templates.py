@@ -12,6 +12,18 @@ class MailText:
 
 
 _TEXTS: dict[str, dict[str, MailText]] = {
+    "conversation_waiting": {
+        "en": MailText(
+            "{contact} has waited {minutes} minutes for an answer",
+            "Hello {name},\n\n{contact} wrote to {organization} {minutes} minutes ago and nobody has answered yet.\n\n"
+            "Open the conversation:\n{link}\n\n"
+            "You get this mail because the organization's inbox notifies waits longer than {delay} minutes.\n"),
+        "es": MailText(
+            "{contact} lleva {minutes} minutos esperando respuesta",
+            "Hola {name}:\n\n{contact} escribió a {organization} hace {minutes} minutos y nadie ha respondido aún.\n\n"
+            "Abre la conversación:\n{link}\n\n"
+            "Recibes este correo porque la bandeja de la organización avisa de esperas de más de {delay} minutos.\n"),
+    },
     "verify_email": {
         "en": MailText(
             "Confirm your email address",

@@ -4,7 +4,7 @@ from huey import crontab
 
 from appliance.core import runtime
 from appliance.core.queue import huey
-from appliance.messages import media
+from appliance.messages import media, receipts
 
 
 @huey.task()
@@ -18,3 +18,9 @@ def fetch_inbound_media(message_id: str) -> None:
 def fetch_stuck_media() -> None:
     for message_id in media.list_stuck(runtime.get().db, older_than=timedelta(minutes=30)):
         fetch_inbound_media(message_id)
+
+
+@huey.task()
+def send_read_mark(conversation_id: str, typing: bool) -> None:
+    """Blue ticks (or "typing…") for the customer, as the messaging settings allow."""
+    receipts.send_read_mark(runtime.get().db, conversation_id, typing=typing)

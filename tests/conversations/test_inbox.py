@@ -166,7 +166,7 @@ def test_handoff_silences_automation_until_returned_to_the_bot(inbox):
 
 def test_settings_have_defaults_and_validate_every_field(inbox):
     assert inbox.ok("GET", "/messaging-settings") == {"readReceipts": True, "typingIndicator": False,
-                                                      "inboxTabs": ["mine", "unassigned", "all"]}
+                                                      "inboxTabs": ["mine", "unassigned", "all", "snoozed", "closed"]}
     changed = inbox.ok("PATCH", "/messaging-settings", {"typingIndicator": True, "inboxTabs": ["all", "handoff"]})
     assert changed["typingIndicator"] is True and changed["readReceipts"] is True
     assert inbox.ok("GET", "/messaging-settings")["inboxTabs"] == ["all", "handoff"]
@@ -187,3 +187,39 @@ def test_a_key_limited_to_another_number_sees_no_conversations(inbox, api, line)
     assert answer.status_code == 200 and answer.json["data"]["items"] == []
     counts = api.client.get(inbox.base + "/unread-counts", headers={"X-Api-Key": key.json["data"]["secret"]})
     assert counts.json["data"]["total"] == 0
+
+
+def test_contact_search_follows_renames_through_the_trigram_index(inbox, api, line):
+    from sqlalchemy import text
+
+    from appliance.core import runtime
+    conversation = inbox.customer("hola", wa_id=OTHER, name="Beto Núñez")
+    assert [c["id"] for c in inbox.ok("GET", search="NUNEZ")["items"]] == [conversation["id"]]
+    renamed = api.patch(f"/organizations/{line.org_id}/contacts/{conversation['contactId']}",
+                        {"name": "Roberto Ibáñez"}, token=inbox.token)
+    assert renamed.status_code == 200, renamed.json
+    assert [c["id"] for c in inbox.ok("GET", search="ibanez")["items"]] == [conversation["id"]]
+    assert [c["id"] for c in inbox.ok("GET", search="Roberto")["items"]] == [conversation["id"]]
+    assert inbox.ok("GET", search="Rob")["items"] and inbox.ok("GET", search="Ro")["items"]  # short: a scan
+    assert [c["id"] for c in inbox.ok("GET", search='"; DROP')["items"]] == []
+    with runtime.get().db.unit_of_work(write=False) as session:
+        triggers = {row[0] for row in session.execute(text("SELECT name FROM sqlite_master WHERE type = 'trigger'"))}
+    # A migration that recreates `contacts` must recreate these (see 0016).
+    assert {"fts_contacts_insert", "fts_contacts_update", "fts_contacts_delete"} <= triggers
+
+
+def test_a_member_scoped_to_another_business_account_sees_none_of_these(inbox, api, line):
+    conversation = inbox.customer("hola")
+    agent = add_member(api, line.org_id, "agent", "agente@example.com")
+    members = api.get(f"/organizations/{line.org_id}/memberships", token=inbox.token).json["data"]
+    membership = next(m for m in members if m["email"] == "agente@example.com")
+    scoped = api.put(f"/organizations/{line.org_id}/memberships/{membership['id']}/waba-scope",
+                     {"wabaIds": ["00000000-0000-4000-8000-000000000002"]}, token=inbox.token)
+    assert scoped.status_code == 200, scoped.json
+    assert inbox.call("GET", token=agent).json["data"]["items"] == []
+    assert inbox.call("GET", f"/{conversation['id']}", token=agent).status_code == 404
+    assert inbox.call("GET", "/unread-counts", token=agent).json["data"]["total"] == 0
+    assert inbox.call("GET", "/search", token=agent, q="hola").json["data"]["items"] == []
+    # Back to every account: all of it again.
+    api.put(f"/organizations/{line.org_id}/memberships/{membership['id']}/waba-scope", {"wabaIds": []}, token=inbox.token)
+    assert [c["id"] for c in inbox.call("GET", token=agent).json["data"]["items"]] == [conversation["id"]]

@@ -56,3 +56,22 @@ def test_the_list_partial_filters_and_the_event_stream_needs_the_session(inbox, 
     listed = client.get(f"/inbox/{line.org_id}/list?q=beto")
     assert listed.status_code == 200 and "Beto" in listed.text and "Ana Pérez" not in listed.text
     assert len(re.findall(r'data-conversation-id="', client.get(f"/inbox/{line.org_id}/list").text)) == 2
+
+
+def test_a_long_thread_loads_older_messages_on_demand(inbox, client, line):
+    conversation = inbox.customer("primero")
+    for i in range(64):
+        sent = inbox.api.client.post(f"/organizations/{line.org_id}/messages", json={
+            "phoneNumberId": line.number["id"], "to": "5215512345678", "type": "text", "payload": {"body": f"mensaje {i}"}},
+            headers={"Authorization": f"Bearer {inbox.token}"})
+        assert sent.status_code == 201
+        if i == 1:
+            inbox.ok("POST", f"/{conversation['id']}/notes", {"body": "nota vieja"}, expect=201)
+    _signed_in(client)
+    page = client.get(f"/inbox/{line.org_id}/c/{conversation['id']}")
+    assert "mensaje 63" in page.text and "mensaje 3<" not in page.text and "Older messages" in page.text
+    older_url = re.search(r'hx-get="([^"]*/older\?before=[^"]+)"', page.text).group(1).replace("&amp;", "&")
+    older = client.get(older_url)
+    assert older.status_code == 200
+    assert "primero" in older.text and "mensaje 3<" in older.text and "nota vieja" in older.text
+    assert "mensaje 63" not in older.text and "Older messages" not in older.text

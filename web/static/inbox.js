@@ -106,6 +106,17 @@
     }
   });
 
+  // Writing a reply: the customer may see "typing…" (at most every 20 s; the server checks the setting).
+  let typingSent = 0;
+  document.addEventListener("input", (e) => {
+    if (!e.target.matches("[data-reply]") || Date.now() - typingSent < 20000) return;
+    const id = openConversationId();
+    const csrf = e.target.form.querySelector("input[name=csrf]");
+    if (!id || !csrf) return;
+    typingSent = Date.now();
+    fetch(`/inbox/${org}/c/${id}/typing`, {method: "POST", body: new URLSearchParams({csrf: csrf.value})}).catch(() => {});
+  });
+
   // Enter sends, Shift+Enter breaks the line.
   document.addEventListener("keydown", (e) => {
     if (e.target.matches("[data-reply]") && e.key === "Enter" && !e.shiftKey) {

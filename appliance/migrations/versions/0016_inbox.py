@@ -96,8 +96,10 @@ def upgrade() -> None:
         batch_op.create_index('ix_conversations_org_assignee_inbox', ['organization_id', 'assignee_user_id', 'status', 'pinned', 'last_message_at', 'id'], unique=False)
         batch_op.create_index('ix_conversations_org_inbox', ['organization_id', 'pinned', 'last_message_at', 'id'], unique=False)
         batch_op.create_index('ix_conversations_org_status_inbox', ['organization_id', 'status', 'pinned', 'last_message_at', 'id'], unique=False)
-        batch_op.create_index('ix_conversations_org_unread', ['organization_id', 'unread', 'status', 'phone_number_pk', 'assignee_user_id'], unique=False)
+        batch_op.create_index('ix_conversations_org_unread', ['organization_id', 'unread', 'assignee_user_id', 'status', 'phone_number_pk'], unique=False)
         batch_op.create_index('ix_conversations_snoozed', ['snoozed_until'], unique=False, sqlite_where=sa.text("status = 'snoozed'"))
+        batch_op.create_index('ix_conversations_waiting', ['organization_id', 'awaiting_reply_since'], unique=False,
+                              sqlite_where=sa.text('awaiting_reply_since IS NOT NULL'))
 
     with op.batch_alter_table('messages', schema=None) as batch_op:
         batch_op.add_column(sa.Column('search_rowid', sa.Integer(), nullable=True))
@@ -105,6 +107,22 @@ def upgrade() -> None:
     # newest first is the index's own order. Not a model: Alembic's comparison skips `fts_` tables.
     op.execute("CREATE VIRTUAL TABLE fts_messages USING fts5(body, message_id UNINDEXED, "
                "tokenize = 'unicode61 remove_diacritics 2')")
+    # Finding a contact by part of a name or number (the inbox list's search): a trigram index of
+    # the contacts table itself (external content, by rowid), kept by triggers whatever writes a
+    # contact. A later migration that recreates `contacts` (batch mode) must recreate these
+    # triggers and rebuild the index; tests/conversations/test_inbox.py checks they exist.
+    op.execute("CREATE VIRTUAL TABLE fts_contacts USING fts5(name, profile_name, wa_id, content='contacts', "
+               "tokenize='trigram remove_diacritics 1')")
+    op.execute("CREATE TRIGGER fts_contacts_insert AFTER INSERT ON contacts BEGIN "
+               "INSERT INTO fts_contacts(rowid, name, profile_name, wa_id) VALUES (new.rowid, new.name, new.profile_name, new.wa_id); END")
+    op.execute("CREATE TRIGGER fts_contacts_delete AFTER DELETE ON contacts BEGIN "
+               "INSERT INTO fts_contacts(fts_contacts, rowid, name, profile_name, wa_id) "
+               "VALUES ('delete', old.rowid, old.name, old.profile_name, old.wa_id); END")
+    op.execute("CREATE TRIGGER fts_contacts_update AFTER UPDATE OF name, profile_name, wa_id ON contacts BEGIN "
+               "INSERT INTO fts_contacts(fts_contacts, rowid, name, profile_name, wa_id) "
+               "VALUES ('delete', old.rowid, old.name, old.profile_name, old.wa_id); "
+               "INSERT INTO fts_contacts(rowid, name, profile_name, wa_id) VALUES (new.rowid, new.name, new.profile_name, new.wa_id); END")
+    op.execute("INSERT INTO fts_contacts(fts_contacts) VALUES ('rebuild')")
     # Text messages stored before this revision become searchable too (inbound text keeps the
     # network's `{text: {body}}`, outbound the type's object `{body}`).
     op.execute("UPDATE messages SET search_rowid = rowid WHERE type = 'text'")
@@ -114,6 +132,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    for trigger in ("fts_contacts_insert", "fts_contacts_delete", "fts_contacts_update"):
+        op.execute(f"DROP TRIGGER {trigger}")
+    op.execute("DROP TABLE fts_contacts")
     op.execute("DROP TABLE fts_messages")
     with op.batch_alter_table('messages', schema=None) as batch_op:
         batch_op.drop_column('search_rowid')
@@ -121,6 +142,7 @@ def downgrade() -> None:
         batch_op.create_index('ix_conversations_org_recent', ['organization_id', 'last_message_at', 'id'], unique=False)
         batch_op.drop_column('preview')
         batch_op.drop_column('wait_notified_at')
+        batch_op.drop_index('ix_conversations_waiting')
         batch_op.drop_index('ix_conversations_snoozed', sqlite_where=sa.text("status = 'snoozed'"))
         batch_op.drop_index('ix_conversations_org_unread')
         batch_op.drop_index('ix_conversations_org_status_inbox')
