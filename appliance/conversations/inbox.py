@@ -5,7 +5,7 @@ an item carries its contact and tags, loaded for the whole page in one query eac
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 from sqlalchemy import func
@@ -45,7 +45,6 @@ class InboxFilter:
     handoff_pending: bool | None = None
     search: str | None = None
     resolution: str | None = None
-    extra: dict = field(default_factory=dict)
 
 
 def list_conversations(session: Session, *, actor: OrgActor, filters: InboxFilter, take: int,

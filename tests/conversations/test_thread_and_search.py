@@ -1,11 +1,12 @@
 """Reading a conversation: search inside messages, pages around a message, media and links."""
 
+from tests.channels.conftest import CUSTOMER
 from tests.conversations.test_inbox import OTHER
 
 
 def _send(inbox, text):
     answer = inbox.api.client.post(f"/organizations/{inbox.line.org_id}/messages", json={
-        "phoneNumberId": inbox.line.number["id"], "to": inbox.line.account and "5215512345678",
+        "phoneNumberId": inbox.line.number["id"], "to": CUSTOMER,
         "type": "text", "payload": {"body": text}}, headers={"Authorization": f"Bearer {inbox.token}"})
     assert answer.status_code == 201, answer.json
     return answer.json["data"]
