@@ -47,9 +47,14 @@
     stream.onerror = () => {
       wasOffline = true;
       say("status", body.dataset.offline);
-      if (stream.readyState === EventSource.CLOSED) {  // the server refused: retry by hand, gently
+      if (stream.readyState === EventSource.CLOSED) {  // refused, not just cut: find out why, gently
         stream = null;
-        setTimeout(connect, 5000);
+        setTimeout(async () => {
+          // Signed out (the session ended elsewhere): the list redirects to sign-in; so does a reload.
+          const page = await fetch(`/inbox/${org}/list`, {redirect: "manual", cache: "no-store"}).catch(() => null);
+          if (page && page.type === "opaqueredirect") { window.location.reload(); return; }
+          connect();  // the appliance is away, or every stream slot is taken: try again
+        }, 5000);
       }
     };
     ["conversation.created", "conversation.updated", "conversation.assignment_changed",
