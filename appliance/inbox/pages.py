@@ -105,6 +105,9 @@ def _page(org_id, conversation_id: str | None):
 def conversation_list(org_id):
     actor = _actor(org_id)
     query = view.ListQuery.parse(request.args)
+    if request.args.get("rows"):  # the next page's rows only (the list's "more")
+        return _render("inbox/_rows.html", org_id=str(org_id), actor=actor, query=query,
+                       page=view.conversation_list(db_session(), actor, query), selected=request.args.get("selected"))
     return _render("inbox/_list.html", org_id=str(org_id), actor=actor, query=query,
                    page=view.conversation_list(db_session(), actor, query), side=view.sidebar(db_session(), actor),
                    selected=request.args.get("selected"))

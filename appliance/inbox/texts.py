@@ -34,7 +34,7 @@ TEXTS = {
                                                             ("Esc", "Back to the list"), ("?", "This help")],
         "organization": "Organization", "sign_out": "Sign out", "language": "Español", "you": "You",
         "no_org": "You are not a member of any organization yet.", "api_docs": "API documentation",
-        "unanswered": "waiting {minutes} min", "older": "Older messages",
+        "unanswered": "waiting {minutes} min", "older": "Older messages", "more": "More conversations",
     },
     "es": {
         "inbox": "Bandeja", "search": "Buscar nombre o número", "search_messages": "Buscar en mensajes",
@@ -69,6 +69,6 @@ TEXTS = {
                                                             ("Esc", "Volver a la lista"), ("?", "Esta ayuda")],
         "organization": "Organización", "sign_out": "Cerrar sesión", "language": "English", "you": "Tú",
         "no_org": "Aún no eres miembro de ninguna organización.", "api_docs": "Documentación de la API",
-        "unanswered": "espera {minutes} min", "older": "Mensajes anteriores",
+        "unanswered": "espera {minutes} min", "older": "Mensajes anteriores", "more": "Más conversaciones",
     },
 }

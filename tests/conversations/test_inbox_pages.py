@@ -75,3 +75,17 @@ def test_a_long_thread_loads_older_messages_on_demand(inbox, client, line):
     assert older.status_code == 200
     assert "primero" in older.text and "mensaje 3<" in older.text and "nota vieja" in older.text
     assert "mensaje 63" not in older.text and "Older messages" not in older.text
+
+
+def test_the_list_loads_more_rows_in_place(inbox, client, line):
+    for i in range(42):
+        inbox.line.customer_writes({"type": "text", "text": {"body": f"hola {i}"}}, wa_id=f"52155000{i:05d}", name=f"Cliente {i}")
+    inbox.line.deliver()
+    _signed_in(client)
+    first = client.get(f"/inbox/{line.org_id}/list")
+    assert len(re.findall(r'data-conversation-id="', first.text)) == 40 and "More conversations" in first.text
+    more_url = re.search(r'hx-get="([^"]*rows=1[^"]*)"', first.text).group(1).replace("&amp;", "&")
+    more = client.get(more_url)
+    assert len(re.findall(r'data-conversation-id="', more.text)) == 2
+    assert "More conversations" not in more.text and 'id="list"' not in more.text
+    assert "Cliente 0<" in more.text  # the oldest activity comes last
