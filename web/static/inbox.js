@@ -72,6 +72,21 @@
   });
   document.addEventListener("htmx:afterSwap", () => scrollThread(true));
 
+  // Times arrive in UTC; people read them in their own zone: today's as 14:05, older ones with the date.
+  const hourFormat = new Intl.DateTimeFormat(document.documentElement.lang, {hour: "2-digit", minute: "2-digit"});
+  const dateFormat = new Intl.DateTimeFormat(document.documentElement.lang, {day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"});
+  function localTimes(root) {
+    const today = new Date().toDateString();
+    (root || document).querySelectorAll("time[datetime]").forEach((el) => {
+      const when = new Date(el.getAttribute("datetime"));
+      if (isNaN(when)) return;
+      el.textContent = (when.toDateString() === today ? hourFormat : dateFormat).format(when);
+      el.title = when.toLocaleString(document.documentElement.lang);
+    });
+  }
+  document.addEventListener("htmx:afterSettle", (e) => localTimes(e.detail.elt && e.detail.elt.parentNode || document));
+  document.addEventListener("htmx:load", (e) => localTimes(e.detail.elt));
+
   function scrollThread(onlyIfNear) {
     const thread = document.getElementById("thread");
     if (!thread) return;
@@ -157,5 +172,6 @@
   });
 
   connect();
+  localTimes();
   scrollThread();
 })();
