@@ -33,15 +33,31 @@
     listTimer = setTimeout(() => refresh("#list"), 150);  // bursts of events: one refresh
     if (data.conversationId && data.conversationId === openConversationId()) {
       clearTimeout(partTimer);
-      partTimer = setTimeout(() => { refresh("#thread"); refresh("#panel"); refresh("#conversation-head"); }, 100);
+      partTimer = setTimeout(() => { refresh("#thread"); refreshPanel(); }, 100);  // the thread brings the header
     }
   }
+
+  // The side panel has fields (a tag, a category): while someone types in one it is left alone, and
+  // brought up to date when they leave it.
+  let panelStale = false;
+  function refreshPanel() {
+    const panel = document.getElementById("panel");
+    if (panel && panel.contains(document.activeElement) && document.activeElement.matches("input, textarea")) {
+      panelStale = true;
+      return;
+    }
+    panelStale = false;
+    refresh("#panel");
+  }
+  document.addEventListener("focusout", (e) => {
+    if (panelStale && e.target.closest && e.target.closest("#panel")) setTimeout(refreshPanel, 0);
+  });
 
   function connect() {
     if (!org || !window.EventSource) return;
     stream = new EventSource(`/inbox/${org}/events`);
     stream.onopen = () => {
-      if (wasOffline) { say("ok", body.dataset.online, 2500); refresh("#list"); refresh("#thread"); refresh("#panel"); }
+      if (wasOffline) { say("ok", body.dataset.online, 2500); refresh("#list"); refresh("#thread"); refreshPanel(); }
       wasOffline = false;
     };
     stream.onerror = () => {
