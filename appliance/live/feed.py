@@ -131,31 +131,45 @@ def open_stream(database, *, actor: OrgActor, last_event_id: int | None, heartbe
         if last_event_id is None:  # a new stream starts from now
             (last_event_id,) = driver.execute("SELECT coalesce(max(id), 0) FROM outbox_events").fetchone()
     slots.take(limit)
-    return _stream(database, Subject(actor), names, last_event_id, heartbeat_seconds)
+    return _Slot(_stream(database, Subject(actor), names, last_event_id, heartbeat_seconds))
+
+
+class _Slot:
+    """The stream as the server iterates it; closing it gives the slot back, once, even if the
+    server never started it (a generator's `finally` would not run then)."""
+
+    def __init__(self, chunks: Iterator[str]):
+        self._chunks, self._open = chunks, True
+
+    def __iter__(self):
+        return self._chunks
+
+    def close(self) -> None:
+        if self._open:
+            self._open = False
+            self._chunks.close()
+            slots.give_back()
 
 
 def _stream(database, subject: Subject, names: list[str], cursor: int, heartbeat_seconds: float) -> Iterator[str]:
-    try:
-        # The browser reconnects after 3 s; the comment opens the stream at once (proxies, clients).
-        yield f"retry: 3000\n: connected at {clock.iso(clock.now())}\n\n"
-        quiet_since = last_read = time.monotonic()
-        while not signal.closing:
-            seen = signal.version
-            pause = last_read + MIN_READ_INTERVAL - time.monotonic()
-            if pause > 0:
-                time.sleep(pause)
-            last_read = time.monotonic()
-            chunk, cursor = _read_past(database, subject, names, cursor)
-            if chunk:
-                yield chunk
-                quiet_since = time.monotonic()
-                continue
-            if time.monotonic() - quiet_since >= heartbeat_seconds:
-                yield ": heartbeat\n\n"
-                quiet_since = time.monotonic()
-            signal.wait(seen, min(POLL_SECONDS, heartbeat_seconds))
-    finally:
-        slots.give_back()
+    # The browser reconnects after 3 s; the comment opens the stream at once (proxies, clients).
+    yield f"retry: 3000\n: connected at {clock.iso(clock.now())}\n\n"
+    quiet_since = last_read = time.monotonic()
+    while not signal.closing:
+        seen = signal.version
+        pause = last_read + MIN_READ_INTERVAL - time.monotonic()
+        if pause > 0:
+            time.sleep(pause)
+        last_read = time.monotonic()
+        chunk, cursor = _read_past(database, subject, names, cursor)
+        if chunk:
+            yield chunk
+            quiet_since = time.monotonic()
+            continue
+        if time.monotonic() - quiet_since >= heartbeat_seconds:
+            yield ": heartbeat\n\n"
+            quiet_since = time.monotonic()
+        signal.wait(seen, min(POLL_SECONDS, heartbeat_seconds))
 
 
 def _read_past(database, subject: Subject, names: list[str], cursor: int) -> tuple[str, int]:

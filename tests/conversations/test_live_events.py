@@ -144,3 +144,17 @@ def test_bad_resume_ids_and_strangers_are_refused(inbox, served, line, api):
     assert requests.get(url, timeout=5).status_code == 401
     stranger = api.signup(email="otra@example.com")["tokens"]["accessToken"]
     assert requests.get(url, headers={"Authorization": f"Bearer {stranger}"}, timeout=5).status_code in (403, 404)
+
+
+def test_a_stream_the_server_never_started_still_gives_its_slot_back(app, line):
+    from appliance.core import runtime
+    from appliance.core.actor import OrgActor
+
+    actor = OrgActor(user_id=None, organization_id=line.org_id, membership_id=None, role_key=None,
+                     permissions=frozenset({"conversations:read"}))
+    before = feed.slots.open
+    stream = feed.open_stream(runtime.get().db, actor=actor, last_event_id=None, heartbeat_seconds=1, limit=5)
+    assert feed.slots.open == before + 1
+    stream.close()  # the client left before the first byte
+    stream.close()  # closing twice gives back once
+    assert feed.slots.open == before
