@@ -1,4 +1,4 @@
-from datetime import timedelta, timezone
+from datetime import timezone
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
@@ -6,11 +6,9 @@ from appliance.core import clock
 from appliance.core.schema import ApiSchema, IsoDateTime, PageArgsSchema, Text, UuidString
 from appliance.conversations.inbox import STATUSES
 from appliance.conversations.inbox_settings import INBOX_TABS
+from appliance.conversations.service import window_expires_at
 from appliance.messages.schemas import ChatMessageSchema
 from appliance.messages.thread import MEDIA_CATEGORIES
-
-WINDOW = timedelta(hours=24)
-
 
 class _ContactBriefSchema(ApiSchema):
     id = fields.String()
@@ -50,7 +48,7 @@ class ConversationSchema(ApiSchema):
     last_message_at = IsoDateTime()
     last_inbound_at = IsoDateTime(allow_none=True, metadata={"description": "The customer's last message"})
     window_expires_at = fields.Function(
-        lambda c: clock.iso(c.last_inbound_at + WINDOW) if c.last_inbound_at else None, dump_only=True,
+        lambda c: clock.iso(window_expires_at(c.last_inbound_at)), dump_only=True,
         metadata={"description": "End of the 24-hour window in which any message type may be sent"})
     created_at = IsoDateTime()
     updated_at = IsoDateTime()

@@ -3,7 +3,7 @@ customer's messages. Reading the inbox: inbox.py; what people change: state.py."
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
@@ -12,6 +12,14 @@ from appliance.conversations.models import Conversation
 from appliance.core import clock, events
 from appliance.core.db import insert_many, read_row, update_by_id
 from appliance.core.ids import new_id
+
+# The customer-service window: after a customer's message, any message type may be sent for 24 hours;
+# after that only templates (the network refuses the rest).
+SERVICE_WINDOW = timedelta(hours=24)
+
+
+def window_expires_at(last_inbound_at: datetime | None) -> datetime | None:
+    return last_inbound_at + SERVICE_WINDOW if last_inbound_at else None
 
 
 def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime, preview: str | None = None,

@@ -12,9 +12,11 @@ from sqlmodel import Session, select
 
 from appliance.channels.whatsapp.errors import explain
 from appliance.conversations import inbox, inbox_settings, state
+from appliance.conversations import service as conversations_service
 from appliance.conversations.inbox import InboxFilter
 from appliance.core import clock, pagination
 from appliance.core.actor import OrgActor
+from appliance.core.errors import Invalid
 from appliance.memberships import service as memberships_service
 from appliance.messages import thread
 from appliance.messages.models import Message
@@ -25,7 +27,6 @@ from appliance.tags import service as tags_service
 from appliance.templates.components import expected_variables
 from appliance.templates.models import Template
 
-WINDOW = timedelta(hours=24)
 THREAD_SIZE = 60
 TABS = {
     "mine": dict(assignee="me", status="open"), "unassigned": dict(assignee="none", status="open"),
@@ -58,7 +59,11 @@ class ListQuery:
 
 
 def conversation_list(session: Session, actor: OrgActor, query: ListQuery):
-    return inbox.list_conversations(session, actor=actor, filters=query.as_filter(), take=40, cursor=query.cursor)
+    try:
+        return inbox.list_conversations(session, actor=actor, filters=query.as_filter(), take=40, cursor=query.cursor)
+    except Invalid:  # a cursor from an old or edited address: the first page rather than an error
+        query.cursor = None
+        return inbox.list_conversations(session, actor=actor, filters=query.as_filter(), take=40, cursor=None)
 
 
 @dataclass
@@ -125,7 +130,7 @@ def conversation_view(session: Session, actor: OrgActor, conversation_id: str) -
     page = thread_page(session, actor, conversation_id)
     window_left = None
     if conversation.last_inbound_at:
-        left = conversation.last_inbound_at + WINDOW - clock.now()
+        left = conversations_service.window_expires_at(conversation.last_inbound_at) - clock.now()
         window_left = left if left.total_seconds() > 0 else None
     number = session.get(PhoneNumber, conversation.phone_number_pk)
     templates = []

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import SimpleNamespace
-from datetime import timedelta
 from typing import Any
 
 from sqlmodel import Session
@@ -28,7 +27,6 @@ from appliance.messages import text as message_text
 from appliance.messages.models import Message
 from appliance.phone_numbers import service as phone_numbers_service
 
-WINDOW = timedelta(hours=24)
 _MESSAGES = Message.__table__
 
 
@@ -103,7 +101,7 @@ def _payload(session: Session, actor: OrgActor, number, outgoing: Outgoing) -> A
 
 def _check_window(found, to: str) -> None:
     last = found.last_inbound_at if found is not None else None
-    if last is None or clock.now() - last >= WINDOW:
+    if last is None or clock.now() - last >= conversations_service.SERVICE_WINDOW:
         since = f"since {clock.iso(last)}" if last else "ever"
         raise Invalid(f"{to} has not written to this number in the last 24 hours ({since}); outside that window "
                       "WhatsApp only delivers approved templates. Send a template (type template) instead.",
