@@ -45,7 +45,7 @@ def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime
         changes["preview"] = preview
     update_by_id(session, table, found.id, changes)
     events.emit(session, "conversation.updated", organization_id=number.organization_id,
-                conversationId=found.id, reopened=reopened)
+                conversationId=found.id, phoneNumberId=number.id, reopened=reopened)
     return found.id
 
 
@@ -59,7 +59,7 @@ def _create(session: Session, *, number, contact_id: str, at: datetime, inbound:
         last_message_at=at, preview=preview, last_inbound_at=at if inbound else None,
         awaiting_reply_since=at if inbound else None, created_at=now, updated_at=now)])
     events.emit(session, "conversation.created", organization_id=number.organization_id,
-                conversationId=conversation_id)
+                conversationId=conversation_id, phoneNumberId=number.id)
     return conversation_id
 
 
@@ -77,7 +77,7 @@ def do_record_echo(session: Session, *, number, contact_id: str, at: datetime, p
                                                 "wait_notified_at": None, "updated_at": now})
         _count_reply(session, found, user_id=None, at=at)
         events.emit(session, "conversation.updated", organization_id=number.organization_id,
-                    conversationId=found.id, reopened=False)
+                    conversationId=found.id, phoneNumberId=number.id, reopened=False)
     return found.id
 
 
@@ -102,7 +102,7 @@ def do_record_outbound(session: Session, *, number, contact_id: str, found=None,
         _count_reply(session, found, user_id=answered_by, at=now)
     update_by_id(session, table, found.id, changes)
     events.emit(session, "conversation.updated", organization_id=number.organization_id,
-                conversationId=found.id, reopened=False)
+                conversationId=found.id, phoneNumberId=number.id, reopened=False)
     return found.id
 
 

@@ -178,6 +178,10 @@ def _field(name: str, max_length: int = 4000) -> str | None:
     return value[:max_length] or None
 
 
+def _message_id() -> str:
+    return _field("message_id", 40) or ""
+
+
 def _send(actor, conversation, **outgoing):
     number_id, to = conversation.phone_number_pk, conversation.contact.wa_id
     do_send(db_session(), actor=actor, outgoing=Outgoing(phone_number_id=number_id, to=to, **outgoing))
@@ -218,7 +222,7 @@ def _template(actor, conversation):
 
 def _retry(actor, conversation):
     """A failed message goes out again as a new message (the failed one stays, with its reason)."""
-    failed = lifecycle.access_message(db_session(), actor=actor, message_id=_field("message_id", 40) or "")
+    failed = lifecycle.access_message(db_session(), actor=actor, message_id=_message_id())
     if failed.conversation_id != conversation.id or failed.status != "failed":
         raise Invalid("Only a failed message of this conversation can be sent again.", code="message_not_retryable")
     if failed.type == "template":
@@ -244,12 +248,12 @@ ACTIONS = {
     "reply": ("messages:send", _reply),
     "template": ("messages:send", _template),
     "retry": ("messages:send", _retry),
-    "react": ("messages:send", lambda a, c: lifecycle.do_react(db_session(), actor=a, message_id=_field("message_id", 40) or "",
+    "react": ("messages:send", lambda a, c: lifecycle.do_react(db_session(), actor=a, message_id=_message_id(),
                                                                emoji=request.form.get("emoji", "")[:32])),
-    "hide": ("messages:send", lambda a, c: lifecycle.do_set_hidden(db_session(), actor=a, message_id=_field("message_id", 40) or "",
+    "hide": ("messages:send", lambda a, c: lifecycle.do_set_hidden(db_session(), actor=a, message_id=_message_id(),
                                                                    hidden=True)),
     "restore": ("messages:send", lambda a, c: lifecycle.do_set_hidden(db_session(), actor=a,
-                                                                      message_id=_field("message_id", 40) or "", hidden=False)),
+                                                                      message_id=_message_id(), hidden=False)),
     "note": ("conversations:write", lambda a, c: state.do_add_note(db_session(), actor=a, conversation_id=c.id,
                                                                    body=_field("body") or "")),
     "assign": ("conversations:write", lambda a, c: state.do_assign(db_session(), actor=a, conversation_id=c.id,

@@ -195,14 +195,16 @@ def _read_past(database, subject: Subject, names: list[str], cursor: int) -> tup
 
 
 def _only_visible(driver, subject: Subject, payloads: list) -> list:
+    """Events of the subject's numbers: named by the event (`phoneNumberId`), else by its conversation."""
     allowed = subject.allowed_numbers(driver)
-    conversation_ids = list({p[2].get("conversationId") for p in payloads if p[2].get("conversationId")})
+    conversation_ids = list({p[2].get("conversationId") for p in payloads
+                             if p[2].get("conversationId") and not p[2].get("phoneNumberId")})
     number_of = {}
     for start in range(0, len(conversation_ids), 500):
         part = conversation_ids[start:start + 500]
         number_of.update(driver.execute(
             f"SELECT id, phone_number_pk FROM conversations WHERE id IN ({', '.join('?' * len(part))})", part).fetchall())
-    return [p for p in payloads if number_of.get(p[2].get("conversationId")) in allowed]
+    return [p for p in payloads if (p[2].get("phoneNumberId") or number_of.get(p[2].get("conversationId"))) in allowed]
 
 
 def _iso_text(stored) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from sqlalchemy import func, or_, tuple_
+from sqlalchemy import func, tuple_
 from sqlmodel import Session, select
 
 from appliance.conversations import inbox as conversations_inbox
@@ -104,20 +104,15 @@ def list_links(session: Session, *, actor: OrgActor, conversation_id: str, take:
 
 
 def _messages_with_links(session: Session, conversation_id: str, cursor: str | None):
-    """Messages with words that hold links, newest first, read in batches until the caller stops."""
+    """Messages with words that hold links, newest first, read a page at a time until the caller stops."""
     query = select(Message).where(Message.conversation_id == conversation_id, Message.hidden.is_(False),
-                                  Message.search_rowid.is_not(None),
-                                  or_(Message.type == "text", Message.type.in_(("image", "video", "document"))))
-    if cursor:
-        query = pagination.past_cursor(query, key=ORDER, cursor=cursor)
-    batch = 200
-    offset = 0
+                                  Message.search_rowid.is_not(None), Message.type.in_(("text", "image", "video", "document")))
     while True:
-        rows = list(session.exec(query.order_by(*[c.desc() for c in ORDER]).offset(offset).limit(batch)))
-        for message in rows:
+        page = pagination.paginate(session, query, key=ORDER, take=pagination.MAX_TAKE, cursor=cursor)
+        for message in page.items:
             urls = find_links(plain_text(message.type, message.payload))
             if urls:
                 yield SimpleNamespace(message=message, urls=urls)
-        if len(rows) < batch:
+        if page.next_cursor is None:
             return
-        offset += batch
+        cursor = page.next_cursor
