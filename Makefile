@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run sandbox test bench screenshots installer installer-smoke migration clean
+.PHONY: run sandbox test bench graph screenshots installer installer-smoke migration clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,11 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_inbound.py
 	$(BIN)/python tests/bench/bench_send.py
 	$(BIN)/python tests/bench/bench_inbox.py
+
+# The folders of appliance/ by layer and the imports between them; fails on a cycle or an upward
+# import (tests/core/test_layers.py checks the same in the suite).
+graph:
+	$(PYTHON) tools/package_graph.py
 
 # The inbox's screenshots in docs/screenshots, taken by the browser test in Debian's chromium.
 screenshots: $(STAMP)

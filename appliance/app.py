@@ -6,11 +6,11 @@ from flask import Flask
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from appliance import bootstrap, sandbox
+from appliance import bootstrap, callers, sandbox
 from appliance.blueprints import BLUEPRINTS, PAGES
 from appliance.netsim.app import create_netsim_app
 from appliance.oauth.server import server as oauth_server
-from appliance.http import auth, browser, docs, errors, limits, unit_of_work
+from appliance.http import browser, docs, errors, limits, unit_of_work
 from appliance.paths import WEB_DIR
 from appliance.settings import Settings, load_settings
 
@@ -32,7 +32,7 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     errors.init_app(app)
     unit_of_work.init_app(app)
     limits.init_app(app, max_json_bytes=settings.max_json_bytes)
-    auth.init_app(app)
+    callers.init_app(app)  # who is calling, before every view
     browser.init_app(app)
     oauth_server.init_app(app)
     api = docs.init_app(app)

@@ -1,8 +1,9 @@
 """The one list of blueprints: API blueprints (in the order /docs shows them) and HTML pages."""
 
 from appliance.api_keys.api import blp as api_keys
-from appliance.auth.api import blp as auth
+from appliance.auth.api import blp as auth, password_blp as password
 from appliance.auth.pages import auth_pages
+from appliance.business_profiles.api import blp as business_profiles
 from appliance.channels.whatsapp.api import blp as whatsapp_webhook
 from appliance.contact_lists.api import blp as contact_lists
 from appliance.contacts.api import blp as contacts
@@ -12,7 +13,7 @@ from appliance.invitations.api import accept_blp as invitation, blp as invitatio
 from appliance.inbox.pages import inbox_pages
 from appliance.invitations.pages import invitation_pages
 from appliance.live.api import blp as live
-from appliance.messages.api import blp as messages
+from appliance.messages.api import blp as messages, thread_blp as conversation_messages
 from appliance.memberships.api import blp as memberships, member_blp as membership
 from appliance.oauth.api import blp as oauth, me_blp as oauth_authorizations
 from appliance.oauth.pages import oauth_pages
@@ -27,7 +28,7 @@ from appliance.users.api import blp as users
 from appliance.wabas.api import blp as wabas, waba_blp as waba
 from appliance.whatsapp_flows.api import blp as whatsapp_flows
 
-BLUEPRINTS = (health, auth, users, organizations, memberships, membership, roles, invitations, invitation, permissions, api_keys, oauth,
-              oauth_authorizations, wabas, waba, phone_numbers, templates, contacts, contact_lists,
-              conversations, tags, messages, live, whatsapp_flows, whatsapp_webhook)
+BLUEPRINTS = (health, auth, users, password, organizations, memberships, membership, roles, invitations, invitation, permissions, api_keys, oauth,
+              oauth_authorizations, wabas, waba, phone_numbers, business_profiles, templates, contacts, contact_lists,
+              conversations, conversation_messages, tags, messages, live, whatsapp_flows, whatsapp_webhook)
 PAGES = (home, auth_pages, invitation_pages, oauth_pages, inbox_pages)

@@ -7,8 +7,12 @@ from appliance.auth.sessions import Device
 from appliance.http.api import Blueprint
 from appliance.http.auth import client_device, client_ip, current_actor
 from appliance.http.unit_of_work import db_session
+from appliance.users.schemas import ChangePasswordSchema
 
 blp = Blueprint("auth", __name__, url_prefix="/auth", description="Sign-up, sign-in and sessions")
+# /users/me/change-password sits with the person's profile in the API (tagged `users`), but its
+# rules (hashing, throttling, closing the other sessions) are sign-in's, and users import no auth.
+password_blp = Blueprint("password", __name__, url_prefix="/users/me", description="The signed-in person's password")
 
 
 def _device() -> Device:
@@ -171,3 +175,12 @@ class TwoFactorRecoveryCodes(MethodView):
         codes = two_factor.check_regenerate_recovery_codes(db_session(), actor=current_actor(),
                                                            ip=client_ip(), **body)
         return {"recovery_codes": codes}
+
+
+@password_blp.route("/change-password", tags=["users"])
+class ChangePassword(MethodView):
+    @password_blp.arguments(ChangePasswordSchema)
+    @password_blp.response(204)
+    def post(self, body):
+        """Change my password; my other sessions are closed"""
+        service.check_change_password(db_session(), actor=current_actor(), ip=client_ip(), **body)

@@ -8,13 +8,17 @@ that follows links does not spend the token.
 from flask import Blueprint, redirect, render_template, request
 
 from appliance.auth import email_links
+from appliance.auth import service as auth_service
+from appliance.auth import sessions as auth_sessions
+from appliance.auth.sessions import Device
+from appliance.core.actor import Actor
 from appliance.core.errors import AppError
 from appliance.http.api import form_body, public
-from appliance.http.browser import (browser_actor, browser_form, check_sign_in_form, needs_second_factor, safe_next,
-                                    sign_in_browser, sign_out_browser)
-from appliance.http.auth import client_ip
+from appliance.http.auth import client_device, client_ip
+from appliance.http.browser import browser_actor, browser_form, log_in, log_out, safe_next
 from appliance.http.i18n import page_locale
 from appliance.http.unit_of_work import db_session
+from appliance.users.models import User
 from appliance.users.schemas import PASSWORD_RULES
 
 auth_pages = Blueprint("auth_pages", __name__)
@@ -45,6 +49,35 @@ TEXT = {
         "forgot": "¿Olvidaste la contraseña? Pide un enlace de cambio por la API o a tu administrador.",
     },
 }
+
+
+def sign_in_browser(user: User) -> None:
+    """Open a browser session for `user` (after the password and second factor were checked)."""
+    auth_session = auth_sessions.do_open_browser_session(db_session(), user,
+                                                         Device(ip=client_ip(), user_agent=client_device()))
+    log_in(Actor(user_id=user.id, session_id=auth_session.id))
+
+
+def check_sign_in_form() -> User:
+    """The person whose email, password and second factor this POSTed form holds; failures raise
+    (and are counted by the sign-in guard even though the request rolls back)."""
+    return auth_service.check_credentials(
+        db_session(), email=request.form.get("email", "")[:254], password=request.form.get("password", "")[:128],
+        two_factor_code=request.form.get("code") or None, ip=client_ip())
+
+
+def needs_second_factor(error: AppError) -> bool:
+    """Whether a failed sign-in should show the code field."""
+    return error.code in ("two_factor_required", "invalid_two_factor_code")
+
+
+def sign_out_browser() -> None:
+    actor = browser_actor()
+    if actor is not None:
+        auth_sessions.do_close_browser_session(db_session(), actor.session_id)
+    log_out()
+
+
 _INVALID_LINK = {"en": "This link is invalid, used or expired. Ask for a new one.",
                  "es": "Este enlace no es válido, ya se usó o caducó. Pide uno nuevo."}
 

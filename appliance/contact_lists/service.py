@@ -9,7 +9,7 @@ from sqlalchemy import delete, func
 from sqlmodel import Session, select
 
 from appliance.contact_lists import csv_import
-from appliance.contact_lists.models import ContactList, ContactListMember
+from appliance.contacts.models import ContactList, ContactListMember
 from appliance.contacts import service as contacts_service
 from appliance.contacts.models import Contact
 from appliance.core import clock, events

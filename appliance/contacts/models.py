@@ -1,6 +1,6 @@
 from datetime import datetime
 
-from sqlalchemy import JSON, Index, text
+from sqlalchemy import JSON, Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from appliance.core.db import UTCDateTime
@@ -31,3 +31,27 @@ class Contact(SQLModel, table=True):
     opted_out_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     created_at: datetime = Field(sa_type=UTCDateTime)
     updated_at: datetime = Field(sa_type=UTCDateTime)
+
+
+# Contact lists' tables live beside the contacts: the contact listing filters by membership, and
+# contacts import nothing of contact_lists (whose rules, CSV import and routes use these).
+class ContactList(SQLModel, table=True):
+    """A named set of contacts (an audience for broadcasts, an import's destination)."""
+
+    __tablename__ = "contact_lists"
+    __table_args__ = (UniqueConstraint("organization_id", "name", name="uq_contact_lists_org_name"),)
+
+    id: str = Field(default_factory=new_id, primary_key=True)
+    organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE", index=True)
+    name: str = Field(max_length=100)
+    description: str | None = Field(default=None, max_length=500)
+    created_at: datetime = Field(sa_type=UTCDateTime)
+    updated_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class ContactListMember(SQLModel, table=True):
+    __tablename__ = "contact_list_members"
+
+    list_id: str = Field(foreign_key="contact_lists.id", ondelete="CASCADE", primary_key=True)
+    contact_id: str = Field(foreign_key="contacts.id", ondelete="CASCADE", primary_key=True, index=True)
+    added_at: datetime = Field(sa_type=UTCDateTime)

@@ -8,7 +8,7 @@ import re
 from sqlalchemy import bindparam, or_, text, update
 from sqlmodel import Session, select
 
-from appliance.contact_lists.models import ContactList, ContactListMember
+from appliance.contacts.models import ContactList, ContactListMember
 from appliance.contacts.models import Contact
 from appliance.core import clock, events, pagination
 from appliance.core.db import insert_many, read_row

@@ -1,5 +1,6 @@
-"""/organizations/{orgId}/conversations: the inbox. Listing and search, one conversation with its
-thread, media and links, what people change on it, and the inbox settings."""
+"""/organizations/{orgId}/conversations: the inbox. Listing, one conversation, what people change
+on it, reports and the inbox settings. A conversation's messages, media, links and the message
+search are the messages domain's (messages/api.py, `thread_blp`)."""
 
 from flask.views import MethodView
 
@@ -8,7 +9,6 @@ from appliance.conversations.inbox import InboxFilter
 from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
-from appliance.messages import search, thread
 
 blp = Blueprint("conversations", __name__, url_prefix="/organizations/<uuid:org_id>/conversations",
                 description="The inbox: conversations, their messages, and what the team does with them")
@@ -106,20 +106,6 @@ class UnreadCounts(MethodView):
         return inbox.unread_counts(db_session(), actor=current_org_actor(), phone_number_id=args.get("phone_number_id"))
 
 
-@blp.route("/search")
-class Search(MethodView):
-    @blp.requires("messages:read")
-    @blp.arguments(schemas.SearchArgsSchema, location="query")
-    @blp.response(200, schemas.SearchPageSchema)
-    def get(self, args, org_id):
-        """Search message content, newest first (accents and case ignored; the last word may be cut short)"""
-        filters = search.SearchFilter(q=args["q"], since=args.get("from_"), until=args.get("to"),
-                                      direction=args.get("direction"), has_attachment=args.get("has_attachment"),
-                                      sent_by_me=args["sent_by_me"], conversation_id=args.get("conversation_id"))
-        return search.search_messages(db_session(), actor=current_org_actor(), filters=filters, take=args["limit"],
-                                      cursor=args["before"])
-
-
 @blp.route("/<uuid:conversation_id>")
 class ConversationById(MethodView):
     @blp.requires("conversations:read")
@@ -127,48 +113,6 @@ class ConversationById(MethodView):
     def get(self, org_id, conversation_id):
         """Read a conversation, with its contact and tags"""
         return inbox.view_conversation(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id))
-
-
-@blp.route("/<uuid:conversation_id>/messages")
-class ConversationMessages(MethodView):
-    @blp.requires("messages:read")
-    @blp.arguments(schemas.ThreadArgsSchema, location="query")
-    @blp.response(200, schemas.ThreadPageSchema)
-    def get(self, args, org_id, conversation_id):
-        """A conversation's messages, newest first (`before` pages back; `around` centres on one message)"""
-        return thread.list_messages(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id),
-                                    take=args["limit"], cursor=args["before"], around=args["around"])
-
-
-@blp.route("/<uuid:conversation_id>/media")
-class ConversationMedia(MethodView):
-    @blp.requires("messages:read")
-    @blp.arguments(schemas.MediaArgsSchema, location="query")
-    @blp.response(200, schemas.SearchPageSchema)
-    def get(self, args, org_id, conversation_id):
-        """Media messages, newest first, of one category (image, video, audio, doc) or all"""
-        return thread.list_media(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id),
-                                 category=args["category"], take=args["limit"], cursor=args["before"])
-
-
-@blp.route("/<uuid:conversation_id>/media/counts")
-class ConversationMediaCounts(MethodView):
-    @blp.requires("messages:read")
-    @blp.response(200, schemas.MediaCountsSchema)
-    def get(self, org_id, conversation_id):
-        """How many media messages of each category, and links"""
-        return thread.media_counts(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id))
-
-
-@blp.route("/<uuid:conversation_id>/links")
-class ConversationLinks(MethodView):
-    @blp.requires("messages:read")
-    @blp.arguments(schemas.LinkArgsSchema, location="query")
-    @blp.response(200, schemas.LinkPageSchema)
-    def get(self, args, org_id, conversation_id):
-        """Web addresses written in the conversation, newest first"""
-        return thread.list_links(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id),
-                                 take=args["limit"], cursor=args["before"])
 
 
 def _detail(conversation):

@@ -7,8 +7,6 @@ from appliance.core.schema import ApiSchema, IsoDateTime, PageArgsSchema, Text, 
 from appliance.conversations.inbox import STATUSES
 from appliance.conversations.inbox_settings import INBOX_TABS
 from appliance.conversations.service import window_expires_at
-from appliance.messages.schemas import ChatMessageSchema
-from appliance.messages.thread import MEDIA_CATEGORIES
 
 class _ContactBriefSchema(ApiSchema):
     id = fields.String()
@@ -113,78 +111,6 @@ class NotificationSettingsSchema(ApiSchema):
         "description": "E-mail when a customer has waited this long for a person"})
     recipients = fields.String(validate=validate.OneOf(("assignee", "admins")), metadata={
         "description": "assignee (the admins when nobody is assigned) or admins"})
-
-
-class ThreadArgsSchema(ApiSchema):
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
-    before = fields.String(load_default=None, validate=validate.Length(max=500),
-                           metadata={"description": "nextCursor of the previous page: older messages"})
-    around = UuidString(load_default=None, metadata={"description": "A message id: the messages on both sides of it"})
-
-
-class _Reaction(ApiSchema):
-    emoji = fields.String()
-    count = fields.Integer()
-
-
-class ThreadMessageSchema(ChatMessageSchema):
-    reactions = fields.List(fields.Nested(_Reaction), dump_default=[])
-
-
-class ThreadPageSchema(ApiSchema):
-    items = fields.List(fields.Nested(ThreadMessageSchema))
-    next_cursor = fields.String(allow_none=True, metadata={"description": "Older messages"})
-    newer_cursor = fields.String(allow_none=True, metadata={
-        "description": "With around: newer messages exist; read them with before=null and around of the newest"})
-
-
-class MediaArgsSchema(ApiSchema):
-    category = fields.String(load_default=None, validate=validate.OneOf(tuple(MEDIA_CATEGORIES)))
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
-    before = fields.String(load_default=None, validate=validate.Length(max=500))
-
-
-class MediaCountsSchema(ApiSchema):
-    image = fields.Integer()
-    video = fields.Integer()
-    audio = fields.Integer()
-    doc = fields.Integer()
-    links = fields.Integer()
-
-
-class LinkArgsSchema(ApiSchema):
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
-    before = fields.String(load_default=None, validate=validate.Length(max=500))
-
-
-class LinkSchema(ApiSchema):
-    url = fields.String()
-    message_id = fields.String()
-    direction = fields.String()
-    sent_at = IsoDateTime()
-
-
-class LinkPageSchema(ApiSchema):
-    items = fields.List(fields.Nested(LinkSchema))
-    next_cursor = fields.String(allow_none=True)
-
-
-class SearchArgsSchema(ApiSchema):
-    q = Text(required=True, min_length=1, max_length=200)
-    from_ = fields.AwareDateTime(data_key="from", default_timezone=timezone.utc,
-                                 metadata={"description": "Messages sent at or after (ISO 8601)"})
-    to = fields.AwareDateTime(default_timezone=timezone.utc, metadata={"description": "Messages sent before"})
-    direction = fields.String(validate=validate.OneOf(("in", "out")))
-    has_attachment = fields.Boolean()
-    sent_by_me = fields.Boolean(load_default=False)
-    conversation_id = UuidString()
-    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=200))
-    before = fields.String(load_default=None, validate=validate.Length(max=500))
-
-
-class SearchPageSchema(ApiSchema):
-    items = fields.List(fields.Nested(ChatMessageSchema))
-    next_cursor = fields.String(allow_none=True)
 
 
 class StatusChangeSchema(ApiSchema):

@@ -30,3 +30,12 @@ class OrgActor(Actor):
 
     def can(self, permission: str) -> bool:
         return permission in self.permissions
+
+
+@dataclass(frozen=True)
+class TokenGrant:
+    """What an OAuth access token was granted: one organization, some scopes, by one application."""
+
+    organization_id: str
+    scopes: frozenset[str]
+    client_id: str

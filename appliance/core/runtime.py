@@ -35,3 +35,4 @@ def get() -> Runtime:
     if _current is None:
         raise RuntimeError("no runtime installed: call appliance.bootstrap.build_runtime first")
     return _current
+

@@ -1,6 +1,7 @@
 """Browser sessions for the server-rendered pages, with flask-login.
 
-A browser sign-in opens an `AuthSession` like any device (listed by `GET /users/me/sessions`,
+Plumbing only: the person behind the cookie is loaded by `appliance.callers.browsers`, and
+signing in and out is the auth domain's (`auth/pages.py`). A browser sign-in opens an `AuthSession` like any device (listed by `GET /users/me/sessions`,
 closed by sign-out everywhere, a password change or reset); the signed cookie holds only that
 session's id, and every page load checks the session is still open. The REST API never reads the
 cookie (bearer tokens and keys only), so no API route can be driven by a cross-site request.
@@ -18,15 +19,9 @@ from flask import Flask, abort, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask_login import LoginManager, UserMixin, current_user, login_user, logout_user
 
-from appliance.auth import service as auth_service
-from appliance.auth import sessions as auth_sessions
-from appliance.auth.sessions import Device
 from appliance.core import crypto, runtime
 from appliance.core.actor import Actor
-from appliance.core.errors import AppError, Forbidden
-from appliance.http.auth import client_device, client_ip
-from appliance.http.unit_of_work import db_session
-from appliance.users.models import User
+from appliance.core.errors import Forbidden
 
 class _LoginManager(LoginManager):
     def _update_remember_cookie(self, response):
@@ -52,43 +47,19 @@ class BrowserUser(UserMixin):
         return self.actor.session_id
 
 
-@login_manager.user_loader
-def _load_browser_user(session_id: str) -> BrowserUser | None:
-    actor = auth_sessions.authenticate_browser_session(db_session(), session_id)
-    return BrowserUser(actor) if actor is not None else None
-
-
 def browser_actor() -> Actor | None:
     """The signed-in person of this browser, or None."""
     return current_user.actor if current_user.is_authenticated else None
 
 
-def sign_in_browser(user: User) -> None:
-    """Open a browser session for `user` (after the password and second factor were checked)."""
-    auth_session = auth_sessions.do_open_browser_session(db_session(), user,
-                                                         Device(ip=client_ip(), user_agent=client_device()))
+def log_in(actor: Actor) -> None:
+    """Make `actor` (a person with a freshly opened browser session) this browser's person."""
     session.clear()  # a fresh cookie (and CSRF token) for the new person: no session fixation
     session.permanent = True
-    login_user(BrowserUser(Actor(user_id=user.id, session_id=auth_session.id)))
+    login_user(BrowserUser(actor))
 
 
-def check_sign_in_form() -> User:
-    """The person whose email, password and second factor this POSTed form holds; failures raise
-    (and are counted by the sign-in guard even though the request rolls back)."""
-    return auth_service.check_credentials(
-        db_session(), email=request.form.get("email", "")[:254], password=request.form.get("password", "")[:128],
-        two_factor_code=request.form.get("code") or None, ip=client_ip())
-
-
-def needs_second_factor(error: AppError) -> bool:
-    """Whether a failed sign-in should show the code field."""
-    return error.code in ("two_factor_required", "invalid_two_factor_code")
-
-
-def sign_out_browser() -> None:
-    actor = browser_actor()
-    if actor is not None:
-        auth_sessions.do_close_browser_session(db_session(), actor.session_id)
+def log_out() -> None:
     logout_user()
     session.clear()
 

@@ -294,7 +294,9 @@ def act(org_id, conversation_id, action):
         return _render("inbox/_conversation.html", org_id=str(org_id), actor=actor, error=error.detail,
                        current=view.conversation_view(db_session(), actor, str(conversation_id))), error.status
     if not _is_htmx():
-        return redirect(url_for("inbox_pages.page", org_id=org_id, conversation_id=conversation_id), code=303)
+        # back to the conversation the agent acted on (not the list), as the page was
+        return redirect(url_for("inbox_pages.conversation_page", org_id=org_id, conversation_id=conversation_id),
+                        code=303)
     db_session().flush()
     return _render("inbox/_conversation.html", org_id=str(org_id), actor=actor,
                    current=view.conversation_view(db_session(), actor, str(conversation_id)))

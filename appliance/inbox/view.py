@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 from sqlmodel import Session, select
 
-from appliance.channels.whatsapp.errors import explain
+from appliance.graph_api.errors import explain
 from appliance.conversations import inbox, inbox_settings, state
 from appliance.conversations import service as conversations_service
 from appliance.conversations.inbox import InboxFilter

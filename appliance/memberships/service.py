@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlmodel import Session, func, select
+from sqlmodel import Session, select
 
 from appliance.core import clock
 from appliance.core.actor import Actor, OrgActor
@@ -85,10 +85,6 @@ def do_add_member(session: Session, *, organization_id: str, user_id: str, role_
     session.add(membership)
     session.flush()
     return membership
-
-
-def count_members_with_role(session: Session, role_id: str) -> int:
-    return session.exec(select(func.count()).where(Membership.role_id == role_id)).one()
 
 
 def list_organization_ids_of(session: Session, user_id: str, *, role_key: str | None = None,

@@ -6,12 +6,17 @@ from flask.views import MethodView
 from appliance.http.api import Blueprint, takes_upload, uploaded_file
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
-from appliance.messages import lifecycle, media_files, rich, schemas
+from appliance.messages import lifecycle, media_files, rich, schemas, search, thread
 from appliance.messages.outbound import Outgoing, do_send
 from appliance.whatsapp_flows import service as flows_service
 
 blp = Blueprint("messages", __name__, url_prefix="/organizations/<uuid:org_id>/messages",
                 description="Sending messages; editing, hiding and reacting; media")
+
+# A conversation's messages sit under /conversations in the API (tagged with them), but they are
+# this domain's: conversations import nothing of messages.
+thread_blp = Blueprint("conversation_messages", __name__, url_prefix="/organizations/<uuid:org_id>/conversations",
+                       description="A conversation's messages, media and links; message search")
 
 _ADDRESS = ("phone_number_id", "to", "reply_to_message_id", "client_id")
 
@@ -153,3 +158,59 @@ class MessageMedia(MethodView):
         """The message's media: from the local copy, else fetched from the network"""
         media = media_files.open_media(actor=current_org_actor(), message_id=str(message_id))
         return send_file(media.path, mimetype=media.mime_type, download_name=media.filename, conditional=True)
+
+
+@thread_blp.route("/search", tags=["conversations"])
+class Search(MethodView):
+    @thread_blp.requires("messages:read")
+    @thread_blp.arguments(schemas.SearchArgsSchema, location="query")
+    @thread_blp.response(200, schemas.SearchPageSchema)
+    def get(self, args, org_id):
+        """Search message content, newest first (accents and case ignored; the last word may be cut short)"""
+        filters = search.SearchFilter(q=args["q"], since=args.get("from_"), until=args.get("to"),
+                                      direction=args.get("direction"), has_attachment=args.get("has_attachment"),
+                                      sent_by_me=args["sent_by_me"], conversation_id=args.get("conversation_id"))
+        return search.search_messages(db_session(), actor=current_org_actor(), filters=filters, take=args["limit"],
+                                      cursor=args["before"])
+
+
+@thread_blp.route("/<uuid:conversation_id>/messages", tags=["conversations"])
+class ConversationMessages(MethodView):
+    @thread_blp.requires("messages:read")
+    @thread_blp.arguments(schemas.ThreadArgsSchema, location="query")
+    @thread_blp.response(200, schemas.ThreadPageSchema)
+    def get(self, args, org_id, conversation_id):
+        """A conversation's messages, newest first (`before` pages back; `around` centres on one message)"""
+        return thread.list_messages(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id),
+                                    take=args["limit"], cursor=args["before"], around=args["around"])
+
+
+@thread_blp.route("/<uuid:conversation_id>/media", tags=["conversations"])
+class ConversationMedia(MethodView):
+    @thread_blp.requires("messages:read")
+    @thread_blp.arguments(schemas.MediaArgsSchema, location="query")
+    @thread_blp.response(200, schemas.SearchPageSchema)
+    def get(self, args, org_id, conversation_id):
+        """Media messages, newest first, of one category (image, video, audio, doc) or all"""
+        return thread.list_media(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id),
+                                 category=args["category"], take=args["limit"], cursor=args["before"])
+
+
+@thread_blp.route("/<uuid:conversation_id>/media/counts", tags=["conversations"])
+class ConversationMediaCounts(MethodView):
+    @thread_blp.requires("messages:read")
+    @thread_blp.response(200, schemas.MediaCountsSchema)
+    def get(self, org_id, conversation_id):
+        """How many media messages of each category, and links"""
+        return thread.media_counts(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id))
+
+
+@thread_blp.route("/<uuid:conversation_id>/links", tags=["conversations"])
+class ConversationLinks(MethodView):
+    @thread_blp.requires("messages:read")
+    @thread_blp.arguments(schemas.LinkArgsSchema, location="query")
+    @thread_blp.response(200, schemas.LinkPageSchema)
+    def get(self, args, org_id, conversation_id):
+        """Web addresses written in the conversation, newest first"""
+        return thread.list_links(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id),
+                                 take=args["limit"], cursor=args["before"])

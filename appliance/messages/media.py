@@ -11,8 +11,8 @@ from datetime import timedelta
 
 from sqlmodel import select
 
-from appliance.channels.whatsapp.client import GraphError
-from appliance.channels.whatsapp.graph import graph_client
+from appliance.graph_api.client import GraphError
+from appliance.wabas.network import graph_client
 from appliance.core import clock, events
 from appliance.messages.media_files import inbound_path, write_atomically
 from appliance.messages.models import Message

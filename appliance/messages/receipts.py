@@ -9,8 +9,8 @@ import logging
 
 from sqlmodel import select
 
-from appliance.channels.whatsapp.client import GraphError
-from appliance.channels.whatsapp.graph import graph_client
+from appliance.graph_api.client import GraphError
+from appliance.wabas.network import graph_client
 from appliance.conversations import inbox_settings
 from appliance.conversations.models import Conversation
 from appliance.messages.models import Message

@@ -1,8 +1,11 @@
+from datetime import timezone
+
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from appliance.channels.whatsapp.errors import explain
-from appliance.core.schema import ApiSchema, IsoDateTime, Text
+from appliance.core.schema import ApiSchema, IsoDateTime, Text, UuidString
+from appliance.graph_api.errors import explain
 from appliance.messages.compose import SEND_TYPES
+from appliance.messages.thread import MEDIA_CATEGORIES
 
 
 def _guidance(message):
@@ -177,3 +180,77 @@ class UploadedMediaSchema(ApiSchema):
     sha256 = fields.String()
     phone_number_id = fields.String(attribute="phone_number_pk")
     created_at = IsoDateTime()
+
+
+# A conversation's thread, media, links and search (served under /conversations by messages/api.py).
+
+class ThreadArgsSchema(ApiSchema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    before = fields.String(load_default=None, validate=validate.Length(max=500),
+                           metadata={"description": "nextCursor of the previous page: older messages"})
+    around = UuidString(load_default=None, metadata={"description": "A message id: the messages on both sides of it"})
+
+
+class _Reaction(ApiSchema):
+    emoji = fields.String()
+    count = fields.Integer()
+
+
+class ThreadMessageSchema(ChatMessageSchema):
+    reactions = fields.List(fields.Nested(_Reaction), dump_default=[])
+
+
+class ThreadPageSchema(ApiSchema):
+    items = fields.List(fields.Nested(ThreadMessageSchema))
+    next_cursor = fields.String(allow_none=True, metadata={"description": "Older messages"})
+    newer_cursor = fields.String(allow_none=True, metadata={
+        "description": "With around: newer messages exist; read them with before=null and around of the newest"})
+
+
+class MediaArgsSchema(ApiSchema):
+    category = fields.String(load_default=None, validate=validate.OneOf(tuple(MEDIA_CATEGORIES)))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    before = fields.String(load_default=None, validate=validate.Length(max=500))
+
+
+class MediaCountsSchema(ApiSchema):
+    image = fields.Integer()
+    video = fields.Integer()
+    audio = fields.Integer()
+    doc = fields.Integer()
+    links = fields.Integer()
+
+
+class LinkArgsSchema(ApiSchema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    before = fields.String(load_default=None, validate=validate.Length(max=500))
+
+
+class LinkSchema(ApiSchema):
+    url = fields.String()
+    message_id = fields.String()
+    direction = fields.String()
+    sent_at = IsoDateTime()
+
+
+class LinkPageSchema(ApiSchema):
+    items = fields.List(fields.Nested(LinkSchema))
+    next_cursor = fields.String(allow_none=True)
+
+
+class SearchArgsSchema(ApiSchema):
+    q = Text(required=True, min_length=1, max_length=200)
+    from_ = fields.AwareDateTime(data_key="from", default_timezone=timezone.utc,
+                                 metadata={"description": "Messages sent at or after (ISO 8601)"})
+    to = fields.AwareDateTime(default_timezone=timezone.utc, metadata={"description": "Messages sent before"})
+    direction = fields.String(validate=validate.OneOf(("in", "out")))
+    has_attachment = fields.Boolean()
+    sent_by_me = fields.Boolean(load_default=False)
+    conversation_id = UuidString()
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=200))
+    before = fields.String(load_default=None, validate=validate.Length(max=500))
+
+
+class SearchPageSchema(ApiSchema):
+    items = fields.List(fields.Nested(ChatMessageSchema))
+    next_cursor = fields.String(allow_none=True)

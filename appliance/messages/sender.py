@@ -35,9 +35,9 @@ from datetime import timedelta
 from huey import crontab
 from sqlmodel import Session
 
-from appliance.channels.whatsapp.client import TRANSPORT_ERROR, GraphError
-from appliance.channels.whatsapp.errors import explain
-from appliance.channels.whatsapp.graph import graph_client
+from appliance.graph_api.client import TRANSPORT_ERROR, GraphError
+from appliance.graph_api.errors import explain
+from appliance.wabas.network import graph_client
 from appliance.core import clock, events, runtime
 from appliance.core.db import after_commit, bind_processor, driver_connection, read_row
 from appliance.core.queue import huey

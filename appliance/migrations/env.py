@@ -1,7 +1,7 @@
 from alembic import context
 from sqlmodel import SQLModel
 
-from appliance.core import model_registry  # noqa: F401  (registers every table)
+from appliance import model_registry  # noqa: F401  (registers every table)
 from appliance.migrations import include_object
 
 connection = context.config.attributes["connection"]

@@ -24,8 +24,8 @@ from appliance.core import clock, runtime
 from appliance.core.actor import Actor
 from appliance.core.errors import AppError, Forbidden
 from appliance.http.api import form_body, public, writes_on_get
-from appliance.http.browser import (browser_actor, check_sign_in_form, needs_second_factor, sign_in_browser,
-                                    signed_in_page)
+from appliance.auth.pages import check_sign_in_form, needs_second_factor, sign_in_browser
+from appliance.http.browser import browser_actor, signed_in_page
 from appliance.http.i18n import page_locale
 from appliance.http.unit_of_work import db_session
 from appliance.oauth import service

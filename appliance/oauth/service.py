@@ -22,7 +22,7 @@ from sqlalchemy import update
 from sqlmodel import Session, select
 
 from appliance.core import clock, runtime
-from appliance.core.actor import Actor, OrgActor
+from appliance.core.actor import Actor, OrgActor, TokenGrant
 from appliance.core.db import read_row, run_after
 from appliance.core.errors import Forbidden, Invalid, NotFound, Unauthorized
 from appliance.memberships import service as memberships_service
@@ -345,15 +345,6 @@ def _effective_scope(session: Session, authorization: OAuthAuthorization, scope:
 
 def _invalid_token() -> Unauthorized:
     return Unauthorized("The OAuth access token is invalid, expired or revoked.", code="invalid_token")
-
-
-@dataclass(frozen=True)
-class TokenGrant:
-    """What an access token was granted: one organization, some scopes, by one application."""
-
-    organization_id: str
-    scopes: frozenset[str]
-    client_id: str
 
 
 def authenticate_access_token(session: Session, token: str) -> tuple[Actor, TokenGrant]:

@@ -10,7 +10,6 @@ from appliance.core.db import read_row
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, NotFound
 from appliance.phone_numbers.models import PhoneNumber
-from appliance.wabas.models import BusinessAccount
 
 
 def do_import(session: Session, *, account, numbers: list[dict]) -> list[PhoneNumber]:
@@ -87,11 +86,3 @@ def do_update(session: Session, *, actor: OrgActor, phone_pk: str, messages_per_
     number.messages_per_second, number.updated_at = messages_per_second, clock.now()
     session.add(number)
     return number
-
-
-def find_connected(session: Session, phone_number_id: str):
-    """The connected number the network calls `phone_number_id` (routing of inbound webhooks), with
-    its business account read in the same statement (`read_row(wabas, id=...)` is then free). A
-    read-only row: every delivery routes through here."""
-    return read_row(session, PhoneNumber.__table__, phone_number_id=phone_number_id, absent=("disconnected_at",),
-                    with_parent=(BusinessAccount.__table__, "waba_pk"))

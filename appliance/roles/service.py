@@ -3,13 +3,13 @@ organization's own. Nobody can grant a permission they do not hold themselves.""
 
 from __future__ import annotations
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from appliance.core import clock
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, Invalid, NotFound
 from appliance.core.text import slugify
-from appliance.memberships import service as memberships_service
 from appliance.permissions import service as permissions_service
 from appliance.roles.models import Role
 
@@ -110,8 +110,9 @@ def check_replace_permissions(session: Session, *, actor: OrgActor, role_id: str
 
 def check_delete_role(session: Session, *, actor: OrgActor, role_id: str) -> Role:
     role = _custom(session, actor, role_id)
-    if memberships_service.count_members_with_role(session, role.id):
-        raise Conflict("Members still hold this role; give them another role first.", code="role_in_use")
     session.delete(role)
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError:  # memberships.role_id is ON DELETE RESTRICT: the database keeps the rule
+        raise Conflict("Members still hold this role; give them another role first.", code="role_in_use") from None
     return role

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from sqlmodel import Session, select
 
-from appliance.channels.whatsapp.client import GraphError
-from appliance.channels.whatsapp.graph import as_app_error, graph_client
+from appliance.graph_api.client import GraphError
+from appliance.wabas.network import as_app_error, graph_client
 from appliance.core import clock, events, pagination, runtime, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, NotFound

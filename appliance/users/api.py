@@ -1,10 +1,10 @@
-"""/users/me: the signed-in person's profile and password."""
+"""/users/me: the signed-in person's profile (changing the password is the auth domain's:
+auth/api.py)."""
 
 from flask.views import MethodView
 
-from appliance.auth import service as auth_service
 from appliance.http.api import Blueprint
-from appliance.http.auth import client_ip, current_actor
+from appliance.http.auth import current_actor
 from appliance.http.unit_of_work import db_session
 from appliance.users import schemas, service
 
@@ -23,12 +23,3 @@ class Me(MethodView):
     def patch(self, body):
         """Update my name, language or time zone"""
         return service.do_update_profile(db_session(), actor=current_actor(), **body)
-
-
-@blp.route("/me/change-password")
-class ChangePassword(MethodView):
-    @blp.arguments(schemas.ChangePasswordSchema)
-    @blp.response(204)
-    def post(self, body):
-        """Change my password; my other sessions are closed"""
-        auth_service.check_change_password(db_session(), actor=current_actor(), ip=client_ip(), **body)

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from appliance.channels.whatsapp.client import GraphError
-from appliance.channels.whatsapp.graph import as_app_error, graph_client
 from appliance.core import clock, events, runtime, tenancy
 from appliance.core.actor import OrgActor
+from appliance.core.db import read_row
 from appliance.core.errors import Conflict, NotFound
+from appliance.wabas.network import graph_client
+from appliance.graph_api.client import GraphError
 from appliance.phone_numbers import service as phone_numbers_service
+from appliance.phone_numbers.models import PhoneNumber
+from appliance.wabas.network import as_app_error
 from appliance.wabas.models import BusinessAccount
 
 
@@ -85,6 +88,22 @@ def credentials(account: BusinessAccount) -> tuple[str, str]:
     """(access token, app secret) in clear, for calls to the network and signature checks."""
     keyring = runtime.get().keyring
     return keyring.unseal(account.access_token_sealed), keyring.unseal(account.app_secret_sealed)
+
+
+def access_number_with_token(actor: OrgActor, phone_pk: str) -> tuple[PhoneNumber, str]:
+    """One of the actor's numbers and its account's access token, read in a reading unit of their
+    own: the caller then talks to the network without holding the write lock."""
+    with runtime.get().db.unit_of_work(write=False) as reading:
+        number = phone_numbers_service.access_phone_number(reading, actor=actor, phone_pk=phone_pk)
+        return number, credentials(reading.get(BusinessAccount, number.waba_pk))[0]
+
+
+def find_connected_number(session: Session, phone_number_id: str):
+    """The connected number the network calls `phone_number_id` (routing of inbound webhooks), with
+    its business account read in the same statement (`read_row(wabas, id=...)` is then free). A
+    read-only row: every delivery routes through here."""
+    return read_row(session, PhoneNumber.__table__, phone_number_id=phone_number_id, absent=("disconnected_at",),
+                    with_parent=(BusinessAccount.__table__, "waba_pk"))
 
 
 def do_mark_needs_reauth(session: Session, *, waba_pk: str) -> None:

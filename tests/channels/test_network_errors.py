@@ -3,7 +3,7 @@ agrees with the client's, and the guidance carried by answers a person gets."""
 
 import requests
 
-from appliance.channels.whatsapp import client, errors
+from appliance.graph_api import client, errors
 
 
 def test_the_catalog_explains_at_least_40_codes_in_both_languages():

@@ -4,7 +4,7 @@ status webhooks, each change an event in the outbox; tenancy and bad input."""
 import requests
 from sqlmodel import select
 
-from appliance.channels.whatsapp.graph import graph_client
+from appliance.wabas.network import graph_client
 from appliance.core import runtime
 from appliance.core.events import OutboxEvent
 from appliance.templates.models import Template

@@ -89,3 +89,17 @@ def test_the_list_loads_more_rows_in_place(inbox, client, line):
     assert len(re.findall(r'data-conversation-id="', more.text)) == 2
     assert "More conversations" not in more.text and 'id="list"' not in more.text
     assert "Cliente 0<" in more.text  # the oldest activity comes last
+
+
+def test_an_action_without_javascript_comes_back_to_the_conversation(inbox, client, line):
+    """A form posted without JavaScript redirects to the conversation it acted on, which shows the change."""
+    conversation = inbox.customer("¿Abren el domingo?")
+    _signed_in(client)
+    csrf = csrf_of(client.get(f"/inbox/{line.org_id}/c/{conversation['id']}"))
+    posted = client.post(f"/inbox/{line.org_id}/c/{conversation['id']}/do/note",
+                         data={"csrf": csrf, "body": "Preguntar a cocina"})
+    assert posted.status_code == 303
+    assert posted.headers["Location"].endswith(f"/inbox/{line.org_id}/c/{conversation['id']}")
+    landed = client.get(posted.headers["Location"])
+    assert landed.status_code == 200
+    assert "¿Abren el domingo?" in landed.text and "Preguntar a cocina" in landed.text

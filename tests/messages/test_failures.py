@@ -5,11 +5,12 @@ import time
 
 from sqlmodel import select
 
-from appliance.channels.whatsapp.errors import explain
+from appliance.graph_api.errors import explain
 from appliance.core import clock, runtime
 from appliance.core.events import OutboxEvent
 from appliance.messages import sender
 from appliance.messages.models import Message
+from appliance.wabas import network
 
 
 def _send_due(outbox):
@@ -89,8 +90,7 @@ def test_no_answer_is_not_repeated_and_the_networks_status_settles_it(outbox):
 
 
 def test_a_network_that_cannot_be_reached_is_retried(outbox, settings):
-    from appliance.channels.whatsapp import graph
-    graph._client.cache_clear()
+    network._client.cache_clear()
     runtime.get().settings = settings.replace(graph_api_url="http://127.0.0.1:9")  # nothing listens there
     try:
         created = outbox.text()

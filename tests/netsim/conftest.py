@@ -10,7 +10,7 @@ import pytest
 import requests
 from waitress.server import create_server
 
-from appliance.channels.whatsapp.client import GraphClient
+from appliance.graph_api.client import GraphClient
 from appliance.netsim.app import create_netsim_app
 from appliance.netsim.simulator import Simulator
 

@@ -11,7 +11,7 @@ import time
 import pytest
 import requests
 
-from appliance.channels.whatsapp.client import GraphClient, GraphError
+from appliance.graph_api.client import GraphClient, GraphError
 
 CUSTOMER = "5215512345678"
 

@@ -7,13 +7,15 @@ Order of work for one POST (every step before storing anything):
    entry's WABA id for account-level fields);
 4. `X-Hub-Signature-256` is checked over the raw bytes with each of those accounts' app secret;
 5. every entry, change, message and status is applied in one transaction, idempotent by wamid.
-The route acknowledges only after that transaction commits (http.unit_of_work).
+`receive` runs them all; the route acknowledges only after that transaction commits
+(http.unit_of_work). This module is the top of the chat domains: it calls them, none imports it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -23,12 +25,12 @@ from sqlmodel import Session
 
 from appliance.contacts import service as contacts_service
 from appliance.conversations import service as conversations_service
+from appliance.core import runtime
 from appliance.core.db import after_commit, read_row
 from appliance.core.errors import Invalid, NotFound, Unauthorized
 from appliance.messages import service as messages_service
 from appliance.messages import text as message_text
 from appliance.organizations.models import Organization
-from appliance.phone_numbers import service as phone_numbers_service
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.templates import service as templates_service
 from appliance.wabas import service as wabas_service
@@ -130,6 +132,20 @@ def _check_messages_value(value: dict, where: str) -> None:
             raise _invalid(f"{where}.statuses[{i}]", "Needs id and status.")
 
 
+def receive(session: Session, raw: bytes, signature: str | None) -> Outcome:
+    """One delivery of the network, steps 1 to 5; answers what was stored. `session` is the writing
+    unit of the request, begun only at step 5."""
+    if not signature:
+        check_signature(raw, signature, [])  # 401 before even reading the body
+    try:
+        payload = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise Invalid("The body is not valid JSON.", code="invalid_json") from None
+    changes = check_shape(payload)
+    numbers, accounts = check_routing(runtime.get().db, changes, raw, signature)
+    return do_apply(session, changes, numbers, accounts)
+
+
 def find_accounts(session: Session, changes: list[tuple[str, dict]]) -> tuple[dict, list]:
     """The connected numbers and business accounts a delivery names (read-only rows); 404 when it
     names none."""
@@ -138,7 +154,7 @@ def find_accounts(session: Session, changes: list[tuple[str, dict]]) -> tuple[di
     for waba_id, change in changes:
         if change["field"] in _NUMBER_FIELDS:
             phone_number_id = change["value"]["metadata"]["phone_number_id"]
-            number = numbers.get(phone_number_id) or phone_numbers_service.find_connected(session, phone_number_id)
+            number = numbers.get(phone_number_id) or wabas_service.find_connected_number(session, phone_number_id)
             if number is not None:
                 numbers[phone_number_id] = number
                 accounts[number.waba_pk] = read_row(session, BusinessAccount.__table__, id=number.waba_pk)

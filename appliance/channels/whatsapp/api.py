@@ -1,15 +1,11 @@
 """/webhooks/whatsapp: the Cloud API's verification handshake and its deliveries (public; the
 signature over the raw body is the credential)."""
 
-import json
-
 from flask import Response, request
 from flask.views import MethodView
 from marshmallow import fields
 
 from appliance.channels.whatsapp import adapter
-from appliance.core import runtime
-from appliance.core.errors import Invalid
 from appliance.core.schema import ApiSchema
 from appliance.http.api import Blueprint
 from appliance.http.unit_of_work import db_session
@@ -52,14 +48,5 @@ class WhatsAppWebhook(MethodView):
     @blp.response(200, WebhookReceiptSchema)
     def post(self):
         """A delivery: signature checked on the raw bytes, then every message and status stored at once"""
-        raw = request.get_data(cache=True)
-        signature = request.headers.get("X-Hub-Signature-256")
-        if not signature:
-            adapter.check_signature(raw, signature, [])  # 401 before even reading the body
-        try:
-            payload = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            raise Invalid("The body is not valid JSON.", code="invalid_json") from None
-        changes = adapter.check_shape(payload)
-        numbers, accounts = adapter.check_routing(runtime.get().db, changes, raw, signature)
-        return vars(adapter.do_apply(db_session(), changes, numbers, accounts))
+        outcome = adapter.receive(db_session(), request.get_data(cache=True), request.headers.get("X-Hub-Signature-256"))
+        return vars(outcome)

@@ -1,5 +1,5 @@
-"""What a business number does through the network: its business profile (read, update, picture)
-and, for coexistence numbers, the sync of the WhatsApp Business app's contacts.
+"""What a business number keeps on the network: its business profile (read, update, picture) and,
+for coexistence numbers, the sync of the WhatsApp Business app's contacts.
 
 The number is read in a reading unit and the network called without any write lock held; the
 profile lives on the network (nothing is copied here)."""
@@ -8,26 +8,18 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
-from appliance.channels.whatsapp.client import GraphError
-from appliance.channels.whatsapp.graph import as_app_error, graph_client
-from appliance.core import clock, events, runtime
+from appliance.core import clock, events
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, Invalid
+from appliance.wabas.network import graph_client
+from appliance.graph_api.client import GraphError
 from appliance.phone_numbers.models import PhoneNumber
-from appliance.phone_numbers.service import access_phone_number
 from appliance.wabas import service as wabas_service
-from appliance.wabas.models import BusinessAccount
+from appliance.wabas.network import as_app_error
 
 PROFILE_FIELDS = ("about", "address", "description", "email", "vertical", "websites", "profile_picture_url")
 MAX_PICTURE_BYTES = 5 * 1024 * 1024
 _PICTURE_TYPES = ((b"\xff\xd8\xff", "image/jpeg"), (b"\x89PNG\r\n\x1a\n", "image/png"))
-
-
-def _number_and_token(actor: OrgActor, phone_pk: str) -> tuple[PhoneNumber, str]:
-    with runtime.get().db.unit_of_work(write=False) as reading:
-        number = access_phone_number(reading, actor=actor, phone_pk=phone_pk)
-        account = reading.get(BusinessAccount, number.waba_pk)
-        return number, wabas_service.credentials(account)[0]
 
 
 def _profile(token: str, number: PhoneNumber) -> dict:
@@ -38,7 +30,7 @@ def _profile(token: str, number: PhoneNumber) -> dict:
 
 
 def get_profile(*, actor: OrgActor, phone_pk: str) -> dict:
-    number, token = _number_and_token(actor, phone_pk)
+    number, token = wabas_service.access_number_with_token(actor, phone_pk)
     try:
         return _profile(token, number)
     except GraphError as error:
@@ -47,7 +39,7 @@ def get_profile(*, actor: OrgActor, phone_pk: str) -> dict:
 
 def update_profile(*, actor: OrgActor, phone_pk: str, **changes) -> dict:
     """Send the changed fields to the network; answers the profile as it now reads."""
-    number, token = _number_and_token(actor, phone_pk)
+    number, token = wabas_service.access_number_with_token(actor, phone_pk)
     try:
         graph_client().update_business_profile(token, number.phone_number_id, changes)
         return _profile(token, number)
@@ -68,7 +60,7 @@ def set_profile_picture(*, actor: OrgActor, phone_pk: str, content: bytes) -> di
     mime_type = picture_type(content)
     if len(content) > MAX_PICTURE_BYTES:  # the route's upload bound says the same; this is the rule
         raise Invalid("The picture is larger than 5 MB.", code="picture_too_large")
-    number, token = _number_and_token(actor, phone_pk)
+    number, token = wabas_service.access_number_with_token(actor, phone_pk)
     try:
         handle = graph_client().upload_profile_picture(token, content, mime_type)
         graph_client().update_business_profile(token, number.phone_number_id, {"profile_picture_handle": handle})
@@ -80,7 +72,7 @@ def set_profile_picture(*, actor: OrgActor, phone_pk: str, content: bytes) -> di
 def check_coexistence_sync(session: Session, *, actor: OrgActor, phone_pk: str) -> PhoneNumber:
     """Ask the network for the WhatsApp Business app's contacts of a coexistence number; they arrive
     as `smb_app_state_sync` webhooks and become (or name) contacts."""
-    number, token = _number_and_token(actor, phone_pk)
+    number, token = wabas_service.access_number_with_token(actor, phone_pk)
     if not number.coexistence:
         raise Conflict("This number is not shared with the WhatsApp Business app (coexistence).",
                        code="not_coexistence_number")

@@ -1,4 +1,4 @@
-"""Imports every table module once, so that SQLModel's metadata is complete before use."""
+"""Imports every table module once (the top of the house: core knows no domain), so that SQLModel's metadata is complete before use."""
 
 from appliance.core import events, throttle  # noqa: F401
 from appliance.users import models as users_models  # noqa: F401
@@ -17,5 +17,4 @@ from appliance.tags import models as tags_models  # noqa: F401
 from appliance.conversations import models as conversations_models  # noqa: F401
 from appliance.messages import models as messages_models  # noqa: F401
 from appliance.templates import models as templates_models  # noqa: F401
-from appliance.contact_lists import models as contact_lists_models  # noqa: F401
 from appliance.whatsapp_flows import models as whatsapp_flows_models  # noqa: F401

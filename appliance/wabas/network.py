@@ -1,13 +1,16 @@
-"""The process's Graph API client, built from the settings (client.py itself knows no settings)."""
+"""The connection to the WhatsApp network, which business accounts own (with its tokens): the
+process's Graph client built from the settings (`graph_api` itself knows none), and what a refusal
+means to the person whose request asked it. Every domain that calls Graph (accounts, numbers,
+templates, messages) comes here."""
 
 from __future__ import annotations
 
 from functools import cache
 
-from appliance.channels.whatsapp.client import GraphClient, GraphError
-from appliance.channels.whatsapp.errors import explain
 from appliance.core import runtime
 from appliance.core.errors import AppError, Invalid, Unavailable
+from appliance.graph_api.client import GraphClient, GraphError
+from appliance.graph_api.errors import explain
 
 
 @cache
@@ -16,6 +19,7 @@ def _client(base_url: str, version: str, timeout: float) -> GraphClient:
 
 
 def graph_client() -> GraphClient:
+    """The process's Graph API client, from the settings of the installed runtime."""
     settings = runtime.get().settings
     return _client(settings.graph_api_url, settings.graph_api_version, settings.graph_timeout_seconds)
 

@@ -1,13 +1,13 @@
 """What the network's error codes mean to a person: a short title, guidance in English and Spanish,
-and whether retrying helps, read once from data/network_errors.json."""
+and whether retrying helps, read once from network_errors.json beside this module (shipped in the
+package: the catalog is protocol knowledge, like the client)."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from functools import cache
-
-from appliance.paths import SHIPPED_DATA_DIR
+from pathlib import Path
 
 LANGUAGES = ("en", "es")
 
@@ -22,7 +22,7 @@ class NetworkErrorInfo:
 
 @cache
 def catalog() -> dict[int, NetworkErrorInfo]:
-    document = json.loads((SHIPPED_DATA_DIR / "network_errors.json").read_text(encoding="utf-8"))
+    document = json.loads(Path(__file__).with_name("network_errors.json").read_text(encoding="utf-8"))
     return {item["code"]: NetworkErrorInfo(item["code"], item["title"], item["retryable"], item["guidance"])
             for item in document["errors"]}
 
