@@ -16,8 +16,16 @@ from aiosmtpd.controller import Controller
 
 from appliance import bootstrap
 from appliance.app import create_app
-from appliance.core import clock
+from appliance.core import clock, crypto
 from appliance.settings import load_settings
+
+# Fixtures every folder may use, without importing them: people, the simulated network, a business on it.
+pytest_plugins = ["tests.fixtures.people", "tests.fixtures.network", "tests.fixtures.line"]
+
+# argon2id at its cheapest (~0.1 ms instead of ~25 ms a hash): most tests sign someone up and none of
+# those is about the hash. Tests marked `real_password_cost` hash as the product does.
+CHEAP_PASSWORD_COST = {"time_cost": 1, "memory_cost": 8, "parallelism": 1}
+crypto.set_password_cost(**CHEAP_PASSWORD_COST)
 
 
 @dataclass
@@ -67,11 +75,14 @@ def template_data_dir(tmp_path_factory):
 
 
 @pytest.fixture
-def settings(tmp_path, template_data_dir, smtp):
+def settings(request, tmp_path, template_data_dir, smtp):
     data_dir = tmp_path / "data"
     shutil.copytree(template_data_dir, data_dir)
-    return load_settings({}, data_dir=data_dir, smtp_url=f"smtp://127.0.0.1:{smtp[1]}",
-                         base_url="http://appliance.test")
+    settings = load_settings({}, data_dir=data_dir, smtp_url=f"smtp://127.0.0.1:{smtp[1]}",
+                             base_url="http://appliance.test")
+    if "netsim_url" in request.fixturenames:  # the test plays the network: the app's Graph API is it
+        settings = settings.replace(graph_api_url=request.getfixturevalue("netsim_url"), graph_timeout_seconds=2.0)
+    return settings
 
 
 @pytest.fixture
@@ -80,6 +91,16 @@ def mailbox(smtp):
     with mailbox.lock:
         mailbox.messages.clear()
     return mailbox
+
+
+@pytest.fixture(autouse=True)
+def _password_cost(request):
+    if request.node.get_closest_marker("real_password_cost") is None:
+        yield
+        return
+    crypto.set_password_cost(**crypto.PASSWORD_COST)
+    yield
+    crypto.set_password_cost(**CHEAP_PASSWORD_COST)
 
 
 @pytest.fixture(autouse=True)

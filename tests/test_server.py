@@ -3,13 +3,17 @@
 import json
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
 import urllib.request
+from contextlib import closing
 
 import pytest
+
+from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
 
@@ -20,25 +24,32 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _hammer(port, seconds):
+def _hammer(port, seconds, started: threading.Event):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/health/live", timeout=1).read()
         except OSError:
             return
+        started.set()
+
+
+def _ready(port, proc):
+    assert proc.poll() is None, proc.stdout.read()
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/ready", timeout=2) as r:
+            return json.load(r)
+    except OSError:
+        return None
 
 
 def _wait_ready(port, proc, timeout=30):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, proc.stdout.read()
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/ready", timeout=2) as r:
-                return json.load(r)
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError("server did not become ready")
+    return eventually(lambda: _ready(port, proc), seconds=timeout, every=0.2)
+
+
+def _mail_statuses(data_dir) -> list[str]:
+    with closing(sqlite3.connect(data_dir / "appliance.db")) as db:
+        return [status for (status,) in db.execute("SELECT status FROM outgoing_mails")]
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
@@ -53,12 +64,13 @@ def test_serve_answers_and_stops_cleanly(tmp_path, sig):
         request = urllib.request.Request(f"http://127.0.0.1:{port}/auth/signup", body,
                                          {"Content-Type": "application/json"})
         assert urllib.request.urlopen(request, timeout=5).status == 201
-        time.sleep(1.0)  # let the consumer deliver the verification mail
+        eventually(lambda: _mail_statuses(tmp_path), lambda statuses: statuses == ["logged"])  # the consumer's work
         # The signal must stop the server even when it lands inside one of waitress's callbacks:
         # send it while a client keeps opening and closing connections.
-        hammer = threading.Thread(target=_hammer, args=(port, 3.0), daemon=True)
+        hammering = threading.Event()
+        hammer = threading.Thread(target=_hammer, args=(port, 3.0, hammering), daemon=True)
         hammer.start()
-        time.sleep(0.5)
+        assert hammering.wait(5)
         proc.send_signal(sig)
         output, _ = proc.communicate(timeout=20)
     finally:

@@ -15,11 +15,11 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
 
-from appliance.core import clock, runtime
+from appliance.core import clock, runtime, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.cache import CommitInvalidatedCache
 from appliance.core.db import read_row, remember, run_after
-from appliance.core.errors import Forbidden, Invalid, NotFound, Unauthorized
+from appliance.core.errors import Forbidden, Invalid, Unauthorized
 from appliance.api_keys.models import ApiKey
 from appliance.organizations.models import Organization
 from appliance.permissions import service as permissions_service
@@ -115,10 +115,8 @@ def list_keys(session: Session, *, actor: OrgActor) -> list[ApiKey]:
 
 
 def access_key(session: Session, *, actor: OrgActor, key_id: str) -> ApiKey:
-    key = session.get(ApiKey, key_id)
-    if key is None or key.organization_id != actor.organization_id or key.revoked_at is not None:
-        raise NotFound("No API key with this id in this organization.", code="api_key_not_found")
-    return key
+    return tenancy.access_in_org(session, ApiKey, key_id, actor, what="API key", code="api_key_not_found",
+                                 usable=lambda key: key.revoked_at is None)
 
 
 def check_create_key(session: Session, *, actor: OrgActor, name: str, scopes: list[str] | None = None,

@@ -12,7 +12,8 @@ from appliance.users.schemas import ChangePasswordSchema
 blp = Blueprint("auth", __name__, url_prefix="/auth", description="Sign-up, sign-in and sessions")
 # /users/me/change-password sits with the person's profile in the API (tagged `users`), but its
 # rules (hashing, throttling, closing the other sessions) are sign-in's, and users import no auth.
-password_blp = Blueprint("password", __name__, url_prefix="/users/me", description="The signed-in person's password")
+password_blp = Blueprint("password", __name__, url_prefix="/users/me", description="The signed-in person's password",
+                         shown_with="users")
 
 
 def _device() -> Device:
@@ -177,7 +178,7 @@ class TwoFactorRecoveryCodes(MethodView):
         return {"recovery_codes": codes}
 
 
-@password_blp.route("/change-password", tags=["users"])
+@password_blp.route("/change-password")
 class ChangePassword(MethodView):
     @password_blp.arguments(ChangePasswordSchema)
     @password_blp.response(204)

@@ -2,7 +2,7 @@ from marshmallow import fields, validate
 
 from appliance.core.schema import ApiSchema, EmailAddress, IsoDateTime, Secret, Text
 from appliance.users.schemas import PASSWORD_RULES, UserSchema
-from appliance.users.service import SUPPORTED_LOCALES
+from appliance.core.locales import DEFAULT_LOCALE, LOCALES
 
 _TOKEN = {"required": True, "max_length": 200}
 
@@ -11,7 +11,7 @@ class SignupSchema(ApiSchema):
     email = EmailAddress(required=True)
     password = Secret(required=True, **PASSWORD_RULES)
     name = Text(required=True, min_length=1, max_length=100)
-    locale = fields.String(load_default="en", validate=validate.OneOf(SUPPORTED_LOCALES))
+    locale = fields.String(load_default=DEFAULT_LOCALE, validate=validate.OneOf(LOCALES))
 
 
 class LoginSchema(ApiSchema):

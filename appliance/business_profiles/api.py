@@ -10,10 +10,11 @@ from appliance.http.unit_of_work import db_session
 from appliance.phone_numbers.schemas import PhoneNumberSchema
 
 blp = Blueprint("business_profiles", __name__, url_prefix="/organizations/<uuid:org_id>/phone-numbers",
-                description="A number's business profile and coexistence sync, on the network")
+                description="A number's business profile and coexistence sync, on the network",
+                shown_with="phone_numbers")
 
 
-@blp.route("/<uuid:phone_pk>/profile", tags=["phone_numbers"])
+@blp.route("/<uuid:phone_pk>/profile")
 class BusinessProfile(MethodView):
     @blp.requires("phone-numbers:read")
     @blp.response(200, schemas.BusinessProfileSchema)
@@ -29,7 +30,7 @@ class BusinessProfile(MethodView):
         return service.update_profile(actor=current_org_actor(), phone_pk=str(phone_pk), **body)
 
 
-@blp.route("/<uuid:phone_pk>/profile/picture", tags=["phone_numbers"])
+@blp.route("/<uuid:phone_pk>/profile/picture")
 class BusinessProfilePicture(MethodView):
     @blp.requires("phone-numbers:write")
     @blp.response(201, schemas.BusinessProfileSchema)
@@ -41,7 +42,7 @@ class BusinessProfilePicture(MethodView):
         return service.set_profile_picture(actor=current_org_actor(), phone_pk=str(phone_pk), content=content)
 
 
-@blp.route("/<uuid:phone_pk>/coexistence/sync", tags=["phone_numbers"])
+@blp.route("/<uuid:phone_pk>/coexistence/sync")
 class CoexistenceSync(MethodView):
     @blp.requires("phone-numbers:write")
     @blp.response(201, PhoneNumberSchema)

@@ -83,6 +83,6 @@ def check_coexistence_sync(session: Session, *, actor: OrgActor, phone_pk: str) 
     number = session.merge(number)
     number.coexistence_sync_requested_at = number.updated_at = clock.now()
     session.add(number)
-    events.emit(session, "phone_number.coexistence_sync_requested", organization_id=number.organization_id,
+    events.emit(session, events.PHONE_NUMBER_COEXISTENCE_SYNC_REQUESTED, organization_id=number.organization_id,
                 phoneNumberId=number.id, requestId=str(answer.get("request_id") or ""))
     return number

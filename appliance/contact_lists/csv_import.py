@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from appliance.contacts.service import normalize_wa_id
 from appliance.core.errors import Invalid
+from appliance.core.text import fold
 
 MAX_ROWS = 20_000  # one import holds the write lock ~2 s at this size on these machines
 MAX_REJECTIONS_LISTED = 100
@@ -41,8 +42,7 @@ class Parsed:
 
 
 def _key(header: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", header.strip().casefold())
-    return "".join(c for c in decomposed if c.isalnum())
+    return "".join(c for c in fold(header) if c.isalnum())
 
 
 def _decode(content: bytes) -> str:

@@ -12,7 +12,7 @@ from appliance.contact_lists import csv_import
 from appliance.contacts.models import ContactList, ContactListMember
 from appliance.contacts import service as contacts_service
 from appliance.contacts.models import Contact
-from appliance.core import clock, events
+from appliance.core import clock, events, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.db import insert_many
 from appliance.core.errors import Conflict, Invalid, NotFound
@@ -55,10 +55,8 @@ def list_lists(session: Session, *, actor: OrgActor) -> list[ListView]:
 
 
 def access_list(session: Session, *, actor: OrgActor, list_id: str) -> ContactList:
-    contact_list = session.get(ContactList, list_id)
-    if contact_list is None or contact_list.organization_id != actor.organization_id:
-        raise NotFound("No contact list with this id in this organization.", code="contact_list_not_found")
-    return contact_list
+    return tenancy.access_in_org(session, ContactList, list_id, actor, what="contact list",
+                                 code="contact_list_not_found")
 
 
 def view_list(session: Session, *, actor: OrgActor, list_id: str) -> ListView:
@@ -78,7 +76,7 @@ def do_create(session: Session, *, actor: OrgActor, name: str, description: str 
     contact_list = ContactList(organization_id=actor.organization_id, name=name, description=description,
                                created_at=now, updated_at=now)
     session.add(contact_list)
-    events.emit(session, "contact_list.created", organization_id=actor.organization_id, contactListId=contact_list.id)
+    events.emit(session, events.CONTACT_LIST_CREATED, organization_id=actor.organization_id, contactListId=contact_list.id)
     return ListView(contact_list, 0)
 
 
@@ -98,7 +96,7 @@ def do_delete(session: Session, *, actor: OrgActor, list_id: str) -> None:
     contact_list = access_list(session, actor=actor, list_id=list_id)
     session.execute(delete(ContactListMember).where(ContactListMember.list_id == list_id))
     session.delete(contact_list)
-    events.emit(session, "contact_list.deleted", organization_id=actor.organization_id, contactListId=list_id)
+    events.emit(session, events.CONTACT_LIST_DELETED, organization_id=actor.organization_id, contactListId=list_id)
 
 
 def _add(session: Session, list_id: str, contact_ids: list[str]) -> int:
@@ -171,6 +169,6 @@ def do_import_csv(session: Session, *, actor: OrgActor, list_id: str, content: b
     member_ids = [existing[row.wa_id].id for row in parsed.rows if row.wa_id in existing] + created
     summary.added = _add(session, contact_list.id, member_ids)
     summary.already_members = len(member_ids) - summary.added
-    events.emit(session, "contact_list.imported", organization_id=actor.organization_id, contactListId=list_id,
+    events.emit(session, events.CONTACT_LIST_IMPORTED, organization_id=actor.organization_id, contactListId=list_id,
                 created=summary.created, added=summary.added)
     return summary

@@ -10,7 +10,7 @@ from sqlmodel import Session, select
 
 from appliance.contacts.models import ContactList, ContactListMember
 from appliance.contacts.models import Contact
-from appliance.core import clock, events, pagination
+from appliance.core import clock, events, pagination, tenancy
 from appliance.core.db import insert_many, read_row
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, NotFound
@@ -84,10 +84,7 @@ def _check_list(session: Session, actor: OrgActor, list_id: str) -> None:
 
 
 def access_contact(session: Session, *, actor: OrgActor, contact_id: str) -> Contact:
-    contact = session.get(Contact, contact_id)
-    if contact is None or contact.organization_id != actor.organization_id:
-        raise NotFound("No contact with this id in this organization.", code="contact_not_found")
-    return contact
+    return tenancy.access_in_org(session, Contact, contact_id, actor, what="contact", code="contact_not_found")
 
 
 def find_by_wa_ids(session: Session, *, organization_id: str, wa_ids: list[str]) -> dict:
@@ -127,7 +124,7 @@ def do_add(session: Session, *, organization_id: str, wa_id: str | None, name: s
                       profile_name=profile_name, bot_excluded=bot_excluded, attributes=attributes or {},
                       created_at=now, updated_at=now)
     session.add(contact)
-    events.emit(session, "contact.created", organization_id=organization_id, contactId=contact.id)
+    events.emit(session, events.CONTACT_CREATED, organization_id=organization_id, contactId=contact.id)
     return contact
 
 
@@ -142,7 +139,7 @@ def do_add_many(session: Session, *, organization_id: str, contacts: list[dict])
              "attributes": item.get("attributes") or {}, "opted_out_at": None, "created_at": now, "updated_at": now}
             for item in contacts]
     insert_many(session, Contact.__table__, rows)
-    events.emit_many(session, "contact.created", organization_id=organization_id,
+    events.emit_many(session, events.CONTACT_CREATED, organization_id=organization_id,
                      items=[{"contactId": row["id"]} for row in rows])
     return [row["id"] for row in rows]
 
@@ -156,7 +153,7 @@ def do_update_many(session: Session, *, organization_id: str, changes: list[dict
     session.execute(update(table).where(table.c.id == bindparam("contact_id")).values(
         name=bindparam("new_name"), attributes=bindparam("new_attributes"), updated_at=clock.now()),
         [{"contact_id": c["id"], "new_name": c["name"], "new_attributes": c["attributes"]} for c in changes])
-    events.emit_many(session, "contact.updated", organization_id=organization_id,
+    events.emit_many(session, events.CONTACT_UPDATED, organization_id=organization_id,
                      items=[{"contactId": c["id"], "changed": ["attributes", "name"]} for c in changes])
 
 
@@ -169,7 +166,7 @@ def do_update(session: Session, *, actor: OrgActor, contact_id: str, **changes) 
             setattr(contact, field, changes[field])
         contact.updated_at = clock.now()
         session.add(contact)
-        events.emit(session, "contact.updated", organization_id=contact.organization_id, contactId=contact.id,
+        events.emit(session, events.CONTACT_UPDATED, organization_id=contact.organization_id, contactId=contact.id,
                     changed=sorted(changed))
     return contact
 
@@ -179,7 +176,7 @@ def do_delete(session: Session, *, actor: OrgActor, contact_id: str) -> None:
     to be forgotten); the network keeps its own copy."""
     contact = access_contact(session, actor=actor, contact_id=contact_id)
     session.delete(contact)
-    events.emit(session, "contact.deleted", organization_id=contact.organization_id, contactId=contact.id)
+    events.emit(session, events.CONTACT_DELETED, organization_id=contact.organization_id, contactId=contact.id)
 
 
 # Writing as the network reports -------------------------------------------------------------------
@@ -230,7 +227,7 @@ def do_record_address_book(session: Session, *, organization_id: str, items: lis
         elif contact.name is None and full_name:
             contact.name, contact.updated_at = full_name, clock.now()
             session.add(contact)
-            events.emit(session, "contact.updated", organization_id=organization_id, contactId=contact.id,
+            events.emit(session, events.CONTACT_UPDATED, organization_id=organization_id, contactId=contact.id,
                         changed=["name"])
             changed += 1
     return changed
@@ -244,5 +241,5 @@ def do_record_opt_out(session: Session, *, contact, keyword: str) -> None:
         contact = session.get(Contact, contact.id)
     contact.opted_out_at = contact.updated_at = clock.now()
     session.add(contact)
-    events.emit(session, "contact.opted_out", organization_id=contact.organization_id, contactId=contact.id,
+    events.emit(session, events.CONTACT_OPTED_OUT, organization_id=contact.organization_id, contactId=contact.id,
                 keyword=keyword)

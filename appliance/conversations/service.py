@@ -44,7 +44,7 @@ def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime
     if at >= found.last_message_at:
         changes["preview"] = preview
     update_by_id(session, table, found.id, changes)
-    events.emit(session, "conversation.updated", organization_id=number.organization_id,
+    events.emit(session, events.CONVERSATION_UPDATED, organization_id=number.organization_id,
                 conversationId=found.id, phoneNumberId=number.id, reopened=reopened)
     return found.id
 
@@ -58,7 +58,7 @@ def _create(session: Session, *, number, contact_id: str, at: datetime, inbound:
         contact_id=contact_id, status="open", unread=inbound, pinned=False, handoff_pending=False,
         last_message_at=at, preview=preview, last_inbound_at=at if inbound else None,
         awaiting_reply_since=at if inbound else None, created_at=now, updated_at=now)])
-    events.emit(session, "conversation.created", organization_id=number.organization_id,
+    events.emit(session, events.CONVERSATION_CREATED, organization_id=number.organization_id,
                 conversationId=conversation_id, phoneNumberId=number.id)
     return conversation_id
 
@@ -76,7 +76,7 @@ def do_record_echo(session: Session, *, number, contact_id: str, at: datetime, p
         update_by_id(session, table, found.id, {"last_message_at": at, "preview": preview, "awaiting_reply_since": None,
                                                 "wait_notified_at": None, "updated_at": now})
         _count_reply(session, found, user_id=None, at=at)
-        events.emit(session, "conversation.updated", organization_id=number.organization_id,
+        events.emit(session, events.CONVERSATION_UPDATED, organization_id=number.organization_id,
                     conversationId=found.id, phoneNumberId=number.id, reopened=False)
     return found.id
 
@@ -101,7 +101,7 @@ def do_record_outbound(session: Session, *, number, contact_id: str, found=None,
         changes.update(awaiting_reply_since=None, wait_notified_at=None)
         _count_reply(session, found, user_id=answered_by, at=now)
     update_by_id(session, table, found.id, changes)
-    events.emit(session, "conversation.updated", organization_id=number.organization_id,
+    events.emit(session, events.CONVERSATION_UPDATED, organization_id=number.organization_id,
                 conversationId=found.id, phoneNumberId=number.id, reopened=False)
     return found.id
 

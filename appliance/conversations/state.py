@@ -20,10 +20,6 @@ from appliance.core.errors import Invalid, NotFound
 from appliance.memberships.models import Membership
 from appliance.tags import service as tags_service
 
-CONVERSATION_UPDATED = "conversation.updated"
-ASSIGNMENT_CHANGED = "conversation.assignment_changed"
-HANDOFF_REQUESTED = "conversation.handoff_requested"
-
 
 def _changed(session: Session, conversation: Conversation, *, announce: dict | None = None, **changes) -> Conversation:
     """Apply the changes that differ; one `conversation.updated` naming them (none if nothing did),
@@ -35,7 +31,7 @@ def _changed(session: Session, conversation: Conversation, *, announce: dict | N
         setattr(conversation, name, value)
     conversation.updated_at = clock.now()
     session.add(conversation)
-    events.emit(session, CONVERSATION_UPDATED, organization_id=conversation.organization_id,
+    events.emit(session, events.CONVERSATION_UPDATED, organization_id=conversation.organization_id,
                 conversationId=conversation.id, phoneNumberId=conversation.phone_number_pk,
                 changes=sorted(_public(name) for name in different), **(announce or {}))
     return conversation
@@ -122,7 +118,7 @@ def do_assign(session: Session, *, actor: OrgActor, conversation_id: str, user_i
         return conversation
     conversation.assignee_user_id, conversation.updated_at = user_id, clock.now()
     session.add(conversation)
-    events.emit(session, ASSIGNMENT_CHANGED, organization_id=conversation.organization_id,
+    events.emit(session, events.CONVERSATION_ASSIGNMENT_CHANGED, organization_id=conversation.organization_id,
                 conversationId=conversation.id, phoneNumberId=conversation.phone_number_pk,
                 assigneeUserId=user_id, previousAssigneeUserId=previous, changedByUserId=actor.user_id)
     return conversation
@@ -150,7 +146,7 @@ def do_remove_tag(session: Session, *, actor: OrgActor, conversation_id: str, ta
 def _tags_changed(session: Session, conversation: Conversation) -> None:
     conversation.updated_at = clock.now()
     session.add(conversation)
-    events.emit(session, CONVERSATION_UPDATED, organization_id=conversation.organization_id,
+    events.emit(session, events.CONVERSATION_UPDATED, organization_id=conversation.organization_id,
                 conversationId=conversation.id, phoneNumberId=conversation.phone_number_pk, changes=["tags"])
 
 
@@ -166,7 +162,7 @@ def do_add_note(session: Session, *, actor: OrgActor, conversation_id: str, body
                             author_user_id=actor.user_id, body=body, created_at=clock.now())
     session.add(note)
     session.flush()
-    events.emit(session, CONVERSATION_UPDATED, organization_id=conversation.organization_id,
+    events.emit(session, events.CONVERSATION_UPDATED, organization_id=conversation.organization_id,
                 conversationId=conversation.id, phoneNumberId=conversation.phone_number_pk, changes=["notes"],
                 noteId=note.id)
     return note
@@ -183,7 +179,7 @@ def do_request_handoff(session: Session, *, actor: OrgActor, conversation_id: st
     conversation.handoff_pending, conversation.handoff_requested_at = True, now
     conversation.handoff_reason, conversation.handoff_detail, conversation.updated_at = reason, detail, now
     session.add(conversation)
-    events.emit(session, HANDOFF_REQUESTED, organization_id=conversation.organization_id,
+    events.emit(session, events.CONVERSATION_HANDOFF_REQUESTED, organization_id=conversation.organization_id,
                 conversationId=conversation.id, phoneNumberId=conversation.phone_number_pk,
                 reason=reason, detail=detail, origin="api" if actor.kind != "user" else "agent")
     return conversation

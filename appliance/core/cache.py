@@ -22,9 +22,11 @@ _caches: list["CommitInvalidatedCache"] = []
 
 
 class CommitInvalidatedCache:
-    def __init__(self, name: str, *, watched: tuple[type, ...], ttl_seconds: float = 2.0, max_entries: int = 1024):
+    def __init__(self, name: str, *, watched: tuple[type, ...], ttl_seconds: float = 2.0, max_entries: int = 1024,
+                 monotonic=time.monotonic):
         self.name, self.watched = name, watched
         self.ttl_seconds, self.max_entries = ttl_seconds, max_entries
+        self._monotonic = monotonic  # tests pass a clock they move
         self._entries: OrderedDict[Any, tuple[float, Any]] = OrderedDict()
         self._lock = threading.Lock()
         self._generation = 0
@@ -40,7 +42,7 @@ class CommitInvalidatedCache:
             entry = self._entries.get(key)
             if entry is None:
                 return None
-            if entry[0] <= time.monotonic():
+            if entry[0] <= self._monotonic():
                 del self._entries[key]
                 return None
             self._entries.move_to_end(key)
@@ -50,7 +52,7 @@ class CommitInvalidatedCache:
         with self._lock:
             if generation != self._generation:
                 return  # a change committed since this value was read
-            self._entries[key] = (time.monotonic() + self.ttl_seconds, value)
+            self._entries[key] = (self._monotonic() + self.ttl_seconds, value)
             self._entries.move_to_end(key)
             while len(self._entries) > self.max_entries:
                 self._entries.popitem(last=False)

@@ -19,9 +19,19 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-_hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
+PASSWORD_COST = {"time_cost": 2, "memory_cost": 19456, "parallelism": 1}  # argon2id at OWASP's floor
+_hasher = PasswordHasher(**PASSWORD_COST)
 # Verified against when the account does not exist, so both paths cost the same time.
 _DUMMY_HASH = _hasher.hash("dummy password for timing equalisation")
+
+
+def set_password_cost(*, time_cost: int, memory_cost: int, parallelism: int = 1) -> None:
+    """Hash new passwords at another cost (still argon2id). For the test suite only, where a person is
+    signed up in most tests and what is tested is not the hash: `PASSWORD_COST` costs ~25 ms a hash.
+    Stored hashes of another cost still verify (and are rehashed at the next sign-in)."""
+    global _hasher, _DUMMY_HASH
+    _hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_cost, parallelism=parallelism)
+    _DUMMY_HASH = _hasher.hash("dummy password for timing equalisation")
 
 
 def hash_password(password: str) -> str:

@@ -8,10 +8,30 @@ Modules call these helpers instead of repeating the rules.
 
 from __future__ import annotations
 
+from typing import Callable, TypeVar
+
 from sqlalchemy.sql import Select
+from sqlmodel import Session
 
 from appliance.core.actor import OrgActor
-from appliance.core.errors import Forbidden
+from appliance.core.errors import Forbidden, NotFound
+
+Row = TypeVar("Row")
+
+
+def check_in_org(row: Row | None, actor: OrgActor, *, what: str, code: str,
+                 usable: Callable[[Row], bool] | None = None, message: str | None = None, **details) -> Row:
+    """`row` if it is the actor organization's (and `usable`, the domain's own rule: not revoked,
+    inside the actor's business accounts...); otherwise 404 `code`. Another tenant's row answers
+    exactly as a missing one, so nothing leaks its existence."""
+    if row is None or row.organization_id != actor.organization_id or (usable is not None and not usable(row)):
+        raise NotFound(message or f"No {what} with this id in this organization.", code=code, **details)
+    return row
+
+
+def access_in_org(session: Session, model: type[Row], row_id: str, actor: OrgActor, **rules) -> Row:
+    """The `model` row `row_id` of the actor's organization, or 404 (the rules of `check_in_org`)."""
+    return check_in_org(session.get(model, row_id), actor, **rules)
 
 
 def check_phone_number_allowed(actor: OrgActor, phone_number_id: str) -> None:

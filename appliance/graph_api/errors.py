@@ -1,6 +1,6 @@
-"""What the network's error codes mean to a person: a short title, guidance in English and Spanish,
-and whether retrying helps, read once from network_errors.json beside this module (shipped in the
-package: the catalog is protocol knowledge, like the client)."""
+"""What the network's error codes mean to a person: a short title, guidance in every language the
+appliance speaks (English, Spanish) and whether retrying helps, read once from network_errors.json
+beside this module (shipped in the package: the catalog is protocol knowledge, like the client)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-LANGUAGES = ("en", "es")
 
 
 @dataclass(frozen=True)

@@ -63,9 +63,22 @@ class ArgumentsParser(FlaskParser):
 
 
 class Blueprint(flask_smorest.Blueprint):
-    """Routes are authenticated unless decorated with `@blp.public`."""
+    """Routes are authenticated unless decorated with `@blp.public`.
+
+    `shown_with="users"`: the routes of this blueprint appear under another blueprint's tag in the
+    OpenAPI document (routes the reference puts under one prefix but another domain owns, such as
+    /conversations/{id}/messages), and this blueprint adds no tag of its own."""
 
     ARGUMENTS_PARSER = ArgumentsParser()
+
+    def __init__(self, *args, shown_with: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.shown_with = shown_with
+
+    def route(self, rule, *, parameters=None, tags=None, **options):
+        if tags is None and self.shown_with:
+            tags = [self.shown_with]
+        return super().route(rule, parameters=parameters, tags=tags, **options)
 
     def arguments(self, schema, *args, **kwargs):
         # webargs builds a schema given as a class anew for every request (~0.5 ms); one instance

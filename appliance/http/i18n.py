@@ -2,8 +2,8 @@
 
 from flask import request
 
-PAGE_LOCALES = ("en", "es")
+from appliance.core.locales import DEFAULT_LOCALE, LOCALES
 
 
 def page_locale() -> str:
-    return request.accept_languages.best_match(PAGE_LOCALES) or "en"
+    return request.accept_languages.best_match(LOCALES) or DEFAULT_LOCALE

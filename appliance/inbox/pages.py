@@ -13,10 +13,12 @@ from flask import Blueprint, abort, redirect, render_template, request, send_fil
 
 from appliance.conversations import inbox, state
 from appliance.core import clock, runtime
+from appliance.core.events import LIVE as LIVE_EVENTS
 from appliance.core.errors import AppError, Invalid
 from appliance.http.api import writes_on_get
 from appliance.http.browser import browser_actor, signed_in_page
-from appliance.http.i18n import PAGE_LOCALES, page_locale
+from appliance.core.locales import LOCALES
+from appliance.http.i18n import page_locale
 from appliance.http.unit_of_work import db_session
 from appliance.inbox import view
 from appliance.inbox.texts import TEXTS
@@ -33,7 +35,7 @@ inbox_pages = Blueprint("inbox_pages", __name__, url_prefix="/inbox")
 
 def _lang() -> str:
     chosen = session.get("lang")
-    return chosen if chosen in PAGE_LOCALES else page_locale()
+    return chosen if chosen in LOCALES else page_locale()
 
 
 def _actor(org_id, permission: str = "conversations:read"):
@@ -68,7 +70,7 @@ def start():
 @inbox_pages.get("/language/<lang>")
 @signed_in_page
 def language(lang):
-    if lang in PAGE_LOCALES:
+    if lang in LOCALES:
         session["lang"] = lang
     return redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url) else "/inbox")
 
@@ -95,6 +97,7 @@ def _page(org_id, conversation_id: str | None):
     query = view.ListQuery.parse(request.args)
     current = view.conversation_view(db_session(), actor, conversation_id) if conversation_id else None
     return _render("inbox/page.html", org_id=str(org_id), actor=actor, query=query, current=current,
+                   live_events=LIVE_EVENTS,
                    page=view.conversation_list(db_session(), actor, query), side=view.sidebar(db_session(), actor),
                    organizations=organizations_service.list_my_organizations(db_session(), actor=browser_actor(),
                                                                              active_only=True))

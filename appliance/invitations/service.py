@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from sqlmodel import Session, select, update
 
-from appliance.core import clock, crypto, runtime
+from appliance.core import clock, crypto, runtime, tenancy
 from appliance.core.actor import Actor, OrgActor
 from appliance.core.errors import Conflict, Forbidden, NotFound
 from appliance.invitations.models import Invitation
@@ -76,10 +76,10 @@ def check_invite(session: Session, *, actor: OrgActor, email: str, role_id: str)
 
 
 def do_revoke(session: Session, *, actor: OrgActor, invitation_id: str) -> None:
-    invitation = session.get(Invitation, invitation_id)
-    if (invitation is None or invitation.organization_id != actor.organization_id
-            or invitation.accepted_at is not None or invitation.revoked_at is not None):
-        raise NotFound("No pending invitation with this id.", code="invitation_not_found")
+    invitation = tenancy.access_in_org(
+        session, Invitation, invitation_id, actor, what="pending invitation", code="invitation_not_found",
+        message="No pending invitation with this id.",
+        usable=lambda invitation: invitation.accepted_at is None and invitation.revoked_at is None)
     invitation.revoked_at = clock.now()
     session.add(invitation)
 

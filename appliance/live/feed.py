@@ -25,8 +25,6 @@ from appliance.core.actor import OrgActor
 from appliance.core.db import driver_connection
 from appliance.core.errors import Invalid, Unavailable
 
-LIVE_EVENTS = ("conversation.created", "conversation.updated", "conversation.assignment_changed",
-               "conversation.handoff_requested", "message.created", "message.updated")
 POLL_SECONDS = 5.0  # the longest a stream waits without looking (events of other processes)
 # The shortest time between two reads of one stream: under a stream of commits (a busy number posts
 # hundreds of webhooks a second) each stream reads ten times a second at most, whatever the rate,
@@ -125,7 +123,7 @@ class Subject:
 def open_stream(database, *, actor: OrgActor, last_event_id: int | None, heartbeat_seconds: float,
                 limit: int) -> Iterator[str]:
     """Take a slot (503 if none) and answer the stream's text, chunk by chunk."""
-    names = [n for n in LIVE_EVENTS if n.startswith("conversation.") or actor.can("messages:read")]
+    names = [n for n in events.LIVE if n.startswith("conversation.") or actor.can("messages:read")]
     with database.unit_of_work(write=False) as session:
         driver = driver_connection(session)
         if last_event_id is None:  # a new stream starts from now

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
-from appliance.core import clock
+from appliance.core import clock, tenancy
 from appliance.core.actor import Actor, OrgActor
 from appliance.core.db import read_row
 from appliance.core.errors import Conflict, Forbidden, Invalid, NotFound
@@ -101,19 +101,15 @@ def list_organization_ids_of(session: Session, user_id: str, *, role_key: str | 
 # and the last active owner can be neither demoted, removed nor suspended.
 
 def access_membership(session: Session, *, actor: OrgActor, membership_id: str) -> Membership:
-    membership = session.get(Membership, membership_id)
-    if membership is None or membership.organization_id != actor.organization_id:
-        raise NotFound("No member with this id in this organization.", code="membership_not_found")
-    return membership
+    return tenancy.access_in_org(session, Membership, membership_id, actor, what="member",
+                                 code="membership_not_found")
 
 
 def check_role_assignable(session: Session, *, actor: OrgActor, role_id: str) -> Role:
     """The role, if the actor may hand it out here (setting a role, inviting): it belongs to this
     organization, the owner role only by an owner, and never beyond the actor's own permissions."""
-    role = session.get(Role, role_id)
-    if role is None or role.organization_id != actor.organization_id:
-        raise NotFound("No role with this id in this organization.", code="role_not_found",
-                       errors={"roleId": ["Unknown role."]})
+    role = tenancy.access_in_org(session, Role, role_id, actor, what="role", code="role_not_found",
+                                 errors={"roleId": ["Unknown role."]})
     if role.key == "owner" and actor.role_key != "owner":
         raise Forbidden("Only an owner can give the owner role.", code="owner_required")
     permissions_service.check_grantable(actor, role.permissions)

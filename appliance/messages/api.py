@@ -16,7 +16,7 @@ blp = Blueprint("messages", __name__, url_prefix="/organizations/<uuid:org_id>/m
 # A conversation's messages sit under /conversations in the API (tagged with them), but they are
 # this domain's: conversations import nothing of messages.
 thread_blp = Blueprint("conversation_messages", __name__, url_prefix="/organizations/<uuid:org_id>/conversations",
-                       description="A conversation's messages, media and links; message search")
+                       description="A conversation's messages, media and links; message search", shown_with="conversations")
 
 _ADDRESS = ("phone_number_id", "to", "reply_to_message_id", "client_id")
 
@@ -160,7 +160,7 @@ class MessageMedia(MethodView):
         return send_file(media.path, mimetype=media.mime_type, download_name=media.filename, conditional=True)
 
 
-@thread_blp.route("/search", tags=["conversations"])
+@thread_blp.route("/search")
 class Search(MethodView):
     @thread_blp.requires("messages:read")
     @thread_blp.arguments(schemas.SearchArgsSchema, location="query")
@@ -174,7 +174,7 @@ class Search(MethodView):
                                       cursor=args["before"])
 
 
-@thread_blp.route("/<uuid:conversation_id>/messages", tags=["conversations"])
+@thread_blp.route("/<uuid:conversation_id>/messages")
 class ConversationMessages(MethodView):
     @thread_blp.requires("messages:read")
     @thread_blp.arguments(schemas.ThreadArgsSchema, location="query")
@@ -185,7 +185,7 @@ class ConversationMessages(MethodView):
                                     take=args["limit"], cursor=args["before"], around=args["around"])
 
 
-@thread_blp.route("/<uuid:conversation_id>/media", tags=["conversations"])
+@thread_blp.route("/<uuid:conversation_id>/media")
 class ConversationMedia(MethodView):
     @thread_blp.requires("messages:read")
     @thread_blp.arguments(schemas.MediaArgsSchema, location="query")
@@ -196,7 +196,7 @@ class ConversationMedia(MethodView):
                                  category=args["category"], take=args["limit"], cursor=args["before"])
 
 
-@thread_blp.route("/<uuid:conversation_id>/media/counts", tags=["conversations"])
+@thread_blp.route("/<uuid:conversation_id>/media/counts")
 class ConversationMediaCounts(MethodView):
     @thread_blp.requires("messages:read")
     @thread_blp.response(200, schemas.MediaCountsSchema)
@@ -205,7 +205,7 @@ class ConversationMediaCounts(MethodView):
         return thread.media_counts(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id))
 
 
-@thread_blp.route("/<uuid:conversation_id>/links", tags=["conversations"])
+@thread_blp.route("/<uuid:conversation_id>/links")
 class ConversationLinks(MethodView):
     @thread_blp.requires("messages:read")
     @thread_blp.arguments(schemas.LinkArgsSchema, location="query")

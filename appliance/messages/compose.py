@@ -12,10 +12,10 @@ import re
 from typing import Any
 
 from appliance.core.errors import Invalid
+from appliance.messages.kinds import MEDIA_TYPES
 
 SEND_TYPES = ("text", "template", "image", "video", "audio", "document", "sticker", "location", "contacts",
               "interactive", "reaction")
-MEDIA_TYPES = frozenset({"image", "video", "audio", "document", "sticker"})
 CAPTIONED = frozenset({"image", "video", "document"})
 INTERACTIVE_TYPES = ("button", "list", "cta_url", "flow", "product", "product_list", "catalog_message",
                      "location_request_message", "carousel", "address_message")

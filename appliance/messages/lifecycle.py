@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 
 from appliance.contacts.models import Contact
 from appliance.conversations import inbox as conversations_inbox
-from appliance.core import clock, events
+from appliance.core import clock, events, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid, NotFound
 from appliance.messages import compose, search_index
@@ -24,9 +24,7 @@ from appliance.messages.outbound import Outgoing, do_send
 
 def access_message(session: Session, *, actor: OrgActor, message_id: str) -> Message:
     """A message of the actor's organization, within its number and account restrictions."""
-    message = session.get(Message, message_id)
-    if message is None or message.organization_id != actor.organization_id:
-        raise NotFound("No message with this id in this organization.", code="message_not_found")
+    message = tenancy.access_in_org(session, Message, message_id, actor, what="message", code="message_not_found")
     try:
         conversations_inbox.access_conversation(session, actor=actor, conversation_id=message.conversation_id)
     except NotFound:
@@ -37,7 +35,7 @@ def access_message(session: Session, *, actor: OrgActor, message_id: str) -> Mes
 def _changed(session: Session, message: Message, **data) -> Message:
     message.updated_at = clock.now()
     session.add(message)
-    events.emit(session, "message.updated", organization_id=message.organization_id, messageId=message.id,
+    events.emit(session, events.MESSAGE_UPDATED, organization_id=message.organization_id, messageId=message.id,
                 conversationId=message.conversation_id, **data)
     return message
 

@@ -7,7 +7,7 @@ from appliance.core.events import OutboxEvent
 from appliance.messages import tasks
 
 
-@events.subscribe("conversation.updated")
+@events.subscribe(events.CONVERSATION_UPDATED)
 def send_read_receipt(session: Session, event: OutboxEvent) -> None:
     if event.data.get("read") and "unread" in event.data.get("changes", ()):
         tasks.send_read_mark(event.data["conversationId"], False)

@@ -11,14 +11,14 @@ from datetime import timedelta
 
 from sqlmodel import select
 
-from appliance.graph_api.client import GraphError
-from appliance.wabas.network import graph_client
 from appliance.core import clock, events
+from appliance.graph_api.client import GraphError
 from appliance.messages.media_files import inbound_path, write_atomically
 from appliance.messages.models import Message
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.wabas import service as wabas_service
 from appliance.wabas.models import BusinessAccount
+from appliance.wabas.network import graph_client
 
 MAX_ATTEMPTS = 6
 RETRY_DELAYS = (30, 120, 600, 3600, 6 * 3600)  # seconds before attempts 2..6
@@ -60,7 +60,7 @@ def fetch(database, message_id: str) -> tuple[str, int] | None:
         message.updated_at = clock.now()
         session.add(message)
         if outcome != "retry":
-            events.emit(session, "message.updated", organization_id=message.organization_id, messageId=message.id,
+            events.emit(session, events.MESSAGE_UPDATED, organization_id=message.organization_id, messageId=message.id,
                         conversationId=message.conversation_id, mediaStatus=message.media_status)
         return message.media_status, message.media_attempts
 

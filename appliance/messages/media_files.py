@@ -15,16 +15,16 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from appliance.graph_api.client import GraphError
-from appliance.wabas.network import as_app_error, graph_client
 from appliance.core import clock, runtime, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid, NotFound, TooLarge
+from appliance.graph_api.client import GraphError
 from appliance.messages.lifecycle import access_message
 from appliance.messages.models import UploadedMedia
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.wabas import service as wabas_service
 from appliance.wabas.models import BusinessAccount
+from appliance.wabas.network import as_app_error, graph_client
 
 _MB = 1024 * 1024
 # The network's types and limits (cloud-api.md 3.7): what a message of each kind may carry.

@@ -17,10 +17,10 @@ from sqlmodel import Session
 
 from appliance.contacts import service as contacts_service
 from appliance.conversations import service as conversations_service
-from appliance.core import clock, events
+from appliance.core import clock, events, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.db import insert_many, read_row
-from appliance.core.errors import Invalid, NotFound
+from appliance.core.errors import Invalid
 from appliance.core.ids import new_id
 from appliance.messages import compose, search_index, sender, template_fill
 from appliance.messages import text as message_text
@@ -76,7 +76,7 @@ def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[S
            "media_attempts": 0, "sent_at": now, "created_at": now, "updated_at": now}
     search_index.index_new(session, [row])
     insert_many(session, _MESSAGES, [row])  # through the driver: every send passes here
-    events.emit(session, "message.created", organization_id=actor.organization_id, messageId=row["id"],
+    events.emit(session, events.MESSAGE_CREATED, organization_id=actor.organization_id, messageId=row["id"],
                 conversationId=conversation_id, direction="out")
     sender.wake_after_commit(session, number.id)
     return SimpleNamespace(**{**{column.name: None for column in _MESSAGES.columns}, **row}), True
@@ -112,9 +112,9 @@ def _reply_target(session: Session, actor: OrgActor, number_pk: str, to: str, me
     if not message_id:
         return None
     target = read_row(session, Message.__table__, id=message_id, remember=False)
-    if target is None or target.organization_id != actor.organization_id:
-        raise NotFound("replyToMessageId: no message with this id in this organization.", code="message_not_found",
-                       errors={"replyToMessageId": ["No such message."]})
+    tenancy.check_in_org(target, actor, what="message", code="message_not_found",
+                         message="replyToMessageId: no message with this id in this organization.",
+                         errors={"replyToMessageId": ["No such message."]})
     if target.phone_number_pk != number_pk or target.customer_wa_id not in (None, to) or not target.wamid:
         raise compose.problem("replyToMessageId", "A message of this conversation that the network has (with a wamid).",
                               code="reply_target_invalid")

@@ -9,14 +9,14 @@ import logging
 
 from sqlmodel import select
 
-from appliance.graph_api.client import GraphError
-from appliance.wabas.network import graph_client
 from appliance.conversations import inbox_settings
 from appliance.conversations.models import Conversation
+from appliance.graph_api.client import GraphError
 from appliance.messages.models import Message
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.wabas import service as wabas_service
 from appliance.wabas.models import BusinessAccount
+from appliance.wabas.network import graph_client
 
 log = logging.getLogger(__name__)
 

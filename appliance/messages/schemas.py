@@ -5,7 +5,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from appliance.core.schema import ApiSchema, IsoDateTime, Text, UuidString
 from appliance.graph_api.errors import explain
 from appliance.messages.compose import SEND_TYPES
-from appliance.messages.thread import MEDIA_CATEGORIES
+from appliance.messages.kinds import MEDIA_CATEGORIES
 
 
 def _guidance(message):

@@ -15,12 +15,12 @@ from appliance.core import pagination
 from appliance.core.actor import OrgActor
 from appliance.core.db import bind_processor, driver_connection
 from appliance.core.errors import Invalid
+from appliance.messages.kinds import MEDIA_TYPES
 from appliance.messages.models import Message
-from appliance.messages.thread import MEDIA_CATEGORIES
 from appliance.phone_numbers.models import PhoneNumber
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-_MEDIA_TYPES = tuple(kind for kinds in MEDIA_CATEGORIES.values() for kind in kinds)
+_MEDIA_TYPES = tuple(sorted(MEDIA_TYPES))
 
 
 @dataclass

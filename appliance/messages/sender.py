@@ -35,17 +35,18 @@ from datetime import timedelta
 from huey import crontab
 from sqlmodel import Session
 
-from appliance.graph_api.client import TRANSPORT_ERROR, GraphError
-from appliance.graph_api.errors import explain
-from appliance.wabas.network import graph_client
 from appliance.core import clock, events, runtime
 from appliance.core.db import after_commit, bind_processor, driver_connection, read_row
 from appliance.core.queue import huey
+from appliance.graph_api.client import TRANSPORT_ERROR, GraphError
+from appliance.graph_api.errors import explain
 from appliance.messages.models import Message
-from appliance.messages.pacing import Pacer, pacer as process_pacer
+from appliance.messages.pacing import Pacer
+from appliance.messages.pacing import pacer as process_pacer
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.wabas import service as wabas_service
 from appliance.wabas.models import BusinessAccount
+from appliance.wabas.network import graph_client
 
 log = logging.getLogger("appliance.sender")
 
@@ -164,7 +165,7 @@ def record(session: Session, line: Line, answers: list[Answer]) -> None:
             wabas_service.do_mark_needs_reauth(session, waba_pk=line.waba_pk)
     if changed:
         conversations = {a.job.message_id: a.job.conversation_id for a in answers}
-        events.emit_many(session, "message.updated", organization_id=line.organization_id,
+        events.emit_many(session, events.MESSAGE_UPDATED, organization_id=line.organization_id,
                          items=[{**c, "conversationId": conversations[c["messageId"]]} for c in changed])
 
 
@@ -188,7 +189,7 @@ def _fail_where(session: Session, condition: str, params: tuple, code: int) -> i
     error = GraphError(0, code, explain(code).title)
     _fail(session, [(row[0], error) for row in rows])
     for organization_id in {row[1] for row in rows}:
-        events.emit_many(session, "message.updated", organization_id=organization_id, items=[
+        events.emit_many(session, events.MESSAGE_UPDATED, organization_id=organization_id, items=[
             {"messageId": row[0], "conversationId": row[2], "status": "failed", "errorCode": code}
             for row in rows if row[1] == organization_id])
     return len(rows)

@@ -12,9 +12,9 @@ from appliance.core import clock, events
 from appliance.core.db import driver_connection, insert_many
 from appliance.core.ids import new_id
 from appliance.messages import search_index
+from appliance.messages.kinds import MEDIA_TYPES
 from appliance.messages.models import Message
 
-MEDIA_TYPES = frozenset({"image", "video", "audio", "document", "sticker"})
 # Outbound statuses only move forward; `failed` is final whatever arrives after it.
 _STATUS_RANK = {"pending": 0, "sent": 1, "delivered": 2, "read": 3}
 NETWORK_STATUSES = frozenset({"sent", "delivered", "read", "failed"})
@@ -84,7 +84,7 @@ def do_record_from_network(session: Session, *, number, conversation_id: str, co
         search_index.index_new(session, rows)
         # Core, not ORM objects: building and flushing a mapped object per row was most of the cost.
         insert_many(session, Message.__table__, rows)
-        events.emit_many(session, "message.created", organization_id=number.organization_id, items=[
+        events.emit_many(session, events.MESSAGE_CREATED, organization_id=number.organization_id, items=[
             {"messageId": row["id"], "conversationId": conversation_id, "direction": row["direction"]} for row in rows])
     return media_ids
 
@@ -118,6 +118,6 @@ def do_apply_status(session: Session, *, message: Message, status: str, error: d
         return False
     message.updated_at = clock.now()
     session.add(message)
-    events.emit(session, "message.updated", organization_id=message.organization_id, messageId=message.id,
+    events.emit(session, events.MESSAGE_UPDATED, organization_id=message.organization_id, messageId=message.id,
                 conversationId=message.conversation_id, status=message.status)
     return True

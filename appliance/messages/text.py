@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from appliance.messages.kinds import CAPTIONED_TYPES
+
 PREVIEW_MAX = 200
 # Emoji say what a message without words is, in every language of the inbox.
 _KIND_MARKS = {"image": "📷", "video": "🎥", "audio": "🎤", "document": "📄", "sticker": "💟", "location": "📍",
@@ -29,7 +31,7 @@ def plain_text(kind: str, payload) -> str | None:
     inner = _inner(kind, payload)
     if kind == "text":
         return _text(inner.get("body"))
-    if kind in ("image", "video", "document"):
+    if kind in CAPTIONED_TYPES:
         parts = [_text(inner.get("caption")), _text(inner.get("filename")) if kind == "document" else None]
         return " ".join(p for p in parts if p) or None
     if kind == "interactive":

@@ -12,12 +12,13 @@ from appliance.conversations import inbox as conversations_inbox
 from appliance.core import pagination
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid
+from appliance.messages.kinds import MEDIA_CATEGORIES
 from appliance.messages.models import Message, MessageReaction
-from appliance.messages.text import links as find_links, plain_text
+from appliance.messages.text import links as find_links
+from appliance.messages.text import plain_text
 
 ORDER = [Message.created_at, Message.id]
 # The inbox's media categories and the message types in each ("doc" as the reference names it).
-MEDIA_CATEGORIES = {"image": ("image", "sticker"), "video": ("video",), "audio": ("audio",), "doc": ("document",)}
 
 
 def list_messages(session: Session, *, actor: OrgActor, conversation_id: str, take: int, cursor: str | None,

@@ -76,9 +76,8 @@ def read_phone_number(session: Session, *, actor: OrgActor, phone_pk: str):
     """`access_phone_number` as a read-only row, for the hot paths (every send passes here)."""
     tenancy.check_phone_number_allowed(actor, phone_pk)
     number = read_row(session, PhoneNumber.__table__, id=phone_pk, absent=("disconnected_at",))
-    if number is None or number.organization_id != actor.organization_id or not tenancy.waba_visible(actor, number.waba_pk):
-        raise NotFound("No phone number with this id in this organization.", code="phone_number_not_found")
-    return number
+    return tenancy.check_in_org(number, actor, what="phone number", code="phone_number_not_found",
+                                usable=lambda number: tenancy.waba_visible(actor, number.waba_pk))
 
 
 def do_update(session: Session, *, actor: OrgActor, phone_pk: str, messages_per_second: int) -> PhoneNumber:

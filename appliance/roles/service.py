@@ -6,9 +6,9 @@ from __future__ import annotations
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from appliance.core import clock
+from appliance.core import clock, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.errors import Conflict, Invalid, NotFound
+from appliance.core.errors import Conflict, Invalid
 from appliance.core.text import slugify
 from appliance.permissions import service as permissions_service
 from appliance.roles.models import Role
@@ -33,10 +33,7 @@ def list_roles(session: Session, *, actor: OrgActor) -> list[Role]:
 
 
 def access_role(session: Session, *, actor: OrgActor, role_id: str) -> Role:
-    role = session.get(Role, role_id)
-    if role is None or role.organization_id != actor.organization_id:
-        raise NotFound("No role with this id in this organization.", code="role_not_found")
-    return role
+    return tenancy.access_in_org(session, Role, role_id, actor, what="role", code="role_not_found")
 
 
 def _check_permissions(actor: OrgActor, permissions: list[str]) -> list[str]:

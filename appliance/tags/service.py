@@ -5,9 +5,9 @@ from __future__ import annotations
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from appliance.core import clock
+from appliance.core import clock, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.errors import Conflict, NotFound
+from appliance.core.errors import Conflict
 from appliance.tags.models import Tag
 
 
@@ -20,10 +20,7 @@ def list_tags(session: Session, *, actor: OrgActor) -> list[Tag]:
 
 
 def access_tag(session: Session, *, actor: OrgActor, tag_id: str) -> Tag:
-    tag = session.get(Tag, tag_id)
-    if tag is None or tag.organization_id != actor.organization_id:
-        raise NotFound("No tag with this id in this organization.", code="tag_not_found")
-    return tag
+    return tenancy.access_in_org(session, Tag, tag_id, actor, what="tag", code="tag_not_found")
 
 
 def tags_by_id(session: Session, *, organization_id: str, tag_ids: list[str]) -> dict[str, Tag]:

@@ -132,7 +132,7 @@ def _set_status(session: Session, template: Template, status: str, *, now, reaso
         return
     template.status, template.updated_at = status, now
     session.add(template)
-    events.emit(session, "template.status", organization_id=template.organization_id, wabaId=template.waba_pk,
+    events.emit(session, events.TEMPLATE_STATUS, organization_id=template.organization_id, wabaId=template.waba_pk,
                 templateId=template.id, templateName=template.name, language=template.language, status=status,
                 reason=reason or template.rejected_reason)
 

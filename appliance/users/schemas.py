@@ -3,7 +3,7 @@ from zoneinfo import available_timezones
 from marshmallow import ValidationError, fields, validate
 
 from appliance.core.schema import ApiSchema, IsoDateTime, Secret, Text
-from appliance.users.service import SUPPORTED_LOCALES
+from appliance.core.locales import LOCALES
 
 PASSWORD_RULES = {"min_length": 8, "max_length": 128}
 _TIMEZONES = frozenset(available_timezones())
@@ -28,7 +28,7 @@ class UserSchema(ApiSchema):
 
 class UserUpdateSchema(ApiSchema):
     name = Text(max_length=100, min_length=1)
-    locale = fields.String(validate=validate.OneOf(SUPPORTED_LOCALES))
+    locale = fields.String(validate=validate.OneOf(LOCALES))
     timezone = fields.String(validate=known_timezone, metadata={"example": "America/Bogota"})
 
 

@@ -10,8 +10,6 @@ from appliance.core.actor import Actor
 from appliance.core.errors import Conflict, NotFound
 from appliance.users.models import User
 
-SUPPORTED_LOCALES = ("en", "es")
-
 
 def get_user(session: Session, user_id: str) -> User | None:
     return session.get(User, user_id)

@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 from appliance.core import clock, events, runtime, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.db import read_row
-from appliance.core.errors import Conflict, NotFound
+from appliance.core.errors import Conflict
 from appliance.wabas.network import graph_client
 from appliance.graph_api.client import GraphError
 from appliance.phone_numbers import service as phone_numbers_service
@@ -48,7 +48,7 @@ def do_connect(session: Session, *, actor: OrgActor, waba_id: str, access_token:
     session.add(account)
     session.flush()
     imported = phone_numbers_service.do_import(session, account=account, numbers=numbers)
-    events.emit(session, "waba.connected", organization_id=account.organization_id, wabaId=account.id,
+    events.emit(session, events.WABA_CONNECTED, organization_id=account.organization_id, wabaId=account.id,
                 phoneNumberIds=[n.id for n in imported])
     return account
 
@@ -66,11 +66,9 @@ def list_wabas(session: Session, *, actor: OrgActor) -> list[BusinessAccount]:
 
 
 def access_waba(session: Session, *, actor: OrgActor, waba_pk: str) -> BusinessAccount:
-    account = session.get(BusinessAccount, waba_pk)
-    if (account is None or account.organization_id != actor.organization_id or account.disconnected_at is not None
-            or not tenancy.waba_visible(actor, account.id)):
-        raise NotFound("No business account with this id in this organization.", code="waba_not_found")
-    return account
+    return tenancy.access_in_org(
+        session, BusinessAccount, waba_pk, actor, what="business account", code="waba_not_found",
+        usable=lambda account: account.disconnected_at is None and tenancy.waba_visible(actor, account.id))
 
 
 def do_disconnect(session: Session, *, actor: OrgActor, waba_pk: str) -> BusinessAccount:
@@ -80,7 +78,7 @@ def do_disconnect(session: Session, *, actor: OrgActor, waba_pk: str) -> Busines
     account.disconnected_at = account.updated_at = now
     session.add(account)
     phone_numbers_service.do_disconnect_all(session, account=account)
-    events.emit(session, "waba.disconnected", organization_id=account.organization_id, wabaId=account.id)
+    events.emit(session, events.WABA_DISCONNECTED, organization_id=account.organization_id, wabaId=account.id)
     return account
 
 
@@ -114,7 +112,7 @@ def do_mark_needs_reauth(session: Session, *, waba_pk: str) -> None:
         return
     account.needs_reauth_at = account.updated_at = clock.now()
     session.add(account)
-    events.emit(session, "waba.needs_reauth", organization_id=account.organization_id, wabaId=account.id)
+    events.emit(session, events.WABA_NEEDS_REAUTH, organization_id=account.organization_id, wabaId=account.id)
 
 
 def check_resubscribe(session: Session, *, actor: OrgActor, waba_pk: str) -> BusinessAccount:

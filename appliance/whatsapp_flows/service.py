@@ -7,7 +7,7 @@ from sqlmodel import Session, select
 
 from appliance.core import clock, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.errors import Conflict, NotFound
+from appliance.core.errors import Conflict
 from appliance.wabas import service as wabas_service
 from appliance.whatsapp_flows.models import WhatsAppFlow
 
@@ -18,10 +18,8 @@ def list_flows(session: Session, *, actor: OrgActor) -> list[WhatsAppFlow]:
 
 
 def access_flow(session: Session, *, actor: OrgActor, flow_pk: str) -> WhatsAppFlow:
-    flow = session.get(WhatsAppFlow, flow_pk)
-    if flow is None or flow.organization_id != actor.organization_id or not tenancy.waba_visible(actor, flow.waba_pk):
-        raise NotFound("No flow with this id in this organization.", code="flow_not_found")
-    return flow
+    return tenancy.access_in_org(session, WhatsAppFlow, flow_pk, actor, what="flow", code="flow_not_found",
+                                 usable=lambda flow: tenancy.waba_visible(actor, flow.waba_pk))
 
 
 def do_register(session: Session, *, actor: OrgActor, business_account_id: str, flow_id: str, name: str) -> WhatsAppFlow:

@@ -1,4 +1,7 @@
+import pytest
+
 from appliance.core import clock
+from tests.problems import assert_problem
 
 
 def test_signup_returns_user_and_tokens_and_mails_a_verification_link(api, mailbox):
@@ -21,7 +24,7 @@ def test_signup_with_a_taken_email_is_409(api):
     """A second account with the same email (any case) is refused with 409 email_taken."""
     api.signup()
     response = api.post("/auth/signup", {"email": "ANA@example.com", "password": "another password", "name": "X"})
-    assert response.status_code == 409 and response.json["code"] == "email_taken"
+    assert_problem(response, 409, "email_taken")
 
 
 def test_signup_validates_every_field(api):
@@ -64,7 +67,7 @@ def test_failed_logins_are_throttled_per_account_with_retry_after(api):
         api.login(password="wrong password!", status=401)
     locked = api.client.post("/auth/login", json={"email": "ana@example.com", "password": "correct horse battery"},
                              environ_base={"REMOTE_ADDR": "10.9.9.9"})
-    assert locked.status_code == 429 and locked.json["code"] == "too_many_requests"
+    assert_problem(locked, 429, "too_many_requests")
     assert 1 <= int(locked.headers["Retry-After"]) <= 900
     clock.advance(901)
     api.login()
@@ -98,3 +101,24 @@ def test_signup_limit_per_ip_when_configured(settings, tmp_path):
     codes = [client.post("/auth/signup", json={"email": f"u{n}@example.com", "password": "long enough",
                                                "name": "U"}).status_code for n in range(3)]
     assert codes == [201, 201, 429]
+
+
+@pytest.mark.real_password_cost
+def test_passwords_are_stored_as_argon2id_at_owasps_floor_and_cheaper_ones_are_upgraded(api):
+    """A new password is hashed with argon2id (t=2, m=19 MiB, p=1); a hash of a lower cost still
+    signs in, and is replaced by one at the product's cost."""
+    from sqlmodel import select
+
+    from appliance.core import crypto, runtime
+    from appliance.users.models import User
+
+    api.signup()
+    with runtime.get().db.unit_of_work(write=True) as session:
+        user = session.exec(select(User)).one()
+        assert user.password_hash.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+        crypto.set_password_cost(time_cost=1, memory_cost=8)
+        user.password_hash = crypto.hash_password("correct horse battery")
+        crypto.set_password_cost(**crypto.PASSWORD_COST)
+    api.login()
+    with runtime.get().db.unit_of_work(write=False) as session:
+        assert session.exec(select(User)).one().password_hash.startswith("$argon2id$v=19$m=19456,t=2,p=1$")

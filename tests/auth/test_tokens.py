@@ -1,6 +1,7 @@
 import jwt
 
 from appliance.core import clock
+from tests.problems import assert_problem
 
 
 def _signed_in(api):
@@ -22,7 +23,7 @@ def test_a_rotated_refresh_token_presented_again_revokes_the_session(api):
     tokens = _signed_in(api)
     new = api.post("/auth/refresh", {"refreshToken": tokens["refreshToken"]}).json["data"]["tokens"]
     reused = api.post("/auth/refresh", {"refreshToken": tokens["refreshToken"]})
-    assert reused.status_code == 401 and reused.json["code"] == "refresh_token_reused"
+    assert_problem(reused, 401, "refresh_token_reused")
     assert api.get("/users/me", token=new["accessToken"]).json["code"] == "session_revoked"
     assert api.post("/auth/refresh", {"refreshToken": new["refreshToken"]}).status_code == 401
 
@@ -30,7 +31,7 @@ def test_a_rotated_refresh_token_presented_again_revokes_the_session(api):
 def test_unknown_refresh_token_is_401(api):
     """A refresh token we never issued answers 401 invalid_refresh_token."""
     response = api.post("/auth/refresh", {"refreshToken": "made-up"})
-    assert response.status_code == 401 and response.json["code"] == "invalid_refresh_token"
+    assert_problem(response, 401, "invalid_refresh_token")
 
 
 def test_refresh_token_expires_after_the_setting(api):
@@ -45,7 +46,7 @@ def test_access_token_expires_after_15_minutes(api):
     tokens = _signed_in(api)
     clock.advance(901)
     response = api.get("/users/me", token=tokens["accessToken"])
-    assert response.status_code == 401 and response.json["code"] == "token_expired"
+    assert_problem(response, 401, "token_expired")
     assert api.post("/auth/refresh", {"refreshToken": tokens["refreshToken"]}).status_code == 200
 
 
@@ -63,7 +64,7 @@ def test_tampered_and_foreign_jwts_are_refused(api):
     ]
     for token in candidates:
         response = api.get("/users/me", token=token)
-        assert response.status_code == 401 and response.json["code"] == "token_invalid", token
+        assert_problem(response, 401, "token_invalid", token)
 
 
 def test_logout_revokes_the_session(api):
@@ -87,4 +88,4 @@ def test_jwt_claims(api):
 def test_malformed_authorization_header(api):
     """Anything but 'Bearer <token>' answers 401 invalid_authorization_header."""
     response = api.client.get("/users/me", headers={"Authorization": "Basic abc"})
-    assert response.status_code == 401 and response.json["code"] == "invalid_authorization_header"
+    assert_problem(response, 401, "invalid_authorization_header")

@@ -4,6 +4,7 @@ import pyotp
 
 from appliance.core import clock
 from tests.conftest import next_totp
+from tests.problems import assert_problem
 
 
 def test_setup_returns_secret_uri_and_svg_qr(api):
@@ -48,7 +49,7 @@ def test_enable_without_setup_is_409(api):
     """Enable before setup answers 409 two_factor_setup_required."""
     tokens = api.signup()["tokens"]
     response = api.post("/auth/2fa/enable", {"code": "123456"}, token=tokens["accessToken"])
-    assert response.status_code == 409 and response.json["code"] == "two_factor_setup_required"
+    assert_problem(response, 409, "two_factor_setup_required")
 
 
 def test_recovery_codes_work_once(api):
@@ -77,10 +78,10 @@ def test_disable_needs_password_and_code(api):
     totp, codes = api.enable_2fa(tokens["accessToken"])
     bad_password = api.post("/auth/2fa/disable", {"password": "wrong password", "code": codes[0]},
                             token=tokens["accessToken"])
-    assert bad_password.status_code == 401 and bad_password.json["code"] == "invalid_credentials"
+    assert_problem(bad_password, 401, "invalid_credentials")
     bad_code = api.post("/auth/2fa/disable", {"password": "correct horse battery", "code": "111111"},
                         token=tokens["accessToken"])
-    assert bad_code.status_code == 401 and bad_code.json["code"] == "invalid_two_factor_code"
+    assert_problem(bad_code, 401, "invalid_two_factor_code")
     ok = api.post("/auth/2fa/disable", {"password": "correct horse battery", "code": codes[0]},
                   token=tokens["accessToken"])
     assert ok.status_code == 200
@@ -103,7 +104,7 @@ def test_setup_twice_when_enabled_is_409(api):
     tokens = api.signup()["tokens"]
     api.enable_2fa(tokens["accessToken"])
     response = api.post("/auth/2fa/setup", token=tokens["accessToken"])
-    assert response.status_code == 409 and response.json["code"] == "two_factor_already_enabled"
+    assert_problem(response, 409, "two_factor_already_enabled")
 
 
 def test_totp_seed_is_stored_encrypted(api, app):

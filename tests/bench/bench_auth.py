@@ -12,6 +12,7 @@ Run: make bench   (or .venv/bin/python tests/bench/bench_auth.py)
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import socket
@@ -21,7 +22,6 @@ import sys
 import tempfile
 import threading
 import time
-import http.client
 
 REQUESTS = 400
 THREADS = 4

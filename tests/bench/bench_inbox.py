@@ -15,7 +15,6 @@ Run: .venv/bin/python tests/bench/bench_inbox.py   (BENCH_CONVERSATIONS=10000 BE
 from __future__ import annotations
 
 import http.client
-import json
 import os
 import random
 import statistics

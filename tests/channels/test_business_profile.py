@@ -8,7 +8,8 @@ import zlib
 import pytest
 import requests
 
-from tests.channels.conftest import Line
+from tests.fixtures.line import Line
+from tests.problems import assert_problem
 
 
 def _png(size=2) -> bytes:
@@ -51,22 +52,22 @@ def test_profile_picture_jpg_or_png_up_to_5_mb(line):
     assert as_body.status_code == 201, as_body.json
     disguised = line.client.post(url, data={"file": (io.BytesIO(b"GIF89a..."), "logo.png", "image/png")},
                                  headers=headers, content_type="multipart/form-data")
-    assert disguised.status_code == 400 and disguised.json["code"] == "unsupported_picture_type"
+    assert_problem(disguised, 400, "unsupported_picture_type")
     huge = line.client.post(url, data=b"\xff\xd8\xff" + b"\x00" * (5 * 1024 * 1024), headers={
         **headers, "Content-Type": "image/jpeg"})
     assert huge.status_code == 413
     webp = line.client.post(url, data=b"RIFF", headers={**headers, "Content-Type": "image/webp"})
-    assert webp.status_code == 400 and webp.json["code"] == "unsupported_content_type"
+    assert_problem(webp, 400, "unsupported_content_type")
 
 
 def test_network_refusals_and_other_tenants(line, api):
     requests.put(f"{line.netsim_url}/_control/faults", json={"errorRate": 1.0}, timeout=5)
     down = line.api.get(_profile_url(line), token=line.owner["token"])
-    assert down.status_code == 503 and down.json["code"] == "graph_unavailable"
+    assert_problem(down, 503, "graph_unavailable")
     requests.put(f"{line.netsim_url}/_control/faults", json={"errorRate": 0.0}, timeout=5)
     line.simulator.network.accounts[line.account["wabaId"]].access_token = "EAAGrotated"
     refused = line.api.put(_profile_url(line), {"about": "Hola"}, token=line.owner["token"])
-    assert refused.status_code == 400 and refused.json["code"] == "graph_token_invalid"
+    assert_problem(refused, 400, "graph_token_invalid")
     stranger = api.signup(email="eve@example.com")["tokens"]["accessToken"]
     theirs = api.post("/organizations", {"name": "Eve", "slug": "eve", "billingEmail": "e@eve.test"},
                       token=stranger).json["data"]["id"]
@@ -110,7 +111,7 @@ def test_coexistence_sync_brings_the_business_apps_contacts(coexistence_line):
 def test_coexistence_sync_needs_a_coexistence_number(line):
     answer = line.api.post(f"/organizations/{line.org_id}/phone-numbers/{line.number['id']}/coexistence/sync", {},
                            token=line.owner["token"])
-    assert answer.status_code == 409 and answer.json["code"] == "not_coexistence_number"
+    assert_problem(answer, 409, "not_coexistence_number")
 
 
 def test_echoes_of_the_business_app_are_kept_as_sent_messages(coexistence_line):
@@ -137,6 +138,7 @@ def test_echoes_of_the_business_app_are_kept_as_sent_messages(coexistence_line):
 
 def test_malformed_echoes_are_refused_whole(coexistence_line):
     import json
+
     from appliance.netsim import webhooks
     line = coexistence_line
     number = line.simulator.network.numbers[line.account["numbers"][0]["id"]]

@@ -15,10 +15,12 @@ from appliance.contacts.models import Contact
 from appliance.conversations.models import Conversation
 from appliance.core import clock, runtime
 from appliance.core.events import OutboxEvent
-from appliance.messages import media as media_service, media_files
+from appliance.messages import media as media_service
+from appliance.messages import media_files
 from appliance.messages.models import Message
 from appliance.netsim import webhooks
-from tests.channels.conftest import CUSTOMER, VERIFY_TOKEN
+from tests.fixtures.line import CUSTOMER, VERIFY_TOKEN
+from tests.problems import assert_problem
 
 
 def _count(model) -> int:
@@ -82,7 +84,7 @@ def test_signatures_are_checked_on_the_raw_bytes(line):
     line.customer_writes()
     [(headers, body)] = line.deliveries()
     unsigned = line.client.post("/webhooks/whatsapp", data=body, headers={"Content-Type": "application/json"})
-    assert unsigned.status_code == 401 and unsigned.json["code"] == "webhook_signature_missing"
+    assert_problem(unsigned, 401, "webhook_signature_missing")
     forged = {"X-Hub-Signature-256": "sha256=" + hmac.new(b"not the secret", body, hashlib.sha256).hexdigest()}
     assert line.replay(forged, body).json["code"] == "webhook_signature_invalid"
     # The same JSON re-serialised (unescaped unicode and slashes): other bytes, so the signature fails.
@@ -101,17 +103,17 @@ def test_bad_payloads_store_nothing(line):
     del broken["timestamp"]
     payload["entry"][0]["changes"][0]["value"]["messages"].append(broken)
     answer = line.replay(*_signed(line, payload))
-    assert answer.status_code == 400 and answer.json["code"] == "invalid_webhook_payload"
+    assert_problem(answer, 400, "invalid_webhook_payload")
     assert "entry[0].changes[0].value.messages[1]" in answer.json["errors"]
     assert _count(Message) == 0 and _count(Contact) == 0  # not even the good first message
     for bad in ({"object": "page"}, {"object": "whatsapp_business_account", "entry": []}, [1, 2]):
         assert line.replay(*_signed(line, bad)).status_code == 400
     not_json = line.replay({"X-Hub-Signature-256": "sha256=" + "0" * 64}, b"{not json")
-    assert not_json.status_code == 400 and not_json.json["code"] == "invalid_json"
+    assert_problem(not_json, 400, "invalid_json")
     unknown = json.loads(body)
     unknown["entry"][0]["changes"][0]["value"]["metadata"]["phone_number_id"] = "999"
     answer = line.replay(*_signed(line, unknown))
-    assert answer.status_code == 404 and answer.json["code"] == "unknown_phone_number"
+    assert_problem(answer, 404, "unknown_phone_number")
 
 
 def test_unknown_inbound_types_and_fields_are_kept_not_dropped(line):
@@ -261,7 +263,7 @@ def test_pagination_and_other_tenants(line, api):
     for forged in ("nope", encode_cursor(["2026-11-21T10:00:00", "x"]), encode_cursor(["not a time", "x"]),
                    encode_cursor([1])):
         answer = line.api.get(f"/organizations/{line.org_id}/conversations?cursor={forged}", token=line.owner["token"])
-        assert answer.status_code == 400 and answer.json["code"] == "invalid_cursor", forged
+        assert_problem(answer, 400, "invalid_cursor", forged)
 
 
 def test_enormous_deliveries_and_bad_message_pages_are_refused(line, settings):
@@ -271,7 +273,7 @@ def test_enormous_deliveries_and_bad_message_pages_are_refused(line, settings):
     value = payload["entry"][0]["changes"][0]["value"]
     value["messages"][0]["text"]["body"] = "x" * (settings.max_json_bytes + 1)
     answer = line.replay(*_signed(line, payload))
-    assert answer.status_code == 413 and answer.json["code"] == "payload_too_large"
+    assert_problem(answer, 413, "payload_too_large")
     assert _count(Message) == 0
     line.replay(headers, body)
     conversation = line.get("/conversations")["items"][0]

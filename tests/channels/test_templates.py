@@ -4,10 +4,11 @@ status webhooks, each change an event in the outbox; tenancy and bad input."""
 import requests
 from sqlmodel import select
 
-from appliance.wabas.network import graph_client
 from appliance.core import runtime
 from appliance.core.events import OutboxEvent
 from appliance.templates.models import Template
+from appliance.wabas.network import graph_client
+from tests.problems import assert_problem
 
 BODY = {"type": "BODY", "text": "Hola {{1}}, tu pedido {{2}} está listo",
         "example": {"body_text": [["Ana", "A-17"]]}}
@@ -114,10 +115,10 @@ def test_bad_templates_are_refused_before_the_network(line):
 def test_duplicates_and_a_network_that_fails_store_nothing(line):
     assert _create(line).status_code == 201
     duplicate = _create(line)
-    assert duplicate.status_code == 409 and duplicate.json["code"] == "template_exists"
+    assert_problem(duplicate, 409, "template_exists")
     requests.put(f"{line.netsim_url}/_control/faults", json={"errorRate": 1.0}, timeout=5)
     down = _create(line, name="otra_plantilla")
-    assert down.status_code == 503 and down.json["code"] == "graph_unavailable"
+    assert_problem(down, 503, "graph_unavailable")
     sync = line.api.post(f"/organizations/{line.org_id}/templates/sync", {}, token=line.owner["token"])
     assert sync.status_code == 200 and sync.json["data"]["errors"][0]["graphCode"] == 131000
     one = line.api.post(f"/organizations/{line.org_id}/templates/sync", {"businessAccountId": line.waba["id"]},

@@ -5,7 +5,8 @@ import requests
 
 from appliance.core import runtime
 from appliance.wabas.models import BusinessAccount
-from tests.organizations.conftest import add_member
+from tests.factories import add_member
+from tests.problems import assert_problem
 
 
 def _connect(api, owner, account, **extra):
@@ -40,16 +41,16 @@ def test_connect_imports_numbers_and_keeps_secrets_sealed(api, owner, account):
 def test_network_refusals_are_clear_and_store_nothing(api, owner, account, netsim_url):
     org_id = owner["org"]["id"]
     wrong_token = _connect(api, owner, account, accessToken="EAAGwrong")
-    assert wrong_token.status_code == 400 and wrong_token.json["code"] == "graph_token_invalid"
+    assert_problem(wrong_token, 400, "graph_token_invalid")
     assert wrong_token.json["graphCode"] == 190
     unknown = _connect(api, owner, account, wabaId="999999")
-    assert unknown.status_code == 400 and unknown.json["code"] == "graph_object_not_found"
+    assert_problem(unknown, 400, "graph_object_not_found")
     requests.put(f"{netsim_url}/_control/faults", json={"errorRate": 1.0}, timeout=5)
     down = _connect(api, owner, account)
-    assert down.status_code == 503 and down.json["code"] == "graph_unavailable"
+    assert_problem(down, 503, "graph_unavailable")
     requests.put(f"{netsim_url}/_control/faults", json={"errorRate": 0.0, "slowSeconds": 3}, timeout=5)
     slow = _connect(api, owner, account)
-    assert slow.status_code == 503 and slow.json["code"] == "graph_unavailable"
+    assert_problem(slow, 503, "graph_unavailable")
     assert api.get(f"/organizations/{org_id}/wabas", token=owner["token"]).json["data"] == []
     assert api.get(f"/organizations/{org_id}/phone-numbers", token=owner["token"]).json["data"] == []
 

@@ -3,7 +3,7 @@ and by filter; nothing half-done on bad input; other tenants see nothing."""
 
 import io
 
-from tests.organizations.conftest import owner  # noqa: F401  (fixture)
+from tests.problems import assert_problem
 
 
 class Lists:
@@ -37,7 +37,7 @@ class Lists:
                                     headers={"Authorization": f"Bearer {self.owner['token']}"})
 
 
-def test_lists_and_members(api, owner):  # noqa: F811
+def test_lists_and_members(api, owner):
     lists = Lists(api, owner)
     vip = lists.create(description="Compran cada semana")
     assert vip["memberCount"] == 0
@@ -48,7 +48,7 @@ def test_lists_and_members(api, owner):  # noqa: F811
     assert lists.call("POST", f"/{vip['id']}/members", {"contactIds": [ana["id"]]}).json["data"] == {
         "added": 0, "alreadyMembers": 1}
     unknown = lists.call("POST", f"/{vip['id']}/members", {"contactIds": [luis["id"], "00000000-0000-0000-0000-000000000009"]})
-    assert unknown.status_code == 404 and unknown.json["code"] == "contact_not_found"
+    assert_problem(unknown, 404, "contact_not_found")
     assert lists.members(vip["id"]) == ["5215500000001", "5215500000002"]
     assert [(item["name"], item["memberCount"]) for item in lists.call("GET", "").json["data"]] == [("Clientes VIP", 2)]
     removed = lists.call("DELETE", f"/{vip['id']}/members", {"contactIds": [luis["id"]]})
@@ -60,7 +60,7 @@ def test_lists_and_members(api, owner):  # noqa: F811
     assert api.get(f"{lists.base}/contacts/{ana['id']}", token=owner["token"]).status_code == 200  # contacts stay
 
 
-def test_csv_import_as_spreadsheets_write_it(api, owner):  # noqa: F811
+def test_csv_import_as_spreadsheets_write_it(api, owner):
     lists = Lists(api, owner)
     target = lists.create()
     known = lists.contact("5215500000001", name="Ana (CRM)", attributes={"origen": "web"})
@@ -94,25 +94,25 @@ def test_csv_import_as_spreadsheets_write_it(api, owner):  # noqa: F811
     assert len(lists.members(target["id"])) == 4
 
 
-def test_bad_imports_change_nothing(api, owner, settings):  # noqa: F811
+def test_bad_imports_change_nothing(api, owner, settings):
     lists = Lists(api, owner)
     target = lists.create()
     for content, code in ((b"", "csv_empty"), (b"nombre,ciudad\nAna,CDMX\n", "csv_no_phone_column"),
                           (b"phone\n" + b"5215500000001\n" * 20_001, "csv_too_many_rows")):
         answer = lists.import_csv(target["id"], content)
-        assert answer.status_code == 400 and answer.json["code"] == code, (code, answer.json)
+        assert_problem(answer, 400, code, (code, answer.json))
     wrong_type = lists.import_csv(target["id"], b"phone\n5215500000001\n", as_form=False, content_type="application/json")
     assert wrong_type.status_code == 400
     no_file = api.client.post(f"{lists.base}/contact-lists/{target['id']}/import", data={"other": "x"},
                               headers={"Authorization": f"Bearer {owner['token']}"}, content_type="multipart/form-data")
-    assert no_file.status_code == 400 and no_file.json["code"] == "file_missing"
+    assert_problem(no_file, 400, "file_missing")
     huge = lists.import_csv(target["id"], b"phone\n" + b"5215500000001," + b"x" * (5 * 1024 * 1024))
     assert huge.status_code == 413
     assert lists.members(target["id"]) == []
     assert api.get(f"{lists.base}/contacts", token=owner["token"]).json["data"]["items"] == []
 
 
-def test_remove_by_filter(api, owner):  # noqa: F811
+def test_remove_by_filter(api, owner):
     lists = Lists(api, owner)
     target = lists.create()
     lists.import_csv(target["id"], b"phone,name\n5215500000001,Ana\n5215500000002,Luis\n34600000001,Pau\n")
@@ -129,7 +129,7 @@ def test_remove_by_filter(api, owner):  # noqa: F811
     assert len(api.get(f"{lists.base}/contacts", token=owner["token"]).json["data"]["items"]) == 3
 
 
-def test_other_tenants(api, owner):  # noqa: F811
+def test_other_tenants(api, owner):
     lists = Lists(api, owner)
     target = lists.create()
     mine = lists.contact("5215500000001")
@@ -143,6 +143,6 @@ def test_other_tenants(api, owner):  # noqa: F811
     assert eve.import_csv(target["id"], b"phone\n5215500000009\n").status_code == 404
     their_list = eve.create()
     refused = eve.call("POST", f"/{their_list['id']}/members", {"contactIds": [mine["id"]]})
-    assert refused.status_code == 404 and refused.json["code"] == "contact_not_found"
+    assert_problem(refused, 404, "contact_not_found")
     assert eve.call("POST", f"/{target['id']}/remove-by-filter", {"waIdPrefix": "52"}).status_code == 404
     assert lists.members(target["id"]) == []

@@ -1,8 +1,6 @@
 import pytest
 
-from tests.channels.conftest import CUSTOMER, line, settings  # noqa: F401  (fixtures)
-from tests.netsim.conftest import account, netsim_url, receiver, simulator  # noqa: F401  (fixtures)
-from tests.organizations.conftest import owner  # noqa: F401  (fixtures)
+from tests.fixtures.line import CUSTOMER
 
 
 class Inbox:
@@ -42,5 +40,5 @@ class Inbox:
 
 
 @pytest.fixture
-def inbox(line):  # noqa: F811
+def inbox(line):
     return Inbox(line)

@@ -3,7 +3,8 @@
 from datetime import timedelta
 
 from appliance.core import clock
-from tests.organizations.conftest import add_member
+from tests.factories import add_member
+from tests.problems import assert_problem
 
 OTHER = "5215598765432"
 
@@ -65,7 +66,7 @@ def test_bad_filters_and_cursors_answer_400_and_strangers_404(inbox, api):
                          token=stranger).json["data"]
     answer = api.client.get(f"/organizations/{other_org['id']}/conversations/{conversation['id']}",
                             headers={"Authorization": f"Bearer {stranger}"})
-    assert answer.status_code == 404 and answer.json["code"] == "conversation_not_found"
+    assert_problem(answer, 404, "conversation_not_found")
     assert inbox.call("GET", "/00000000-0000-4000-8000-000000000000").status_code == 404
 
 
@@ -80,7 +81,7 @@ def test_close_with_outcome_snooze_until_later_and_the_customer_reopens(inbox):
     assert reopened["status"] == "open" and reopened["closedAt"] is None and reopened["category"] == "ventas"
 
     past = inbox.call("PATCH", path, {"status": "snoozed", "snoozedUntil": "2020-01-01T00:00:00Z"})
-    assert past.status_code == 400 and past.json["code"] == "invalid_snooze"
+    assert_problem(past, 400, "invalid_snooze")
     assert inbox.call("PATCH", path, {"status": "open", "category": "x"}).status_code == 400
     until = clock.iso(clock.now() + timedelta(hours=1))
     snoozed = inbox.ok("PATCH", path, {"status": "snoozed", "snoozedUntil": until})
@@ -114,7 +115,7 @@ def test_assignment_to_members_only_and_announced(inbox, api, line):
     agent = api.get("/users/me", token=agent_token).json["data"]["id"]
     outsider = api.signup(email="fuera@example.com")["user"]["id"]
     answer = inbox.call("PATCH", f"/{conversation['id']}/assignee", {"userId": outsider})
-    assert answer.status_code == 400 and answer.json["code"] == "assignee_not_member"
+    assert_problem(answer, 400, "assignee_not_member")
     assert inbox.ok("PATCH", f"/{conversation['id']}/assignee", {"userId": agent})["assigneeUserId"] == agent
     assert inbox.ok("PATCH", f"/{conversation['id']}/assignee", {"userId": None})["assigneeUserId"] is None
     events = inbox.events("conversation.assignment_changed")
@@ -130,7 +131,7 @@ def test_tags_and_notes(inbox, api, line):
     assert vip.status_code == 201
     vip = vip.json["data"]
     same = api.client.post(tags, json={"name": "  vip "}, headers=headers)
-    assert same.status_code == 409 and same.json["code"] == "tag_name_taken"
+    assert_problem(same, 409, "tag_name_taken")
     assert api.client.post(tags, json={"name": "x", "color": "red"}, headers=headers).status_code == 400
     tagged = inbox.ok("POST", f"/{conversation['id']}/tags", {"tagId": vip["id"]})
     assert tagged["tags"] == [{"id": vip["id"], "name": "VIP", "color": "#f59e0b"}]

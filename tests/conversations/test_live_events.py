@@ -3,7 +3,6 @@
 import json
 import queue
 import threading
-import time
 
 import pytest
 import requests
@@ -11,6 +10,7 @@ from waitress.server import create_server
 
 from appliance.live import feed
 from tests.conversations.test_inbox import OTHER
+from tests.waiting import eventually
 
 
 @pytest.fixture
@@ -28,10 +28,7 @@ def served(app):
     # As the server does when it stops: every stream ends and gives its slot back.
     feed.signal.close()
     try:
-        deadline = time.monotonic() + 5
-        while feed.slots.open and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert feed.slots.open == 0
+        eventually(lambda: feed.slots.open, lambda open_slots: open_slots == 0, seconds=5)
     finally:
         feed.signal.reopen()
         server.close()
@@ -100,14 +97,14 @@ def test_events_arrive_live_and_resume_after_a_reconnect(inbox, served, line):
 
 def _eventually_open(url, headers, seconds=5.0):
     """A new stream once the last one's slot is free (its client left; the next heartbeat notices)."""
-    deadline = time.monotonic() + seconds
-    while True:
+    def attempt():
         stream = Stream(url, headers)
-        if stream.response.status_code == 200 or time.monotonic() > deadline:
-            return stream
-        assert stream.response.status_code == 503 and stream.response.json()["code"] == "too_many_streams"
-        assert stream.response.headers["Retry-After"] == "5"
-        time.sleep(0.2)
+        if stream.response.status_code != 200:
+            assert stream.response.status_code == 503 and stream.response.json()["code"] == "too_many_streams"
+            assert stream.response.headers["Retry-After"] == "5"
+        return stream
+
+    return eventually(attempt, lambda stream: stream.response.status_code == 200, seconds=seconds, every=0.2)
 
 
 def test_a_stream_holds_a_slot_until_its_client_leaves(inbox, served, line):

@@ -4,7 +4,7 @@ read marks sent to the network as the messaging settings allow."""
 
 from appliance.core import clock
 from tests.conversations.test_inbox import OTHER
-from tests.organizations.conftest import add_member
+from tests.factories import add_member
 
 
 def _reply(inbox, text="¡Hola!", wa_id="5215512345678"):

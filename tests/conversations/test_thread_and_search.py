@@ -1,7 +1,8 @@
 """Reading a conversation: search inside messages, pages around a message, media and links."""
 
-from tests.channels.conftest import CUSTOMER
 from tests.conversations.test_inbox import OTHER
+from tests.fixtures.line import CUSTOMER
+from tests.problems import assert_problem
 
 
 def _send(inbox, text):
@@ -74,7 +75,7 @@ def test_a_page_around_a_message_and_pages_back(inbox):
     assert [m["id"] for m in older["items"]] == ids[7:]
     assert inbox.call("GET", f"/{conversation['id']}/messages", around=middle, before=around["nextCursor"]).status_code == 400
     answer = inbox.call("GET", f"/{conversation['id']}/messages", around="00000000-0000-4000-8000-000000000000")
-    assert answer.status_code == 400 and answer.json["code"] == "message_not_found"
+    assert_problem(answer, 400, "message_not_found")
 
 
 def test_media_by_category_counts_and_links(inbox, line):

@@ -1,7 +1,6 @@
 """The commit-invalidated cache: a committed change to a watched model empties it at once, a value
 read before such a change is not stored after it, entries expire and the size is bounded."""
 
-import time
 
 
 from appliance.core import runtime
@@ -32,9 +31,11 @@ def test_a_value_read_before_a_change_is_not_stored_after_it():
 
 
 def test_entries_expire_and_the_oldest_go_first():
-    cache = CommitInvalidatedCache("test", watched=(Organization,), ttl_seconds=0.05, max_entries=2)
+    now = [100.0]
+    cache = CommitInvalidatedCache("test", watched=(Organization,), ttl_seconds=0.05, max_entries=2,
+                                   monotonic=lambda: now[0])
     for key in ("a", "b", "c"):
         cache.put(key, key, generation=cache.generation)
     assert (cache.get("a"), cache.get("b"), cache.get("c")) == (None, "b", "c")
-    time.sleep(0.06)
+    now[0] += 0.06
     assert cache.get("b") is None

@@ -4,7 +4,8 @@ from appliance.core import events, runtime
 
 
 @pytest.fixture
-def received(app):
+def received(app, monkeypatch):
+    monkeypatch.setattr(events, "CATALOG", events.CATALOG | {"test.happened", "test.broken"})  # the outbox alone
     seen = []
 
     @events.subscribe("test.happened", "test.broken")
@@ -59,3 +60,25 @@ def test_events_survive_a_lost_wake_up(received, monkeypatch):
     assert received == []
     events.sweep_outbox.call_local()
     assert received == [4]
+
+
+def test_events_come_from_the_catalog():
+    """Every emitted or subscribed name is a constant of core/events.py; an unknown name is refused."""
+    import ast
+    from pathlib import Path
+
+    import pytest
+
+    from appliance.core import events
+
+    literal = []
+    for path in Path(events.__file__).parents[1].rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("emit", "emit_many", "subscribe")
+                    and any(isinstance(arg, ast.Constant) and isinstance(arg.value, str) for arg in node.args)):
+                literal.append(f"{path.name}:{node.lineno}")
+    assert literal == []
+    with pytest.raises(ValueError, match="not in the catalog"):
+        events.emit(None, "conversation.exploded")
+    assert set(events.LIVE) <= events.CATALOG

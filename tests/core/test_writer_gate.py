@@ -9,6 +9,7 @@ from sqlalchemy import text
 
 from appliance.core import db as core_db
 from appliance.core.db import Database
+from tests.problems import assert_problem
 
 
 @pytest.fixture
@@ -79,5 +80,6 @@ def test_a_wait_past_the_timeout_fails_as_locked_and_is_answered_503(database, m
     from appliance.http.errors import handle_exception
     with app.test_request_context("/webhooks/whatsapp", method="POST"):
         busy = handle_exception(core_db.sqlite.OperationalError("database is locked"))
-        assert busy.status_code == 503 and busy.json["code"] == "storage_busy" and busy.headers["Retry-After"] == "1"
+        assert_problem(busy, 503, "storage_busy")
+        assert busy.headers["Retry-After"] == "1"
         assert handle_exception(core_db.sqlite.OperationalError("no such table: x")).status_code == 500

@@ -8,29 +8,19 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from tests.waiting import eventually
+
 CHROMIUM = os.environ.get("APPLIANCE_TEST_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 # `make screenshots` points this at docs/screenshots; otherwise they land in screenshots/ (not in git).
 SCREENSHOTS = Path(os.environ.get("APPLIANCE_SCREENSHOTS_DIR") or Path(__file__).resolve().parents[2] / "screenshots")
-
-
-def eventually(fetch, check, seconds: float = 20.0):
-    """`fetch()` again until `check(value)` holds (the server works in the background); the value."""
-    deadline = time.monotonic() + seconds
-    while True:
-        value = fetch()
-        if check(value):
-            return value
-        assert time.monotonic() < deadline, f"not reached in time: {value}"
-        time.sleep(0.2)
 
 
 def free_port() -> int:
@@ -70,15 +60,17 @@ def start_server(data_dir: Path, port: int, *flags: str, env: dict | None = None
     proc = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", str(data_dir), "serve", "--port",
                              str(port), *flags], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env={**os.environ, "APPLIANCE_LOG_LEVEL": "WARNING", **(env or {})})
-    deadline = time.monotonic() + 30
-    while True:
-        assert proc.poll() is None, proc.stdout.read()
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/ready", timeout=2):
-                return proc
-        except OSError:
-            assert time.monotonic() < deadline, "the server did not become ready"
-            time.sleep(0.2)
+    eventually(lambda: _ready(port, proc), seconds=30, every=0.2)
+    return proc
+
+
+def _ready(port: int, proc) -> bool:
+    assert proc.poll() is None, proc.stdout.read()
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/ready", timeout=2):
+            return True
+    except OSError:
+        return False
 
 
 def _serve(tmp_path, *flags):

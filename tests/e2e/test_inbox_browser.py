@@ -8,7 +8,8 @@ import re
 import pytest
 import requests
 
-from tests.e2e.conftest import eventually, free_port, start_server
+from tests.e2e.conftest import free_port, start_server
+from tests.waiting import eventually
 
 PASSWORD = "correct horse battery"
 CUSTOMER = "5215512345678"

@@ -9,7 +9,6 @@ import http.client
 import json
 import sqlite3
 import threading
-import time
 from collections import Counter
 
 from waitress.server import create_server
@@ -17,6 +16,7 @@ from waitress.server import create_server
 from appliance.netsim.app import create_netsim_app
 from appliance.netsim.simulator import Simulator
 from tests.e2e.conftest import free_port, start_server
+from tests.waiting import eventually
 
 CLIENTS = 4
 CUSTOMERS = [f"52155{i:08d}" for i in range(40)]
@@ -96,9 +96,7 @@ def test_a_kill_during_a_burst_sends_each_message_once_or_explains_it(tmp_path):
         threads = [threading.Thread(target=post, args=(i,)) for i in range(CLIENTS)]
         for thread in threads:
             thread.start()
-        deadline = time.monotonic() + 30
-        while len(simulator.network.sent) < 60 and time.monotonic() < deadline:
-            time.sleep(0.02)
+        eventually(lambda: len(simulator.network.sent), lambda sent: sent >= 60, seconds=30, every=0.02)
         server.kill()  # SIGKILL mid-burst: claimed sends are in the air
         server.wait(timeout=10)
         stop.set()
@@ -115,9 +113,7 @@ def test_a_kill_during_a_burst_sends_each_message_once_or_explains_it(tmp_path):
             assert status in (200, 201), answer
             acknowledged[client_id] = answer["data"]["id"]
 
-        deadline = time.monotonic() + 90
-        while any(row[5] for row in _outbound(data_dir)) and time.monotonic() < deadline:
-            time.sleep(0.2)
+        eventually(lambda: _outbound(data_dir), lambda rows: not any(row[5] for row in rows), seconds=90, every=0.2)
         assert simulator.deliverer.wait_idle(timeout=90)
         rows = {row[0]: row for row in _outbound(data_dir)}
         on_network = Counter(m["biz_opaque_callback_data"] for m in simulator.network.sent)

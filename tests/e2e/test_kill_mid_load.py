@@ -16,6 +16,7 @@ from appliance.netsim import webhooks
 from appliance.netsim.app import create_netsim_app
 from appliance.netsim.simulator import Simulator
 from tests.e2e.conftest import free_port, start_server
+from tests.waiting import eventually
 
 CLIENTS = 4
 
@@ -79,9 +80,7 @@ def test_acknowledged_messages_survive_a_kill(tmp_path):
         threads = [threading.Thread(target=deliver, args=(i,)) for i in range(CLIENTS)]
         for thread in threads:
             thread.start()
-        deadline = time.monotonic() + 30
-        while len(acknowledged) < 2000 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        eventually(lambda: len(acknowledged), lambda count: count >= 2000, seconds=30)
         server.kill()  # SIGKILL: no shutdown hook runs, the WAL is left as it is
         server.wait(timeout=10)
         stop.set()

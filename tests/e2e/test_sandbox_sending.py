@@ -4,7 +4,7 @@ a list message and a reaction; the statuses move to read; a failed message expla
 
 import requests
 
-from tests.e2e.conftest import eventually
+from tests.waiting import eventually
 
 PASSWORD = "correct horse battery"
 CUSTOMER = "5215512345678"

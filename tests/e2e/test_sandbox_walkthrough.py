@@ -6,7 +6,7 @@ import base64
 
 import requests
 
-from tests.e2e.conftest import eventually
+from tests.waiting import eventually
 
 PASSWORD = "correct horse battery"
 

@@ -1,5 +1,7 @@
 import re
 
+from tests.problems import assert_problem
+
 
 def test_success_envelope(client):
     """Success answers are {data, timestamp} with an ISO UTC timestamp."""
@@ -11,7 +13,7 @@ def test_success_envelope(client):
 def test_malformed_json_is_400_invalid_json(client):
     """A body that does not parse is 400 invalid_json, as problem+json."""
     response = client.post("/auth/login", data="{nope", content_type="application/json")
-    assert response.status_code == 400 and response.json["code"] == "invalid_json"
+    assert_problem(response, 400, "invalid_json")
     assert response.mimetype == "application/problem+json"
     assert {"type", "title", "status", "code", "detail", "timestamp"} <= set(response.json)
 
@@ -19,7 +21,7 @@ def test_malformed_json_is_400_invalid_json(client):
 def test_non_json_body_is_400(client):
     """Form or text bodies on JSON routes are 400 unsupported_content_type."""
     response = client.post("/auth/login", data="email=a&password=b")
-    assert response.status_code == 400 and response.json["code"] == "unsupported_content_type"
+    assert_problem(response, 400, "unsupported_content_type")
 
 
 def test_wrong_types_and_unknown_fields(client):
@@ -40,7 +42,7 @@ def test_oversize_body_is_413(client):
     """A body above APPLIANCE_MAX_JSON_BYTES answers 413 payload_too_large."""
     big = '{"email": "a@b.co", "password": "' + "x" * (1024 * 1024) + '"}'
     response = client.post("/auth/login", data=big, content_type="application/json")
-    assert response.status_code == 413 and response.json["code"] == "payload_too_large"
+    assert_problem(response, 413, "payload_too_large")
 
 
 def test_very_long_strings_are_refused_by_field_limits(client):
@@ -52,9 +54,9 @@ def test_very_long_strings_are_refused_by_field_limits(client):
 def test_unknown_route_and_wrong_method(client):
     """404 not_found and 405 method_not_allowed with Allow, both problem+json."""
     missing = client.get("/no/such/route")
-    assert missing.status_code == 404 and missing.json["code"] == "not_found"
+    assert_problem(missing, 404, "not_found")
     wrong = client.get("/auth/login")
-    assert wrong.status_code == 405 and wrong.json["code"] == "method_not_allowed"
+    assert_problem(wrong, 405, "method_not_allowed")
     assert "POST" in wrong.headers["Allow"]
 
 
@@ -72,15 +74,16 @@ def test_an_unexpected_error_is_a_clean_500(app, client):
         raise RuntimeError("secret internals")
     boom._public = True
     response = client.get("/boom")
-    assert response.status_code == 500 and response.json["code"] == "internal_error"
+    assert_problem(response, 500, "internal_error")
     assert b"secret internals" not in response.data
 
 
 def test_a_failed_request_writes_nothing(api, app):
     """A request that fails after the service wrote something leaves no trace (rollback)."""
+    from sqlmodel import select
+
     from appliance.core import runtime
     from appliance.users.models import User
-    from sqlmodel import select
     api.signup()
     response = api.post("/auth/signup", {"email": "ana@example.com", "password": "another one", "name": "Twin"})
     assert response.status_code == 409
@@ -151,4 +154,4 @@ def test_oversize_chunked_body_is_413(client):
     response = client.post("/auth/login", input_stream=body, content_type="application/json",
                            headers={"Transfer-Encoding": "chunked"},
                            environ_base={"wsgi.input_terminated": True})  # as waitress sets it
-    assert response.status_code == 413 and response.json["code"] == "payload_too_large"
+    assert_problem(response, 413, "payload_too_large")

@@ -4,9 +4,7 @@ sends to the simulator on loopback before the test goes on."""
 import pytest
 import requests
 
-from tests.channels.conftest import CUSTOMER, line, settings  # noqa: F401  (fixtures)
-from tests.netsim.conftest import account, netsim_url, receiver, simulator  # noqa: F401  (fixtures)
-from tests.organizations.conftest import owner  # noqa: F401  (fixtures)
+from tests.fixtures.line import CUSTOMER
 
 
 class Outbox:
@@ -45,7 +43,7 @@ class Outbox:
 
 
 @pytest.fixture
-def outbox(line):  # noqa: F811
+def outbox(line):
     line.customer_writes()  # the customer opens the 24-hour window
     line.deliver()
     return Outbox(line)

@@ -1,16 +1,15 @@
 """When the network refuses or does not answer: retried if that helps, failed with the network's code
 and guidance otherwise, never sent twice; 190 (and only 190) asks for re-authorization."""
 
-import time
-
 from sqlmodel import select
 
-from appliance.graph_api.errors import explain
 from appliance.core import clock, runtime
 from appliance.core.events import OutboxEvent
+from appliance.graph_api.errors import explain
 from appliance.messages import sender
 from appliance.messages.models import Message
 from appliance.wabas import network
+from tests.waiting import eventually
 
 
 def _send_due(outbox):
@@ -78,9 +77,7 @@ def test_no_answer_is_not_repeated_and_the_networks_status_settles_it(outbox):
     unknown = outbox.get(created["id"])
     assert unknown["status"] == "failed" and unknown["errorCode"] == -2 and unknown["errorGuidance"]["en"]
     outbox.faults(slowSeconds=0)
-    deadline = time.monotonic() + 5
-    while not outbox.network_got() and time.monotonic() < deadline:  # the slow answer is still on its way
-        time.sleep(0.05)
+    eventually(outbox.network_got, seconds=5)  # the slow answer is still on its way
     clock.advance(3600)
     _send_due(outbox)
     [got] = outbox.network_got()

@@ -3,7 +3,8 @@ restore, reactions."""
 
 import requests
 
-from tests.messages.conftest import CUSTOMER
+from tests.fixtures.line import CUSTOMER
+from tests.problems import assert_problem
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
 
@@ -97,7 +98,7 @@ def test_a_flow_is_sent_by_our_record(outbox):
     assert parameters["flow_id"] == "1122334455" and parameters["flow_action_payload"] == {
         "screen": "INICIO", "data": {"sucursal": "centro"}}
     missing = outbox.send(path="/flow", flowId="00000000-0000-7000-8000-000000000001", bodyText="x", ctaText="y", screen="A")
-    assert missing.status_code == 404 and missing.json["code"] == "flow_not_found"
+    assert_problem(missing, 404, "flow_not_found")
     no_screen = outbox.send(path="/flow", flowId=flow.json["data"]["id"], bodyText="x", ctaText="y")
     assert no_screen.status_code == 400 and "screen" in no_screen.json["errors"]
 
@@ -120,7 +121,7 @@ def test_an_image_with_caption_by_upload_and_the_media_proxy(outbox):
 def test_uploads_are_held_to_the_networks_limits(outbox):
     path = f"/upload?phoneNumberId={outbox.line.number['id']}"
     big = outbox.call("POST", path, data=b"\xff\xd8\xff" + b"\x00" * (5 * 1024 * 1024), content_type="image/jpeg")
-    assert big.status_code == 413 and big.json["code"] == "media_too_large"
+    assert_problem(big, 413, "media_too_large")
     odd = outbox.call("POST", path, data=b"<html>", content_type="text/html")
     assert odd.status_code == 400
     assert outbox.call("POST", "/upload", data=PNG, content_type="image/png").status_code == 400  # no phoneNumberId
@@ -149,7 +150,7 @@ def test_edit_hide_and_restore(outbox):
     assert restored.status_code == 200 and restored.json["data"]["hidden"] is False
     image = outbox.send(type="image", payload={"link": "https://pan.example/x.jpg"}).json["data"]
     refused = outbox.call("PATCH", f"/{image['id']}/edit", {"body": "x"})
-    assert refused.status_code == 400 and refused.json["code"] == "message_not_editable"
+    assert_problem(refused, 400, "message_not_editable")
     assert outbox.call("DELETE", "/00000000-0000-7000-8000-000000000001").status_code == 404
 
 

@@ -3,7 +3,8 @@
 import requests
 
 from appliance.core import clock
-from tests.messages.conftest import CUSTOMER
+from tests.fixtures.line import CUSTOMER
+from tests.problems import assert_problem
 
 
 def test_a_text_goes_out_once_and_its_statuses_move_to_read(outbox):
@@ -39,7 +40,7 @@ def test_recipients_are_normalized_and_anything_else_refused(outbox):
     assert outbox.text(to="+" + CUSTOMER)["to"] == CUSTOMER
     for bad in ("52 155 1234 5678", "abc", "+", "12345", "1" * 16, "+-5215512345678"):
         refused = outbox.send(type="text", payload={"body": "x"}, to=bad)
-        assert refused.status_code == 400 and refused.json["code"] == "invalid_recipient", bad
+        assert_problem(refused, 400, "invalid_recipient", bad)
         assert "to" in refused.json["errors"]
 
 
@@ -70,14 +71,14 @@ def test_every_field_is_checked_and_named(outbox):
 
 def test_outside_the_window_only_templates_go(outbox, api):
     refused = outbox.send(type="text", payload={"body": "hola"}, to="5215599999999")
-    assert refused.status_code == 400 and refused.json["code"] == "outside_service_window"
+    assert_problem(refused, 400, "outside_service_window")
     assert "template" in refused.json["detail"]
     line = outbox.line
     key = api.post(f"/organizations/{line.org_id}/api-keys", {"name": "pos"}, token=line.owner["token"]).json["data"]["secret"]
     clock.advance(24 * 3600 + 1)
     late = api.client.post(f"/organizations/{line.org_id}/messages", headers={"X-Api-Key": key}, json={
         "phoneNumberId": line.number["id"], "to": CUSTOMER, "type": "text", "payload": {"body": "¿sigues ahí?"}})
-    assert late.status_code == 400 and late.json["code"] == "outside_service_window"
+    assert_problem(late, 400, "outside_service_window")
     assert outbox.network_got() == []
 
 
@@ -88,7 +89,7 @@ def test_a_reply_quotes_the_customers_message(outbox):
     assert created["replyToMessageId"] == message["id"] and created["replyToWamid"] == message["wamid"]
     assert outbox.network_got()[0]["context"] == {"message_id": message["wamid"]}
     missing = outbox.send(type="text", payload={"body": "x"}, replyToMessageId="00000000-0000-7000-8000-000000000009")
-    assert missing.status_code == 404 and missing.json["code"] == "message_not_found"
+    assert_problem(missing, 404, "message_not_found")
 
 
 def test_a_key_restricted_to_other_numbers_gets_403(outbox, api):
@@ -98,7 +99,7 @@ def test_a_key_restricted_to_other_numbers_gets_403(outbox, api):
         token=line.owner["token"]).json["data"]["secret"]
     refused = api.client.post(f"/organizations/{line.org_id}/messages", headers={"X-Api-Key": key}, json={
         "phoneNumberId": line.number["id"], "to": CUSTOMER, "type": "text", "payload": {"body": "x"}})
-    assert refused.status_code == 403 and refused.json["code"] == "phone_number_not_allowed"
+    assert_problem(refused, 403, "phone_number_not_allowed")
     allowed = api.post(f"/organizations/{line.org_id}/api-keys", {
         "name": "este número", "phoneNumberIds": [line.number["id"]]}, token=line.owner["token"]).json["data"]["secret"]
     sent = api.client.post(f"/organizations/{line.org_id}/messages", headers={"X-Api-Key": allowed}, json={
@@ -118,6 +119,6 @@ def test_another_organization_cannot_send_from_or_read_this_number(outbox, api):
                       token=token).json["data"]["id"]
     refused = api.post(f"/organizations/{theirs}/messages", {
         "phoneNumberId": outbox.line.number["id"], "to": CUSTOMER, "type": "text", "payload": {"body": "x"}}, token=token)
-    assert refused.status_code == 404 and refused.json["code"] == "phone_number_not_found"
+    assert_problem(refused, 404, "phone_number_not_found")
     assert api.get(f"/organizations/{theirs}/messages/{created['id']}", token=token).status_code == 404
     assert api.get(f"/organizations/{outbox.line.org_id}/messages/{created['id']}", token=token).status_code == 403

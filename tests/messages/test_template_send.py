@@ -4,7 +4,8 @@ anything is sent; named parameters, media headers, URL and copy-code buttons; ou
 import pytest
 import requests
 
-from tests.messages.conftest import CUSTOMER
+from tests.fixtures.line import CUSTOMER
+from tests.problems import assert_problem
 
 NEW_CUSTOMER = "5215500000001"  # never wrote: only templates may go
 
@@ -90,14 +91,14 @@ def test_named_parameters_and_the_default_language(outbox):
 def test_unknown_unapproved_and_foreign_templates(outbox):
     line = outbox.line
     unknown = outbox.send(type="template", templateName="no_existe", variables=[])
-    assert unknown.status_code == 400 and unknown.json["code"] == "template_not_found"
+    assert_problem(unknown, 400, "template_not_found")
     pending = line.api.post(f"/organizations/{line.org_id}/templates", {
         "businessAccountId": line.waba["id"], "name": "pendiente", "language": "es", "category": "UTILITY",
         "components": [{"type": "BODY", "text": "Hola"}]}, token=line.owner["token"]).json["data"]
     refused = outbox.send(type="template", templateId=pending["id"])
-    assert refused.status_code == 400 and refused.json["code"] == "template_not_approved"
+    assert_problem(refused, 400, "template_not_approved")
     wrong_language = outbox.send(type="template", templateName="pendiente", templateLanguage="en")
-    assert wrong_language.status_code == 400 and wrong_language.json["code"] == "template_not_found"
+    assert_problem(wrong_language, 400, "template_not_found")
     both = outbox.send(type="template", templateId=pending["id"], payload={"name": "x", "language": {"code": "es"}})
     assert both.status_code == 400 and "payload" in both.json["errors"]
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import time
 
 import pytest
 import requests
 
 from appliance.graph_api.client import GraphClient, GraphError
+from tests.waiting import eventually
 
 CUSTOMER = "5215512345678"
 
@@ -77,9 +77,7 @@ def test_webhooks_are_signed_over_the_ascii_escaped_bytes(account, netsim_url, r
 def test_a_failing_receiver_gets_the_delivery_again(account, netsim_url, receiver):
     receiver[1].answer_status = 500
     _customer_writes(netsim_url, account["numbers"][0]["id"])
-    deadline = time.monotonic() + 5
-    while len(receiver[1].posts) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    eventually(lambda: len(receiver[1].posts), lambda posts: posts >= 2, seconds=5)
     receiver[1].answer_status = 200
     _wait(netsim_url)
     bodies = [body for _, body in receiver[1].posts]

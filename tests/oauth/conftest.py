@@ -7,7 +7,6 @@ import pytest
 
 from appliance.core import runtime
 from appliance.oauth import service as oauth_service
-from tests.organizations.conftest import add_member, owner  # noqa: F401  (fixtures)
 
 REDIRECT = "http://127.0.0.1:8765/callback"
 

@@ -5,6 +5,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from appliance.core import clock
 from tests.oauth.conftest import REDIRECT, Flow, register
+from tests.problems import assert_problem
 
 
 def _bearer(token):
@@ -27,7 +28,7 @@ def test_full_flow_then_refresh_then_revoke(client, api, owner, flow):
     assert client.get(f"/organizations/{org_id}/roles", headers=_bearer(body["access_token"])).status_code == 200
     # Out of scope: 403; routes about persons refuse OAuth tokens.
     denied = client.get(f"/organizations/{org_id}/api-keys", headers=_bearer(body["access_token"]))
-    assert denied.status_code == 403 and denied.json["code"] == "scope_missing"
+    assert_problem(denied, 403, "scope_missing")
     assert client.get("/users/me", headers=_bearer(body["access_token"])).json["code"] == "oauth_token_not_allowed"
     info = client.get("/oauth/userinfo", headers=_bearer(body["access_token"]))
     assert info.json["org_id"] == org_id and info.json["email"] == "owner@example.com"
@@ -176,7 +177,7 @@ def test_prompt_none_skips_consent_only_with_exactly_one_prior_organization(clie
 
 
 def test_demotion_cuts_the_scope_at_once(client, api, owner):
-    from tests.organizations.conftest import add_member
+    from tests.factories import add_member
     org_id = owner["org"]["id"]
     add_member(api, org_id, "admin", "ada@example.com")
     client_id, _ = register()

@@ -1,7 +1,8 @@
 from datetime import timedelta
 
 from appliance.core import clock
-from tests.organizations.conftest import add_member
+from tests.factories import add_member
+from tests.problems import assert_problem
 
 
 def _keys(owner):
@@ -31,7 +32,7 @@ def test_wrong_prefix_or_secret_is_401_without_fallback(api, owner, client):
     org_url = f"/organizations/{owner['org']['id']}"
     for bad in (key["secret"][:-2] + "xx", "mk_live_nope.secret", "mk_test_", "mk_live_" + key["prefix"], "garbage"):
         response = client.get(org_url, headers={"X-Api-Key": bad, "Authorization": f"Bearer {owner['token']}"})
-        assert response.status_code == 401 and response.json["code"] == "invalid_api_key", bad
+        assert_problem(response, 401, "invalid_api_key", bad)
 
 
 def test_revoked_and_expired_keys_are_401(api, owner, client):
@@ -53,7 +54,7 @@ def test_scoped_key_is_403_outside_its_scopes(api, owner, client):
     org_id = owner["org"]["id"]
     scoped = _create(api, owner, scopes=["contacts:read"])
     response = client.get(f"/organizations/{org_id}/roles", headers={"X-Api-Key": scoped["secret"]})
-    assert response.status_code == 403 and response.json["code"] == "scope_missing"
+    assert_problem(response, 403, "scope_missing")
     unscoped = _create(api, owner)
     assert client.get(_keys(owner), headers={"X-Api-Key": unscoped["secret"]}).status_code == 403
     assert client.get(f"/organizations/{org_id}", headers={"X-Api-Key": scoped["secret"]}).status_code == 200
@@ -91,7 +92,7 @@ def test_key_validation(api, owner):
         assert response.status_code == 400, body
     admin = add_member(api, owner["org"]["id"], "admin", "admin@example.com")
     response = api.post(_keys(owner), {"name": "X", "scopes": ["billing:write"]}, token=admin)
-    assert response.status_code == 403 and response.json["code"] == "permission_escalation"
+    assert_problem(response, 403, "permission_escalation")
 
 
 def test_last_used_is_recorded(api, owner, client):

@@ -1,4 +1,4 @@
-from tests.organizations.conftest import add_member
+from tests.factories import add_member
 
 
 def _org(api, token, slug):

@@ -5,7 +5,8 @@ import re
 import pytest
 
 from appliance.permissions.service import list_system_roles
-from tests.organizations.conftest import add_member
+from tests.factories import add_member
+from tests.problems import assert_problem
 
 UNKNOWN_ID = "00000000-0000-7000-8000-0000000000aa"
 
@@ -41,7 +42,7 @@ def test_each_system_role_gets_exactly_its_permissions(api, client, owner, role_
         if permission in granted:
             assert (response.json or {}).get("code") != "permission_missing", where
         else:
-            assert response.status_code == 403 and response.json["code"] == "permission_missing", where
+            assert_problem(response, 403, "permission_missing", where)
         checked += 1
     assert checked >= 14
 
@@ -57,7 +58,7 @@ def test_a_narrow_key_reaches_only_its_scope(api, client, owner):
         if permission in ("contacts:read", "organizations:read"):
             assert (response.json or {}).get("code") != "scope_missing", where
         else:
-            assert response.status_code == 403 and response.json["code"] == "scope_missing", where
+            assert_problem(response, 403, "scope_missing", where)
 
 
 def _valid_body(method, path):
@@ -88,7 +89,7 @@ def test_no_route_crosses_tenants(api, client, owner):
     headers = {"Authorization": f"Bearer {intruder}"}
     for path, method, _ in _operations(client):
         on_ours = _call(client, method, path, headers, {"org_id": org_id, **ours})
-        assert on_ours.status_code == 403 and on_ours.json["code"] == "not_a_member", f"{method} {path}"
+        assert_problem(on_ours, 403, "not_a_member", f"{method} {path}")
         if re.search(r"\{(role_id|key_id|membership_id)\}", path):
             url = re.sub(r"\{(\w+)\}", lambda m: theirs if m.group(1) == "org_id" else ours[m.group(1)], path)
             kwargs = {"headers": headers}

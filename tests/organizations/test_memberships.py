@@ -1,4 +1,5 @@
-from tests.organizations.conftest import add_member
+from tests.factories import add_member
+from tests.problems import assert_problem
 
 
 def _members(api, owner):
@@ -30,7 +31,7 @@ def test_the_last_owner_cannot_be_demoted_or_removed(api, owner):
     """409 last_owner, until a second owner exists."""
     me = _member_id(api, owner, "owner@example.com")
     demote = api.patch(f"{_members(api, owner)}/{me}", {"roleId": _role_id(api, owner, "admin")}, token=owner["token"])
-    assert demote.status_code == 409 and demote.json["code"] == "last_owner"
+    assert_problem(demote, 409, "last_owner")
     assert api.delete(f"{_members(api, owner)}/{me}", token=owner["token"]).json["code"] == "last_owner"
     add_member(api, owner["org"]["id"], "owner", "second@example.com")
     assert api.patch(f"{_members(api, owner)}/{me}", {"roleId": _role_id(api, owner, "admin")},
@@ -56,7 +57,7 @@ def test_unknown_role_and_foreign_member_ids(api, owner):
     member = _member_id(api, owner, "agent@example.com")
     missing_role = api.patch(f"{_members(api, owner)}/{member}",
                              {"roleId": "00000000-0000-7000-8000-000000000000"}, token=owner["token"])
-    assert missing_role.status_code == 404 and missing_role.json["code"] == "role_not_found"
+    assert_problem(missing_role, 404, "role_not_found")
     assert api.patch(f"{_members(api, owner)}/{member}", {"roleId": "nope"}, token=owner["token"]).status_code == 400
     other = api.signup(email="other@example.com")["tokens"]["accessToken"]
     other_org = api.post("/organizations", {"name": "O", "slug": "other", "billingEmail": "b@o.test"},

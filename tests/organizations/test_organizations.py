@@ -1,4 +1,5 @@
-from tests.organizations.conftest import add_member
+from tests.factories import add_member
+from tests.problems import assert_problem
 
 
 def test_create_makes_me_owner_with_the_four_system_roles(api, owner):
@@ -26,11 +27,11 @@ def test_slug_rules(api, owner):
                         token=owner["token"])
     for slug in ("ab", "-acme", "acme-", "ac--me", "Acme", "acme corp", "a" * 49, "ñandu"):
         response = create(slug)
-        assert response.status_code == 400 and response.json["code"] == "invalid_slug", slug
+        assert_problem(response, 400, "invalid_slug", slug)
     reserved = create("admin")
     assert reserved.status_code == 400 and "reserved" in reserved.json["detail"]
     taken = create("acme")
-    assert taken.status_code == 409 and taken.json["code"] == "slug_taken"
+    assert_problem(taken, 409, "slug_taken")
 
 
 def test_slug_available_and_suggest(api, owner):
@@ -51,7 +52,7 @@ def test_quota(api, owner):
     for slug in ("acme-two", "acme-three"):
         api.post("/organizations", {"name": "A", "slug": slug, "billingEmail": "b@x.test"}, token=token)
     fourth = api.post("/organizations", {"name": "A", "slug": "acme-four", "billingEmail": "b@x.test"}, token=token)
-    assert fourth.status_code == 403 and fourth.json["code"] == "organization_quota_reached"
+    assert_problem(fourth, 403, "organization_quota_reached")
 
 
 def test_create_validates_fields(api, owner):
@@ -70,7 +71,7 @@ def test_billing_parent_must_be_mine_as_owner(api, owner):
     other = api.signup(email="other@example.com")["tokens"]["accessToken"]
     response = api.post("/organizations", {"name": "B", "slug": "bee", "billingEmail": "b@x.test",
                                            "billingParentId": owner["org"]["id"]}, token=other)
-    assert response.status_code == 403 and response.json["code"] == "not_parent_owner"
+    assert_problem(response, 403, "not_parent_owner")
     child = api.post("/organizations", {"name": "C", "slug": "acme-child", "billingEmail": "b@x.test",
                                         "billingParentId": owner["org"]["id"]}, token=owner["token"])
     assert child.status_code == 201 and child.json["data"]["billingParentId"] == owner["org"]["id"]
@@ -115,7 +116,7 @@ def test_agents_read_but_cannot_change_settings(api, owner):
     agent = add_member(api, org_id, "agent", "agent@example.com")
     assert api.get(f"/organizations/{org_id}", token=agent).status_code == 200
     denied = api.patch(f"/organizations/{org_id}", {"name": "X"}, token=agent)
-    assert denied.status_code == 403 and denied.json["code"] == "permission_missing"
+    assert_problem(denied, 403, "permission_missing")
     assert denied.json["permission"] == "organizations:write"
     assert api.get(f"/organizations/{org_id}/roles", token=agent).status_code == 403
     assert len(api.get(f"/organizations/{org_id}/memberships", token=agent).json["data"]) == 2

@@ -1,4 +1,5 @@
-from tests.organizations.conftest import add_member
+from tests.factories import add_member
+from tests.problems import assert_problem
 
 
 def _roles(api, owner):
@@ -36,12 +37,12 @@ def test_role_rules(api, owner):
     """Unknown permissions 400, duplicate names 409, system roles locked 409."""
     base = _roles(api, owner)
     unknown = api.post(base, {"name": "X", "permissions": ["nuclear:launch"]}, token=owner["token"])
-    assert unknown.status_code == 400 and unknown.json["code"] == "unknown_permission"
+    assert_problem(unknown, 400, "unknown_permission")
     api.post(base, {"name": "Sales"}, token=owner["token"])
     assert api.post(base, {"name": "Sales"}, token=owner["token"]).status_code == 409
     agent_role = next(r for r in api.get(base, token=owner["token"]).json["data"] if r["key"] == "agent")
     locked = api.put(f"{base}/{agent_role['id']}/permissions", {"permissions": []}, token=owner["token"])
-    assert locked.status_code == 409 and locked.json["code"] == "system_role"
+    assert_problem(locked, 409, "system_role")
     assert api.delete(f"{base}/{agent_role['id']}", token=owner["token"]).status_code == 409
 
 
@@ -49,7 +50,7 @@ def test_no_one_grants_what_they_do_not_hold(api, owner):
     """An admin (no billing:write) cannot create a role with billing:write."""
     admin = add_member(api, owner["org"]["id"], "admin", "admin@example.com")
     response = api.post(_roles(api, owner), {"name": "Sneaky", "permissions": ["billing:write"]}, token=admin)
-    assert response.status_code == 403 and response.json["code"] == "permission_escalation"
+    assert_problem(response, 403, "permission_escalation")
 
 
 def test_role_ids_of_another_organization_are_404(api, owner):

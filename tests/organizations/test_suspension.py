@@ -1,5 +1,6 @@
 from appliance.cli import main
 from appliance.core import queue
+from tests.problems import assert_problem
 
 
 def test_a_suspended_organization_answers_403_except_its_suspension(api, owner, client, settings, capsys):
@@ -10,7 +11,7 @@ def test_a_suspended_organization_answers_403_except_its_suspension(api, owner, 
     assert main(["--data-dir", str(settings.data_dir), "staff", "suspend", "acme", "--reason", "Unpaid invoice"]) == 0
     queue.configure(None, immediate=True)  # the CLI pointed the queue at queue.db
     denied = api.get(f"/organizations/{org_id}/roles", token=owner["token"])
-    assert denied.status_code == 403 and denied.json["code"] == "organization_suspended"
+    assert_problem(denied, 403, "organization_suspended")
     assert client.get(f"/organizations/{org_id}", headers={"X-Api-Key": key}).json["code"] == "organization_suspended"
     suspension = api.get(f"/organizations/{org_id}/suspension", token=owner["token"]).json["data"]
     assert suspension == {"suspended": True, "reason": "Unpaid invoice", "suspendedAt": suspension["suspendedAt"],

@@ -1,3 +1,6 @@
+from tests.problems import assert_problem
+
+
 def test_get_and_patch_profile(api):
     """PATCH /users/me changes name, locale and time zone and answers the user."""
     tokens = api.signup()["tokens"]
@@ -41,5 +44,5 @@ def test_change_password_with_a_wrong_current_password(api):
     response = api.post("/users/me/change-password",
                         {"currentPassword": "not it at all", "newPassword": "a better secret"},
                         token=tokens["accessToken"])
-    assert response.status_code == 401 and response.json["code"] == "invalid_credentials"
+    assert_problem(response, 401, "invalid_credentials")
     api.login()

@@ -73,8 +73,8 @@
         }, 5000);
       }
     };
-    ["conversation.created", "conversation.updated", "conversation.assignment_changed",
-     "conversation.handoff_requested", "message.created", "message.updated"].forEach((name) => stream.addEventListener(name, onEvent));
+    // the server's catalog of live events (core/events.py LIVE), handed over by the page
+    body.dataset.liveEvents.split(" ").forEach((name) => stream.addEventListener(name, onEvent));
   }
 
   function problemText(xhr) {

@@ -17,7 +17,6 @@ import hashlib
 import hmac
 import json
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -28,6 +27,7 @@ from appliance.conversations import service as conversations_service
 from appliance.core import runtime
 from appliance.core.db import after_commit, read_row
 from appliance.core.errors import Invalid, NotFound, Unauthorized
+from appliance.core.text import fold
 from appliance.messages import service as messages_service
 from appliance.messages import text as message_text
 from appliance.organizations.models import Organization
@@ -303,21 +303,16 @@ def _apply_echoes(session: Session, number, echoes: list[dict], outcome: Outcome
         outcome.echoes += len(items)
 
 
-def _normalize(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def _opt_out_keywords(session: Session, organization_id: str) -> dict[str, str]:
     """The organization's opt-out keywords, normalized -> as written (none when opt-out is off)."""
     organization = read_row(session, Organization.__table__, id=organization_id)
     if organization is None or not organization.opt_out_enabled:
         return {}
-    return {_normalize(keyword): keyword for keyword in organization.opt_out_keywords}
+    return {fold(keyword): keyword for keyword in organization.opt_out_keywords}
 
 
 def _opt_out_keyword(keywords: dict[str, str], message: dict) -> str | None:
     """The keyword this text message is (the whole message, any case or accent), if any."""
     if not keywords or message["type"] != "text" or not isinstance(message.get("text"), dict):
         return None
-    return keywords.get(_normalize(str(message["text"].get("body", ""))))
+    return keywords.get(fold(str(message["text"].get("body", ""))))

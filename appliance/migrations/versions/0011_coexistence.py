@@ -6,7 +6,6 @@ Create Date: 2026-11-21 22:48:51.511253
 """
 from alembic import op
 import sqlalchemy as sa
-import sqlmodel
 import appliance.core.db
 
 

@@ -7,7 +7,6 @@ Create Date: 2026-11-21 23:52:28.596045
 from alembic import op
 import sqlalchemy as sa
 import sqlmodel
-import appliance.core.db
 
 
 revision = '0012'
