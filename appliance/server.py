@@ -19,7 +19,7 @@ from appliance.app import create_app
 from appliance.core import events, queue, runtime
 from appliance.core.db import Checkpointer
 from appliance.live import feed as live_feed
-from appliance.messages.sender import sender
+from appliance.messages.sending.lanes import sender
 from appliance.settings import Settings
 
 log = logging.getLogger("appliance.server")

@@ -6,4 +6,3 @@ from appliance.conversations import tasks as conversations_tasks  # noqa: F401
 from appliance.mail import tasks as mail_tasks  # noqa: F401
 from appliance.messages import listeners as messages_listeners, tasks as messages_tasks  # noqa: F401
 from appliance.sandbox import listeners as sandbox_listeners  # noqa: F401
-from appliance.messages import sender as messages_sender  # noqa: F401  (send queue tasks)

@@ -35,7 +35,7 @@ LAYERS: list[tuple[str, frozenset[str]]] = [
                           "memberships", "invitations", "api_keys", "oauth", "wabas", "phone_numbers",
                           "templates", "business_profiles", "contacts", "contact_lists", "tags", "conversations", "messages",
                           "whatsapp_flows"})),
-    ("web", frozenset({"http", "web"})),
+    ("http", frozenset({"http"})),
     ("core", frozenset({"core"})),
     ("protocol", frozenset({"graph_api"})),
     ("base", frozenset({"settings", "paths", "__init__"})),

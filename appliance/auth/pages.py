@@ -5,9 +5,10 @@ A mailed link only shows a page; the change happens on the button (a POST), so a
 that follows links does not spend the token.
 """
 
-from flask import Blueprint, redirect, render_template, request
+from flask import Blueprint, redirect, request
 
 from appliance.auth import email_links
+from appliance.auth.texts import TEXTS
 from appliance.auth import service as auth_service
 from appliance.auth import sessions as auth_sessions
 from appliance.auth.sessions import Device
@@ -16,40 +17,13 @@ from appliance.core.errors import AppError
 from appliance.http.api import form_body, public
 from appliance.http.auth import client_device, client_ip
 from appliance.http.browser import browser_actor, browser_form, log_in, log_out, safe_next
-from appliance.http.i18n import page_locale
+from appliance.http.pages import page_language, render_failure, render_page
 from appliance.http.unit_of_work import db_session
 from appliance.users.models import User
 from appliance.users.schemas import PASSWORD_RULES
 
 auth_pages = Blueprint("auth_pages", __name__)
-
-TEXT = {
-    "en": {
-        "verify_title": "Confirm your email", "verify_intro": "Press the button to confirm this address.",
-        "verify_button": "Confirm my email", "verified": "Your email is confirmed. You can close this page.",
-        "reset_title": "Choose a new password", "reset_intro": "At least 8 characters. Every session of the account will be closed.",
-        "password": "New password", "confirm": "Repeat it", "reset_button": "Change password",
-        "reset_done": "Your password has changed. Sign in with the new one.",
-        "mismatch": "The two passwords are not the same.", "length": "Use between 8 and 128 characters.",
-        "missing": "This link is incomplete: open the whole link from the mail.",
-        "signin_title": "Sign in", "email": "Email", "signin_password": "Password",
-        "code": "Authenticator or recovery code", "signin_button": "Sign in",
-        "forgot": "Forgot your password? Ask for a reset link through the API or your administrator.",
-    },
-    "es": {
-        "verify_title": "Confirma tu correo", "verify_intro": "Pulsa el botón para confirmar esta dirección.",
-        "verify_button": "Confirmar mi correo", "verified": "Tu correo está confirmado. Puedes cerrar esta página.",
-        "reset_title": "Elige una contraseña nueva", "reset_intro": "Mínimo 8 caracteres. Se cerrarán todas las sesiones de la cuenta.",
-        "password": "Contraseña nueva", "confirm": "Repítela", "reset_button": "Cambiar contraseña",
-        "reset_done": "Tu contraseña cambió. Inicia sesión con la nueva.",
-        "mismatch": "Las dos contraseñas no coinciden.", "length": "Usa entre 8 y 128 caracteres.",
-        "missing": "Este enlace está incompleto: abre el enlace completo del correo.",
-        "signin_title": "Iniciar sesión", "email": "Correo", "signin_password": "Contraseña",
-        "code": "Código del autenticador o de recuperación", "signin_button": "Entrar",
-        "forgot": "¿Olvidaste la contraseña? Pide un enlace de cambio por la API o a tu administrador.",
-    },
-}
-
+_SIGN_IN, _VERIFY, _RESET = "auth/sign_in.html", "auth/verify_email.html", "auth/reset_password.html"
 
 def sign_in_browser(user: User) -> None:
     """Open a browser session for `user` (after the password and second factor were checked)."""
@@ -78,26 +52,15 @@ def sign_out_browser() -> None:
     log_out()
 
 
-_INVALID_LINK = {"en": "This link is invalid, used or expired. Ask for a new one.",
-                 "es": "Este enlace no es válido, ya se usó o caducó. Pide uno nuevo."}
-
-
-def _page(kind: str, *, status: int = 200, **context):
-    lang = page_locale()
-    return render_template("auth_page.html", kind=kind, lang=lang, t=TEXT[lang], **context), status
-
-
-def _failure(kind: str, error: AppError, token: str):
-    lang = page_locale()
-    message = _INVALID_LINK[lang] if error.code == "invalid_token" else error.detail
-    return _page(kind, status=error.status, error=message, token=token)
+def _missing_link():
+    return TEXTS[page_language()]["missing"]
 
 
 @auth_pages.get("/verify-email")
 @public
 def verify_email_form():
     token = request.args.get("token", "")
-    return _page("verify", token=token, error=None if token else TEXT[page_locale()]["missing"])
+    return render_page(_VERIFY, TEXTS, token=token, error=None if token else _missing_link())
 
 
 @auth_pages.post("/verify-email")
@@ -108,15 +71,15 @@ def verify_email():
     try:
         email_links.check_verify_email(db_session(), token=token, ip=client_ip())
     except AppError as error:  # shown on the page; the unit of work rolls back on the 4xx
-        return _failure("verify", error, token)
-    return _page("verified")
+        return render_failure(_VERIFY, TEXTS, error, token=token)
+    return render_page(_VERIFY, TEXTS, done=True)
 
 
 @auth_pages.get("/reset-password")
 @public
 def reset_password_form():
     token = request.args.get("token", "")
-    return _page("reset", token=token, error=None if token else TEXT[page_locale()]["missing"])
+    return render_page(_RESET, TEXTS, token=token, error=None if token else _missing_link())
 
 
 @auth_pages.post("/reset-password")
@@ -125,16 +88,16 @@ def reset_password_form():
 def reset_password():
     token = request.form.get("token", "")[:200]
     password, confirm = request.form.get("password", ""), request.form.get("confirm", "")
-    t = TEXT[page_locale()]
+    t = TEXTS[page_language()]
     if not PASSWORD_RULES["min_length"] <= len(password) <= PASSWORD_RULES["max_length"]:
-        return _page("reset", status=400, token=token, error=t["length"])
+        return render_page(_RESET, TEXTS, status=400, token=token, error=t["length"])
     if password != confirm:
-        return _page("reset", status=400, token=token, error=t["mismatch"])
+        return render_page(_RESET, TEXTS, status=400, token=token, error=t["mismatch"])
     try:
         email_links.check_reset_password(db_session(), token=token, password=password, ip=client_ip())
     except AppError as error:
-        return _failure("reset", error, token)
-    return _page("reset_done")
+        return render_failure(_RESET, TEXTS, error, token=token)
+    return render_page(_RESET, TEXTS, done=True)
 
 
 @auth_pages.route("/sign-in", methods=["GET", "POST"])
@@ -144,12 +107,12 @@ def sign_in():
     if request.method == "GET":
         if browser_actor() is not None:
             return redirect(target)
-        return _page("signin", email="", need_code=False, next=target)
+        return render_page(_SIGN_IN, TEXTS, email="", need_code=False, next=target)
     try:
         user = check_sign_in_form()
     except AppError as error:
-        return _page("signin", status=error.status, email=request.form.get("email", "")[:254], error=error.detail,
-                     next=target, need_code=needs_second_factor(error))
+        return render_failure(_SIGN_IN, TEXTS, error, email=request.form.get("email", "")[:254], next=target,
+                              need_code=needs_second_factor(error))
     sign_in_browser(user)
     return redirect(target)
 

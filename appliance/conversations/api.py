@@ -4,7 +4,7 @@ search are the messages domain's (messages/api.py, `thread_blp`)."""
 
 from flask.views import MethodView
 
-from appliance.conversations import inbox, inbox_settings, reports, schemas, state
+from appliance.conversations import inbox, inbox_settings, reports, schemas, service
 from appliance.conversations.inbox import InboxFilter
 from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
@@ -126,7 +126,7 @@ class ConversationStatus(MethodView):
     @blp.response(200, schemas.ConversationSchema)
     def patch(self, body, org_id, conversation_id):
         """Open, snooze (until `snoozedUntil`) or close (with `category` and `resolution`)"""
-        return _detail(state.do_set_status(db_session(), actor=current_org_actor(),
+        return _detail(service.do_set_status(db_session(), actor=current_org_actor(),
                                            conversation_id=str(conversation_id), **body))
 
 
@@ -137,7 +137,7 @@ class ConversationCategorize(MethodView):
     @blp.response(200, schemas.ConversationSchema)
     def patch(self, body, org_id, conversation_id):
         """Set category and resolution without changing the status (null clears one)"""
-        return _detail(state.do_categorize(db_session(), actor=current_org_actor(),
+        return _detail(service.do_categorize(db_session(), actor=current_org_actor(),
                                            conversation_id=str(conversation_id), **body))
 
 
@@ -154,11 +154,11 @@ def _toggle_route(path: str, doc: str, change):
     blp.route(f"/<uuid:conversation_id>{path}")(Toggle)
 
 
-_toggle_route("/read", "Mark read", lambda s, **kw: state.do_set_read(s, read=True, **kw))
-_toggle_route("/unread", "Mark unread", lambda s, **kw: state.do_set_read(s, read=False, **kw))
-_toggle_route("/pin", "Pin to the top of the list", lambda s, **kw: state.do_set_pinned(s, pinned=True, **kw))
-_toggle_route("/unpin", "Unpin", lambda s, **kw: state.do_set_pinned(s, pinned=False, **kw))
-_toggle_route("/devolver-al-bot", "Return to the bot after a hand-off, keeping the context", state.do_return_to_bot)
+_toggle_route("/read", "Mark read", lambda s, **kw: service.do_set_read(s, read=True, **kw))
+_toggle_route("/unread", "Mark unread", lambda s, **kw: service.do_set_read(s, read=False, **kw))
+_toggle_route("/pin", "Pin to the top of the list", lambda s, **kw: service.do_set_pinned(s, pinned=True, **kw))
+_toggle_route("/unpin", "Unpin", lambda s, **kw: service.do_set_pinned(s, pinned=False, **kw))
+_toggle_route("/devolver-al-bot", "Return to the bot after a hand-off, keeping the context", service.do_return_to_bot)
 
 
 @blp.route("/<uuid:conversation_id>/request-handoff")
@@ -168,7 +168,7 @@ class ConversationHandoff(MethodView):
     @blp.response(201, schemas.ConversationSchema)
     def post(self, body, org_id, conversation_id):
         """Ask for a person: automation falls silent, the team is told (conversation.handoff_requested)"""
-        return _detail(state.do_request_handoff(db_session(), actor=current_org_actor(),
+        return _detail(service.do_request_handoff(db_session(), actor=current_org_actor(),
                                                 conversation_id=str(conversation_id), **body))
 
 
@@ -179,7 +179,7 @@ class ConversationBotAgent(MethodView):
     @blp.response(200, schemas.ConversationSchema)
     def patch(self, body, org_id, conversation_id):
         """Fix the AI agent that answers this conversation (null: the router decides)"""
-        return _detail(state.do_set_bot_agent(db_session(), actor=current_org_actor(),
+        return _detail(service.do_set_bot_agent(db_session(), actor=current_org_actor(),
                                               conversation_id=str(conversation_id), agent_id=body["agent_id"]))
 
 
@@ -190,7 +190,7 @@ class ConversationAssignee(MethodView):
     @blp.response(200, schemas.ConversationSchema)
     def patch(self, body, org_id, conversation_id):
         """Assign to a member, or release with null (conversation.assignment_changed)"""
-        return _detail(state.do_assign(db_session(), actor=current_org_actor(),
+        return _detail(service.do_assign(db_session(), actor=current_org_actor(),
                                        conversation_id=str(conversation_id), user_id=body["user_id"]))
 
 
@@ -201,7 +201,7 @@ class ConversationTags(MethodView):
     @blp.response(200, schemas.ConversationSchema)
     def post(self, body, org_id, conversation_id):
         """Put a tag on the conversation (again: no change)"""
-        return _detail(state.do_add_tag(db_session(), actor=current_org_actor(),
+        return _detail(service.do_add_tag(db_session(), actor=current_org_actor(),
                                         conversation_id=str(conversation_id), tag_id=body["tag_id"]))
 
 
@@ -211,7 +211,7 @@ class ConversationTagById(MethodView):
     @blp.response(200, schemas.ConversationSchema)
     def delete(self, org_id, conversation_id, tag_id):
         """Take a tag off the conversation"""
-        return _detail(state.do_remove_tag(db_session(), actor=current_org_actor(),
+        return _detail(service.do_remove_tag(db_session(), actor=current_org_actor(),
                                            conversation_id=str(conversation_id), tag_id=str(tag_id)))
 
 
@@ -221,11 +221,11 @@ class ConversationNotes(MethodView):
     @blp.response(200, schemas.NoteSchema(many=True))
     def get(self, org_id, conversation_id):
         """Internal notes, oldest first (never sent to the customer)"""
-        return state.list_notes(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id))
+        return service.list_notes(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id))
 
     @blp.requires("conversations:write")
     @blp.arguments(schemas.NoteCreateSchema)
     @blp.response(201, schemas.NoteSchema)
     def post(self, body, org_id, conversation_id):
         """Add an internal note for the team"""
-        return state.do_add_note(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id), **body)
+        return service.do_add_note(db_session(), actor=current_org_actor(), conversation_id=str(conversation_id), **body)

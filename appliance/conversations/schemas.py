@@ -6,7 +6,7 @@ from appliance.core import clock
 from appliance.core.schema import ApiSchema, IsoDateTime, PageArgsSchema, Text, UuidString
 from appliance.conversations.inbox import STATUSES
 from appliance.conversations.inbox_settings import INBOX_TABS
-from appliance.conversations.service import window_expires_at
+from appliance.conversations.recording import window_expires_at
 
 class _ContactBriefSchema(ApiSchema):
     id = fields.String()

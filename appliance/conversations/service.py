@@ -1,116 +1,208 @@
-"""Conversations as messages record them: one per (business number, contact), reopened by the
-customer's messages. Reading the inbox: inbox.py; what people change: state.py."""
+"""What people change on a conversation: status (open, snoozed until a time, closed with a
+category and resolution), read marks, pin, assignment, tags, notes, the hand-off to a person and
+back to the bot, the AI agent that answers it. Each change is one event: `conversation.updated`
+(with the fields that changed), `conversation.assignment_changed` or
+`conversation.handoff_requested`; live updates and webhooks both read them from the outbox."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlmodel import Session
+from sqlalchemy import delete
+from sqlmodel import Session, select
 
-from appliance.conversations import activity, inbox_settings
-from appliance.conversations.models import Conversation
+from appliance.conversations import activity
+from appliance.conversations.inbox import access_conversation
+from appliance.conversations.models import Conversation, ConversationNote, ConversationTag
 from appliance.core import clock, events
-from appliance.core.db import insert_many, read_row, update_by_id
-from appliance.core.ids import new_id
-
-# The customer-service window: after a customer's message, any message type may be sent for 24 hours;
-# after that only templates (the network refuses the rest).
-SERVICE_WINDOW = timedelta(hours=24)
+from appliance.core.actor import OrgActor
+from appliance.core.errors import Invalid, NotFound
+from appliance.memberships.models import Membership
+from appliance.tags import service as tags_service
 
 
-def window_expires_at(last_inbound_at: datetime | None) -> datetime | None:
-    return last_inbound_at + SERVICE_WINDOW if last_inbound_at else None
+def _changed(session: Session, conversation: Conversation, *, announce: dict | None = None, **changes) -> Conversation:
+    """Apply the changes that differ; one `conversation.updated` naming them (none if nothing did),
+    with `announce` added to the event's data."""
+    different = {name: value for name, value in changes.items() if getattr(conversation, name) != value}
+    if not different:
+        return conversation
+    for name, value in different.items():
+        setattr(conversation, name, value)
+    conversation.updated_at = clock.now()
+    session.add(conversation)
+    events.emit(session, events.CONVERSATION_UPDATED, organization_id=conversation.organization_id,
+                conversationId=conversation.id, phoneNumberId=conversation.phone_number_pk,
+                changes=sorted(_public(name) for name in different), **(announce or {}))
+    return conversation
 
 
-def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime, preview: str | None = None,
-                      messages: int = 1) -> str:
-    """The conversation of this inbound message, created or reopened, marked unread, its 24-hour
-    window refreshed, its SLA clock started if no one owes an answer yet; answers its id. Core
-    statements: every inbound delivery passes here."""
+def _public(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def do_set_status(session: Session, *, actor: OrgActor, conversation_id: str, status: str,
+                  snoozed_until: datetime | None = None, category: str | None = None,
+                  resolution: str | None = None) -> Conversation:
+    conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
     now = clock.now()
-    table = Conversation.__table__
-    found = read_row(session, table, phone_number_pk=number.id, contact_id=contact_id, remember=False)
-    if found is None:
-        activity.count(session, organization_id=number.organization_id, at=at, inbound_messages=messages, incoming=1)
-        return _create(session, number=number, contact_id=contact_id, at=at, inbound=True, preview=preview)
-    reopened = found.status != "open"
-    activity.count(session, organization_id=number.organization_id, at=at, inbound_messages=messages,
-                   incoming=int(reopened))
-    changes = {"status": "open", "unread": True, "last_message_at": max(found.last_message_at, at),
-               "last_inbound_at": max(found.last_inbound_at or at, at),
-               "awaiting_reply_since": found.awaiting_reply_since or at, "updated_at": now}
-    if reopened:
+    if status != "snoozed" and snoozed_until is not None:
+        raise Invalid("snoozedUntil goes with status snoozed.", errors={"snoozedUntil": ["Only when snoozing."]})
+    if status != "closed" and (category is not None or resolution is not None):
+        raise Invalid("category and resolution go with status closed (or PATCH /categorize).",
+                      errors={"category" if category is not None else "resolution": ["Only when closing."]})
+    changes: dict = {"status": status}
+    if status == "snoozed":
+        if snoozed_until is None or snoozed_until <= now:
+            raise Invalid("A snooze needs snoozedUntil, a time in the future.", code="invalid_snooze",
+                          errors={"snoozedUntil": ["Must be in the future."]})
+        changes.update(snoozed_until=snoozed_until, closed_at=None)
+    elif status == "closed":
+        changes.update(snoozed_until=None, closed_at=conversation.closed_at if conversation.status == "closed" else now)
+        if conversation.status != "closed":
+            activity.count(session, organization_id=conversation.organization_id, at=now, user_id=actor.user_id, closed=1)
+        if category is not None:
+            changes["category"] = category
+        if resolution is not None:
+            changes["resolution"] = resolution
+    else:
         changes.update(snoozed_until=None, closed_at=None)
-    if at >= found.last_message_at:
-        changes["preview"] = preview
-    update_by_id(session, table, found.id, changes)
-    events.emit(session, events.CONVERSATION_UPDATED, organization_id=number.organization_id,
-                conversationId=found.id, phoneNumberId=number.id, reopened=reopened)
-    return found.id
+    return _changed(session, conversation, **changes)
 
 
-def _create(session: Session, *, number, contact_id: str, at: datetime, inbound: bool, preview: str | None) -> str:
-    """A new open conversation; a customer's message makes it unread, opens the 24-hour window and
-    starts the SLA clock."""
-    now, conversation_id = clock.now(), new_id()
-    insert_many(session, Conversation.__table__, [dict(
-        id=conversation_id, organization_id=number.organization_id, phone_number_pk=number.id,
-        contact_id=contact_id, status="open", unread=inbound, pinned=False, handoff_pending=False,
-        last_message_at=at, preview=preview, last_inbound_at=at if inbound else None,
-        awaiting_reply_since=at if inbound else None, created_at=now, updated_at=now)])
-    events.emit(session, events.CONVERSATION_CREATED, organization_id=number.organization_id,
-                conversationId=conversation_id, phoneNumberId=number.id)
-    return conversation_id
+def do_wake_snoozed(session: Session) -> int:
+    """Snoozes that came due reopen their conversations (a customer's message reopens one sooner)."""
+    due = session.exec(select(Conversation).where(Conversation.status == "snoozed",
+                                                  Conversation.snoozed_until <= clock.now())).all()
+    for conversation in due:
+        _changed(session, conversation, status="open", snoozed_until=None)
+    return len(due)
 
 
-def do_record_echo(session: Session, *, number, contact_id: str, at: datetime, preview: str | None = None) -> str:
-    """The conversation of a message the business wrote from the WhatsApp Business app: created if
-    new, its last activity moved, the customer answered (a person wrote); not reopened, not marked
-    unread, the customer's window untouched."""
-    table = Conversation.__table__
-    found = read_row(session, table, phone_number_pk=number.id, contact_id=contact_id, remember=False)
-    if found is None:
-        return _create(session, number=number, contact_id=contact_id, at=at, inbound=False, preview=preview)
+def do_categorize(session: Session, *, actor: OrgActor, conversation_id: str, **fields) -> Conversation:
+    """Set category and/or resolution without touching the status (null clears one)."""
+    conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
+    return _changed(session, conversation, **fields)
+
+
+def do_set_read(session: Session, *, actor: OrgActor, conversation_id: str, read: bool) -> Conversation:
+    conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
+    return _changed(session, conversation, unread=not read, announce={"read": True, "readByUserId": actor.user_id} if read else None)
+
+
+def do_mark_opened(session: Session, *, actor: OrgActor, conversation_id: str) -> Conversation:
+    """A person opened the conversation: read, if it was unread (nothing written otherwise)."""
+    conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
+    if not conversation.unread:
+        return conversation
+    return _changed(session, conversation, unread=False, announce={"read": True, "readByUserId": actor.user_id})
+
+
+def do_set_pinned(session: Session, *, actor: OrgActor, conversation_id: str, pinned: bool) -> Conversation:
+    conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
+    return _changed(session, conversation, pinned=pinned)
+
+
+def do_assign(session: Session, *, actor: OrgActor, conversation_id: str, user_id: str | None) -> Conversation:
+    """Assign to an active member of the organization, or release (None)."""
+    conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
+    if user_id is not None:
+        member = session.exec(select(Membership).where(Membership.organization_id == actor.organization_id,
+                                                       Membership.user_id == user_id)).first()
+        if member is None or member.suspended_at is not None:
+            raise Invalid("Assign to an active member of this organization.", code="assignee_not_member",
+                          errors={"userId": ["Not an active member."]})
+    previous = conversation.assignee_user_id
+    if previous == user_id:
+        return conversation
+    conversation.assignee_user_id, conversation.updated_at = user_id, clock.now()
+    session.add(conversation)
+    events.emit(session, events.CONVERSATION_ASSIGNMENT_CHANGED, organization_id=conversation.organization_id,
+                conversationId=conversation.id, phoneNumberId=conversation.phone_number_pk,
+                assigneeUserId=user_id, previousAssigneeUserId=previous, changedByUserId=actor.user_id)
+    return conversation
+
+
+def do_add_tag(session: Session, *, actor: OrgActor, conversation_id: str, tag_id: str) -> Conversation:
+    conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
+    tag = tags_service.access_tag(session, actor=actor, tag_id=tag_id)
+    if session.get(ConversationTag, (conversation.id, tag.id)) is None:
+        session.add(ConversationTag(conversation_id=conversation.id, tag_id=tag.id, created_at=clock.now()))
+        _tags_changed(session, conversation)
+    return conversation
+
+
+def do_remove_tag(session: Session, *, actor: OrgActor, conversation_id: str, tag_id: str) -> Conversation:
+    conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
+    removed = session.exec(delete(ConversationTag).where(ConversationTag.conversation_id == conversation.id,
+                                                         ConversationTag.tag_id == tag_id)).rowcount
+    if not removed:
+        raise NotFound("This conversation does not have that tag.", code="tag_not_found")
+    _tags_changed(session, conversation)
+    return conversation
+
+
+def _tags_changed(session: Session, conversation: Conversation) -> None:
+    conversation.updated_at = clock.now()
+    session.add(conversation)
+    events.emit(session, events.CONVERSATION_UPDATED, organization_id=conversation.organization_id,
+                conversationId=conversation.id, phoneNumberId=conversation.phone_number_pk, changes=["tags"])
+
+
+def list_notes(session: Session, *, actor: OrgActor, conversation_id: str) -> list[ConversationNote]:
+    conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
+    return list(session.exec(select(ConversationNote).where(ConversationNote.conversation_id == conversation.id)
+                             .order_by(ConversationNote.created_at, ConversationNote.id)))
+
+
+def do_add_note(session: Session, *, actor: OrgActor, conversation_id: str, body: str) -> ConversationNote:
+    conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
+    note = ConversationNote(organization_id=conversation.organization_id, conversation_id=conversation.id,
+                            author_user_id=actor.user_id, body=body, created_at=clock.now())
+    session.add(note)
+    session.flush()
+    events.emit(session, events.CONVERSATION_UPDATED, organization_id=conversation.organization_id,
+                conversationId=conversation.id, phoneNumberId=conversation.phone_number_pk, changes=["notes"],
+                noteId=note.id)
+    return note
+
+
+def do_request_handoff(session: Session, *, actor: OrgActor, conversation_id: str, reason: str | None,
+                       detail: str | None) -> Conversation:
+    """A person is needed: automation falls silent and the team hears of it (live and by webhook).
+    Asking again while one is pending changes nothing and tells no one twice."""
+    conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
+    if conversation.handoff_pending:
+        return conversation
     now = clock.now()
-    if at > found.last_message_at:
-        update_by_id(session, table, found.id, {"last_message_at": at, "preview": preview, "awaiting_reply_since": None,
-                                                "wait_notified_at": None, "updated_at": now})
-        _count_reply(session, found, user_id=None, at=at)
-        events.emit(session, events.CONVERSATION_UPDATED, organization_id=number.organization_id,
-                    conversationId=found.id, phoneNumberId=number.id, reopened=False)
-    return found.id
+    conversation.handoff_pending, conversation.handoff_requested_at = True, now
+    conversation.handoff_reason, conversation.handoff_detail, conversation.updated_at = reason, detail, now
+    session.add(conversation)
+    events.emit(session, events.CONVERSATION_HANDOFF_REQUESTED, organization_id=conversation.organization_id,
+                conversationId=conversation.id, phoneNumberId=conversation.phone_number_pk,
+                reason=reason, detail=detail, origin="api" if actor.kind != "user" else "agent")
+    return conversation
 
 
-def find_window(session: Session, *, number_pk: str, contact_id: str):
-    """The conversation of (number, contact) as a plain row, or None: `last_inbound_at` says
-    whether the 24-hour window is open."""
-    return read_row(session, Conversation.__table__, phone_number_pk=number_pk, contact_id=contact_id, remember=False)
+def do_return_to_bot(session: Session, *, actor: OrgActor, conversation_id: str) -> Conversation:
+    """Automation answers again; the conversation's history (its context) stays as it is."""
+    conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
+    return _changed(session, conversation, handoff_pending=False, handoff_reason=None, handoff_detail=None,
+                    handoff_requested_at=None)
 
 
-def do_record_outbound(session: Session, *, number, contact_id: str, found=None, preview: str | None = None,
-                       answered_by: str | None = None) -> str:
-    """The conversation of a message the business sends: created if new (read, no window), its last
-    activity moved; a closed one stays closed (sending is not the customer coming back). A person's
-    reply (`answered_by` their user id; templates and integrations are not) stops the SLA clock."""
-    if found is None:
-        return _create(session, number=number, contact_id=contact_id, at=clock.now(), inbound=False, preview=preview)
-    now = clock.now()
-    table = Conversation.__table__
-    changes = {"last_message_at": now, "preview": preview, "updated_at": now}
-    if answered_by and found.awaiting_reply_since:
-        changes.update(awaiting_reply_since=None, wait_notified_at=None)
-        _count_reply(session, found, user_id=answered_by, at=now)
-    update_by_id(session, table, found.id, changes)
-    events.emit(session, events.CONVERSATION_UPDATED, organization_id=number.organization_id,
-                conversationId=found.id, phoneNumberId=number.id, reopened=False)
-    return found.id
+def do_set_bot_agent(session: Session, *, actor: OrgActor, conversation_id: str, agent_id: str | None) -> Conversation:
+    """Fix which AI agent answers this conversation (None: the router decides per message)."""
+    conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
+    return _changed(session, conversation, bot_agent_id=agent_id)
 
 
-def _count_reply(session: Session, found, *, user_id: str | None, at: datetime) -> None:
-    """A person answered a waiting customer: one reply in the counters, late if past the SLA."""
-    if found.awaiting_reply_since is None:
-        return
-    waited = max(0, int((at - found.awaiting_reply_since).total_seconds()))
-    sla_minutes = inbox_settings.read_settings(session, found.organization_id, "workload")["sla_minutes"]
-    activity.count(session, organization_id=found.organization_id, at=at, user_id=user_id, replies=1,
-                   late_replies=int(waited > sla_minutes * 60), response_seconds=waited)
+SNOOZE_CHOICES = ("hour", "tomorrow", "week")
+
+
+def snooze_until(choice: str, now: datetime) -> datetime:
+    """When a snooze picked from the inbox's menu ends: in an hour, tomorrow at 09:00 (UTC), or in a week."""
+    if choice == "tomorrow":
+        return (now + timedelta(days=1)).replace(hour=9, minute=0, second=0, microsecond=0)
+    return now + (timedelta(weeks=1) if choice == "week" else timedelta(hours=1))

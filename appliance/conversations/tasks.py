@@ -2,7 +2,7 @@
 
 from huey import crontab
 
-from appliance.conversations import notifications, state
+from appliance.conversations import notifications, service
 from appliance.core import runtime
 from appliance.core.queue import huey
 
@@ -11,7 +11,7 @@ from appliance.core.queue import huey
 def wake_snoozed() -> None:
     """Each minute: conversations whose snooze ended are open again."""
     with runtime.get().db.unit_of_work(write=True) as session:
-        state.do_wake_snoozed(session)
+        service.do_wake_snoozed(session)
 
 
 @huey.periodic_task(crontab(minute="*"))

@@ -7,35 +7,29 @@ organization (permissions, business-account scope) as the actor."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from flask import Blueprint, abort, redirect, request, send_file, url_for
 
-from flask import Blueprint, abort, redirect, render_template, request, send_file, session, url_for
-
-from appliance.conversations import inbox, state
-from appliance.core import clock, runtime
-from appliance.core.events import LIVE as LIVE_EVENTS
+from appliance.conversations import inbox
+from appliance.conversations import service as conversations_service
+from appliance.core import clock
 from appliance.core.errors import AppError, Invalid
+from appliance.core.events import LIVE as LIVE_EVENTS
 from appliance.http.api import writes_on_get
 from appliance.http.browser import browser_actor, signed_in_page
-from appliance.core.locales import LOCALES
-from appliance.http.i18n import page_locale
+from appliance.http.pages import render_page
 from appliance.http.unit_of_work import db_session
 from appliance.inbox import view
 from appliance.inbox.texts import TEXTS
 from appliance.live.api import event_stream_response
 from appliance.memberships import service as memberships_service
-from appliance.messages import lifecycle, media_files
+from appliance.messages import media_files
+from appliance.messages import service as messages_service
 from appliance.messages import tasks as messages_tasks
-from appliance.messages.outbound import Outgoing, do_send
+from appliance.messages.sending.service import Outgoing, do_send
 from appliance.organizations import service as organizations_service
 from appliance.tags import service as tags_service
 
 inbox_pages = Blueprint("inbox_pages", __name__, url_prefix="/inbox")
-
-
-def _lang() -> str:
-    chosen = session.get("lang")
-    return chosen if chosen in LOCALES else page_locale()
 
 
 def _actor(org_id, permission: str = "conversations:read"):
@@ -43,14 +37,13 @@ def _actor(org_id, permission: str = "conversations:read"):
                                                    permission=permission)
 
 
-def _render(template: str, **context):
-    lang = _lang()
+def _render(template: str, **context) -> str:
     current = context.get("current")
     if current is not None and "action" not in context:  # the conversation's buttons post here
         context["action"] = url_for("inbox_pages.act", org_id=context["org_id"],
                                     conversation_id=current.conversation.id, action="ACTION")
-    return render_template(template, lang=lang, t=TEXTS[lang], view=view, clock=clock,
-                           sandbox=runtime.get().settings.sandbox, **context)
+    html, _ = render_page(template, TEXTS, view=view, clock=clock, **context)
+    return html
 
 
 def _is_htmx() -> bool:
@@ -67,14 +60,6 @@ def start():
     return redirect(url_for("inbox_pages.page", org_id=chosen.id))
 
 
-@inbox_pages.get("/language/<lang>")
-@signed_in_page
-def language(lang):
-    if lang in LOCALES:
-        session["lang"] = lang
-    return redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url) else "/inbox")
-
-
 @inbox_pages.get("/<uuid:org_id>")
 @signed_in_page
 def page(org_id):
@@ -88,7 +73,7 @@ def conversation_page(org_id, conversation_id):
     """Opening a conversation reads it, as in every mail client (a GET that writes the read mark)."""
     actor = _actor(org_id)
     if actor.can("conversations:write"):
-        state.do_mark_opened(db_session(), actor=actor, conversation_id=str(conversation_id))
+        conversations_service.do_mark_opened(db_session(), actor=actor, conversation_id=str(conversation_id))
     return _page(org_id, str(conversation_id))
 
 
@@ -169,13 +154,6 @@ def media(org_id, message_id):
                      max_age=3600)
 
 
-def _snooze_until(choice: str):
-    now = clock.now()
-    if choice == "tomorrow":
-        return (now + timedelta(days=1)).replace(hour=9, minute=0, second=0, microsecond=0)
-    return now + (timedelta(weeks=1) if choice == "week" else timedelta(hours=1))
-
-
 def _field(name: str, max_length: int = 4000) -> str | None:
     value = (request.form.get(name) or "").strip()
     return value[:max_length] or None
@@ -197,12 +175,8 @@ def _reply(actor, conversation):
         content = upload.read(media_files.MAX_UPLOAD_BYTES + 1)
         uploaded = media_files.check_upload(db_session(), actor=actor, phone_pk=conversation.phone_number_pk,
                                             content=content, content_type=upload.mimetype, filename=upload.filename)
-        kind = {"image": "image", "video": "video", "audio": "audio"}.get(upload.mimetype.split("/")[0], "document")
-        payload = {"id": uploaded.media_id}
-        if body and kind != "audio":
-            payload["caption"] = body
-        if kind == "document":
-            payload["filename"] = upload.filename[:240]
+        kind, payload = media_files.as_message(uploaded, mime_type=upload.mimetype, filename=upload.filename,
+                                               caption=body)
         _send(actor, conversation, type=kind, payload=payload)
     elif body:
         _send(actor, conversation, type="text", payload={"body": body})
@@ -224,26 +198,19 @@ def _template(actor, conversation):
 
 
 def _retry(actor, conversation):
-    """A failed message goes out again as a new message (the failed one stays, with its reason)."""
-    failed = lifecycle.access_message(db_session(), actor=actor, message_id=_message_id())
-    if failed.conversation_id != conversation.id or failed.status != "failed":
-        raise Invalid("Only a failed message of this conversation can be sent again.", code="message_not_retryable")
-    if failed.type == "template":
-        _send(actor, conversation, type="template", payload=failed.payload)
-    else:
-        _send(actor, conversation, type=failed.type, payload=failed.payload)
+    messages_service.check_send_again(db_session(), actor=actor, conversation_id=conversation.id,
+                                      phone_number_pk=conversation.phone_number_pk, to=conversation.contact.wa_id,
+                                      message_id=_message_id())
 
 
 def _tag(actor, conversation):
     tag_id = _field("tag_id", 40)
     name = _field("tag_name", 60)
     if not tag_id and name:
-        existing = next((t for t in tags_service.list_tags(db_session(), actor=actor)
-                         if t.name_key == " ".join(name.split()).casefold()), None)
-        tag_id = existing.id if existing else tags_service.do_create(db_session(), actor=actor, name=name).id
+        tag_id = tags_service.find_or_create(db_session(), actor=actor, name=name).id
     if not tag_id:
         raise Invalid("Choose or name a tag.", errors={"tag": ["Required."]})
-    state.do_add_tag(db_session(), actor=actor, conversation_id=conversation.id, tag_id=tag_id)
+    conversations_service.do_add_tag(db_session(), actor=actor, conversation_id=conversation.id, tag_id=tag_id)
 
 
 # What each button of the conversation does: (permission, action).
@@ -251,32 +218,32 @@ ACTIONS = {
     "reply": ("messages:send", _reply),
     "template": ("messages:send", _template),
     "retry": ("messages:send", _retry),
-    "react": ("messages:send", lambda a, c: lifecycle.do_react(db_session(), actor=a, message_id=_message_id(),
+    "react": ("messages:send", lambda a, c: messages_service.do_react(db_session(), actor=a, message_id=_message_id(),
                                                                emoji=request.form.get("emoji", "")[:32])),
-    "hide": ("messages:send", lambda a, c: lifecycle.do_set_hidden(db_session(), actor=a, message_id=_message_id(),
+    "hide": ("messages:send", lambda a, c: messages_service.do_set_hidden(db_session(), actor=a, message_id=_message_id(),
                                                                    hidden=True)),
-    "restore": ("messages:send", lambda a, c: lifecycle.do_set_hidden(db_session(), actor=a,
+    "restore": ("messages:send", lambda a, c: messages_service.do_set_hidden(db_session(), actor=a,
                                                                       message_id=_message_id(), hidden=False)),
-    "note": ("conversations:write", lambda a, c: state.do_add_note(db_session(), actor=a, conversation_id=c.id,
+    "note": ("conversations:write", lambda a, c: conversations_service.do_add_note(db_session(), actor=a, conversation_id=c.id,
                                                                    body=_field("body") or "")),
-    "assign": ("conversations:write", lambda a, c: state.do_assign(db_session(), actor=a, conversation_id=c.id,
+    "assign": ("conversations:write", lambda a, c: conversations_service.do_assign(db_session(), actor=a, conversation_id=c.id,
                                                                    user_id=_field("user_id", 40))),
-    "assign_me": ("conversations:write", lambda a, c: state.do_assign(db_session(), actor=a, conversation_id=c.id,
+    "assign_me": ("conversations:write", lambda a, c: conversations_service.do_assign(db_session(), actor=a, conversation_id=c.id,
                                                                       user_id=a.user_id)),
-    "close": ("conversations:write", lambda a, c: state.do_set_status(
+    "close": ("conversations:write", lambda a, c: conversations_service.do_set_status(
         db_session(), actor=a, conversation_id=c.id, status="closed", category=_field("category", 100),
         resolution=_field("resolution", 100))),
-    "reopen": ("conversations:write", lambda a, c: state.do_set_status(db_session(), actor=a, conversation_id=c.id,
+    "reopen": ("conversations:write", lambda a, c: conversations_service.do_set_status(db_session(), actor=a, conversation_id=c.id,
                                                                        status="open")),
-    "snooze": ("conversations:write", lambda a, c: state.do_set_status(
-        db_session(), actor=a, conversation_id=c.id, status="snoozed", snoozed_until=_snooze_until(request.form.get("until", "")))),
+    "snooze": ("conversations:write", lambda a, c: conversations_service.do_set_status(
+        db_session(), actor=a, conversation_id=c.id, status="snoozed", snoozed_until=conversations_service.snooze_until(request.form.get("until", ""), clock.now()))),
     "tag": ("conversations:write", _tag),
-    "untag": ("conversations:write", lambda a, c: state.do_remove_tag(db_session(), actor=a, conversation_id=c.id,
+    "untag": ("conversations:write", lambda a, c: conversations_service.do_remove_tag(db_session(), actor=a, conversation_id=c.id,
                                                                       tag_id=_field("tag_id", 40) or "")),
-    "pin": ("conversations:write", lambda a, c: state.do_set_pinned(db_session(), actor=a, conversation_id=c.id, pinned=True)),
-    "unpin": ("conversations:write", lambda a, c: state.do_set_pinned(db_session(), actor=a, conversation_id=c.id, pinned=False)),
-    "unread": ("conversations:write", lambda a, c: state.do_set_read(db_session(), actor=a, conversation_id=c.id, read=False)),
-    "return_to_bot": ("conversations:write", lambda a, c: state.do_return_to_bot(db_session(), actor=a, conversation_id=c.id)),
+    "pin": ("conversations:write", lambda a, c: conversations_service.do_set_pinned(db_session(), actor=a, conversation_id=c.id, pinned=True)),
+    "unpin": ("conversations:write", lambda a, c: conversations_service.do_set_pinned(db_session(), actor=a, conversation_id=c.id, pinned=False)),
+    "unread": ("conversations:write", lambda a, c: conversations_service.do_set_read(db_session(), actor=a, conversation_id=c.id, read=False)),
+    "return_to_bot": ("conversations:write", lambda a, c: conversations_service.do_return_to_bot(db_session(), actor=a, conversation_id=c.id)),
 }
 
 

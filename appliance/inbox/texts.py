@@ -1,7 +1,10 @@
-"""The browser inbox's words, in the two languages it ships (English, Spanish)."""
+"""The browser inbox's words, in every language (appliance/http/pages.py: Texts)."""
 
-TEXTS = {
-    "en": {
+from appliance.http.pages import Texts
+
+TEXTS = Texts(
+    "inbox",
+    en={
         "inbox": "Inbox", "search": "Search name or number", "search_messages": "Search messages",
         "tab_mine": "Mine", "tab_unassigned": "Unassigned", "tab_all": "All", "tab_handoff": "Waiting for a person",
         "tab_snoozed": "Snoozed", "tab_closed": "Closed",
@@ -32,11 +35,11 @@ TEXTS = {
         "shortcuts": "Keyboard shortcuts", "shortcut_list": [("j / k", "Next / previous conversation"), ("r", "Write a reply"),
                                                             ("a", "Assign to me"), ("e", "Close"), ("/", "Search"),
                                                             ("Esc", "Back to the list"), ("?", "This help")],
-        "organization": "Organization", "sign_out": "Sign out", "language": "Español", "you": "You",
+        "organization": "Organization", "sign_out": "Sign out", "you": "You",
         "no_org": "You are not a member of any organization yet.", "api_docs": "API documentation",
         "unanswered": "waiting {minutes} min", "older": "Older messages", "more": "More conversations",
     },
-    "es": {
+    es={
         "inbox": "Bandeja", "search": "Buscar nombre o número", "search_messages": "Buscar en mensajes",
         "tab_mine": "Míos", "tab_unassigned": "Sin asignar", "tab_all": "Todos", "tab_handoff": "Esperan a una persona",
         "tab_snoozed": "Pospuestos", "tab_closed": "Cerrados",
@@ -67,8 +70,8 @@ TEXTS = {
         "shortcuts": "Atajos de teclado", "shortcut_list": [("j / k", "Conversación siguiente / anterior"), ("r", "Escribir respuesta"),
                                                             ("a", "Asignármela"), ("e", "Cerrar"), ("/", "Buscar"),
                                                             ("Esc", "Volver a la lista"), ("?", "Esta ayuda")],
-        "organization": "Organización", "sign_out": "Cerrar sesión", "language": "English", "you": "Tú",
+        "organization": "Organización", "sign_out": "Cerrar sesión", "you": "Tú",
         "no_org": "Aún no eres miembro de ninguna organización.", "api_docs": "Documentación de la API",
         "unanswered": "espera {minutes} min", "older": "Mensajes anteriores", "more": "Más conversaciones",
     },
-}
+)

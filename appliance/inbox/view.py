@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from sqlmodel import Session, select
 
 from appliance.graph_api.errors import explain
-from appliance.conversations import inbox, inbox_settings, state
+from appliance.conversations import inbox, inbox_settings, recording
 from appliance.conversations import service as conversations_service
 from appliance.conversations.inbox import InboxFilter
 from appliance.core import clock, pagination
@@ -107,7 +107,7 @@ def thread_page(session: Session, actor: OrgActor, conversation_id: str, cursor:
     since = messages[0].created_at if messages and page.next_cursor else None
     # An older page ends where the newer one began (the cursor's position): notes in between are its.
     until = datetime.fromisoformat(pagination.decode_cursor(cursor, arity=2)[0]) if cursor else None
-    notes = [n for n in state.list_notes(session, actor=actor, conversation_id=conversation_id)
+    notes = [n for n in conversations_service.list_notes(session, actor=actor, conversation_id=conversation_id)
              if (since is None or n.created_at >= since) and (until is None or n.created_at < until)]
     items = sorted([("message", m) for m in messages] + [("note", n) for n in notes], key=lambda item: item[1].created_at)
     return ThreadPage(items=items, quoted=_quoted(session, conversation_id, messages), older_cursor=page.next_cursor)
@@ -130,7 +130,7 @@ def conversation_view(session: Session, actor: OrgActor, conversation_id: str) -
     page = thread_page(session, actor, conversation_id)
     window_left = None
     if conversation.last_inbound_at:
-        left = conversations_service.window_expires_at(conversation.last_inbound_at) - clock.now()
+        left = recording.window_expires_at(conversation.last_inbound_at) - clock.now()
         window_left = left if left.total_seconds() > 0 else None
     number = session.get(PhoneNumber, conversation.phone_number_pk)
     templates = []

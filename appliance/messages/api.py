@@ -6,8 +6,9 @@ from flask.views import MethodView
 from appliance.http.api import Blueprint, takes_upload, uploaded_file
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
-from appliance.messages import lifecycle, media_files, rich, schemas, search, thread
-from appliance.messages.outbound import Outgoing, do_send
+from appliance.messages import media_files, schemas, search, service, thread
+from appliance.messages.sending import rich
+from appliance.messages.sending.service import Outgoing, do_send
 from appliance.whatsapp_flows import service as flows_service
 
 blp = Blueprint("messages", __name__, url_prefix="/organizations/<uuid:org_id>/messages",
@@ -105,13 +106,13 @@ class MessageById(MethodView):
     @blp.response(200, schemas.ChatMessageSchema)
     def get(self, org_id, message_id):
         """Read one message"""
-        return lifecycle.access_message(db_session(), actor=current_org_actor(), message_id=str(message_id))
+        return service.access_message(db_session(), actor=current_org_actor(), message_id=str(message_id))
 
     @blp.requires("messages:send")
     @blp.response(200, schemas.ChatMessageSchema)
     def delete(self, org_id, message_id):
         """Hide a message as a tombstone (here only: the network cannot unsend)"""
-        return lifecycle.do_set_hidden(db_session(), actor=current_org_actor(), message_id=str(message_id), hidden=True)
+        return service.do_set_hidden(db_session(), actor=current_org_actor(), message_id=str(message_id), hidden=True)
 
 
 @blp.route("/<uuid:message_id>/restore")
@@ -120,7 +121,7 @@ class MessageRestore(MethodView):
     @blp.response(200, schemas.ChatMessageSchema)
     def post(self, org_id, message_id):
         """Show a hidden message again"""
-        return lifecycle.do_set_hidden(db_session(), actor=current_org_actor(), message_id=str(message_id), hidden=False)
+        return service.do_set_hidden(db_session(), actor=current_org_actor(), message_id=str(message_id), hidden=False)
 
 
 @blp.route("/<uuid:message_id>/edit")
@@ -130,7 +131,7 @@ class MessageEdit(MethodView):
     @blp.response(200, schemas.ChatMessageSchema)
     def patch(self, body, org_id, message_id):
         """Correct the text of a sent text message (our record: the network cannot edit a delivered message)"""
-        return lifecycle.do_edit(db_session(), actor=current_org_actor(), message_id=str(message_id), body=body["body"])
+        return service.do_edit(db_session(), actor=current_org_actor(), message_id=str(message_id), body=body["body"])
 
 
 @blp.route("/<uuid:message_id>/reactions")
@@ -140,13 +141,13 @@ class MessageReactions(MethodView):
     @blp.response(200, schemas.ReactionsSchema)
     def put(self, body, org_id, message_id):
         """Set your reaction (one per person per message; an empty emoji removes it); sent to the customer"""
-        return lifecycle.do_react(db_session(), actor=current_org_actor(), message_id=str(message_id), emoji=body["emoji"])
+        return service.do_react(db_session(), actor=current_org_actor(), message_id=str(message_id), emoji=body["emoji"])
 
     @blp.requires("messages:send")
     @blp.response(200, schemas.ReactionsSchema)
     def delete(self, org_id, message_id):
         """Remove your reaction"""
-        return lifecycle.do_react(db_session(), actor=current_org_actor(), message_id=str(message_id), emoji="")
+        return service.do_react(db_session(), actor=current_org_actor(), message_id=str(message_id), emoji="")
 
 
 @blp.route("/<uuid:message_id>/media")

@@ -9,7 +9,6 @@ rename) before their record is.
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,8 +18,9 @@ from appliance.core import clock, runtime, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid, NotFound, TooLarge
 from appliance.graph_api.client import GraphError
-from appliance.messages.lifecycle import access_message
+from appliance.messages.media_store import inbound_path, upload_path, write_atomically
 from appliance.messages.models import UploadedMedia
+from appliance.messages.service import access_message
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.wabas import service as wabas_service
 from appliance.wabas.models import BusinessAccount
@@ -40,24 +40,6 @@ MEDIA_LIMITS = {
 }
 MAX_UPLOAD_BYTES = max(MEDIA_LIMITS.values())
 MAX_PROXY_BYTES = MAX_UPLOAD_BYTES
-
-
-def upload_path(organization_id: str, upload_pk: str) -> Path:
-    return runtime.get().settings.data_dir / "media" / organization_id / "uploads" / upload_pk
-
-
-def inbound_path(organization_id: str, message_id: str) -> Path:
-    return runtime.get().settings.data_dir / "media" / organization_id / message_id
-
-
-def write_atomically(path: Path, content: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".part")
-    with open(temporary, "wb") as handle:
-        handle.write(content)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
 
 
 def _number_and_token(actor: OrgActor, phone_pk: str):
@@ -134,3 +116,14 @@ def open_media(*, actor: OrgActor, message_id: str) -> MediaFile:
     write_atomically(local, content)
     return MediaFile(local, info.get("mime_type") or mime_type, filename)
 
+
+def as_message(uploaded: UploadedMedia, *, mime_type: str, filename: str, caption: str | None) -> tuple[str, dict]:
+    """The message (type, payload) that sends an uploaded file: images, videos and audio as such,
+    anything else as a document with its name; audio takes no caption."""
+    kind = {"image": "image", "video": "video", "audio": "audio"}.get(mime_type.split("/")[0], "document")
+    payload: dict = {"id": uploaded.media_id}
+    if caption and kind != "audio":
+        payload["caption"] = caption
+    if kind == "document":
+        payload["filename"] = filename[:240]
+    return kind, payload

@@ -4,8 +4,8 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from appliance.core.schema import ApiSchema, IsoDateTime, Text, UuidString
 from appliance.graph_api.errors import explain
-from appliance.messages.compose import SEND_TYPES
 from appliance.messages.kinds import MEDIA_CATEGORIES
+from appliance.messages.sending.compose import SEND_TYPES
 
 
 def _guidance(message):

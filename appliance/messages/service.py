@@ -1,123 +1,124 @@
-"""Messages: inbound ones recorded once per wamid, statuses applied forward only (`failed`
-sticks), media of inbound messages fetched in the background, listings within the actor's limits."""
+"""What people do with one message: read it within their limits (`access_message`), correct its
+text, hide it as a tombstone and restore it, react to it.
+
+The Cloud API cannot edit or delete a message on the customer's phone: an edit corrects our record
+(`editedAt` says so) and hiding is local. Reactions do reach the customer: each is sent as a
+`reaction` message through the number's queue. The network keeps one reaction per business per
+message, so the customer sees the latest; when an agent removes theirs and others remain, the
+latest remaining one is sent again.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
-
 from sqlmodel import Session, select
 
-from appliance.core import clock, events
-from appliance.core.db import driver_connection, insert_many
-from appliance.core.ids import new_id
+from appliance.contacts.models import Contact
+from appliance.conversations import inbox as conversations_inbox
+from appliance.core import clock, events, tenancy
+from appliance.core.actor import OrgActor
+from appliance.core.errors import Invalid, NotFound
 from appliance.messages import search_index
-from appliance.messages.kinds import MEDIA_TYPES
-from appliance.messages.models import Message
-
-# Outbound statuses only move forward; `failed` is final whatever arrives after it.
-_STATUS_RANK = {"pending": 0, "sent": 1, "delivered": 2, "read": 3}
-NETWORK_STATUSES = frozenset({"sent", "delivered", "read", "failed"})
+from appliance.messages.models import Message, MessageReaction
+from appliance.messages.sending import compose
+from appliance.messages.sending.service import Outgoing, do_send
 
 
-def stored_wamids(session: Session, wamids: list[str]) -> set[str]:
-    """Which of these wamids are stored already (one query for a whole delivery)."""
-    if not wamids:
-        return set()
-    found: set[str] = set()
-    driver = driver_connection(session)  # every delivery asks: straight to the driver
-    for start in range(0, len(wamids), 500):
-        chunk = wamids[start:start + 500]
-        found.update(row[0] for row in driver.execute(
-            f"SELECT wamid FROM messages WHERE wamid IN ({', '.join('?' * len(chunk))})", chunk))
-    return found
+def access_message(session: Session, *, actor: OrgActor, message_id: str) -> Message:
+    """A message of the actor's organization, within its number and account restrictions."""
+    message = tenancy.access_in_org(session, Message, message_id, actor, what="message", code="message_not_found")
+    try:
+        conversations_inbox.access_conversation(session, actor=actor, conversation_id=message.conversation_id)
+    except NotFound:
+        raise NotFound("No message with this id in this organization.", code="message_not_found") from None
+    return message
 
 
-def find_for_statuses(session: Session, statuses: list[dict]) -> dict[str, Message]:
-    """The outbound messages these status webhooks are about, by wamid. A message whose send got
-    no answer (a timeout, a restart) has no wamid yet: the status finds it by the id we sent as
-    `biz_opaque_callback_data`."""
-    wamids = [s["id"] for s in statuses]
-    found = {m.wamid: m for m in session.exec(select(Message).where(Message.wamid.in_(wamids))).all()}
-    unlinked = {s.get("biz_opaque_callback_data"): s["id"] for s in statuses
-                if s["id"] not in found and isinstance(s.get("biz_opaque_callback_data"), str)}
-    if unlinked:
-        for message in session.exec(select(Message).where(Message.id.in_(list(unlinked)), Message.wamid.is_(None),
-                                                          Message.direction == "out")).all():
-            found[unlinked[message.id]] = message
-    return found
-
-
-@dataclass(frozen=True)
-class Inbound:
-    """One inbound message as the network gave it."""
-    wamid: str
-    kind: str
-    payload: dict
-    at: datetime
-    reply_to: str | None
-
-
-def do_record_from_network(session: Session, *, number, conversation_id: str, contact_id: str,
-                           customer_wa_id: str | None, items: list[Inbound], echo: bool = False) -> list[str]:
-    """Store new messages of one delivery in one statement (each with its event): a customer's, or
-    (`echo`) what the business wrote from the WhatsApp Business app on a coexistence number, kept
-    as outbound and already sent. Answers the ids of those whose media must be fetched."""
-    now = clock.now()
-    rows, media_ids = [], []
-    for item in items:
-        media = item.payload.get(item.kind) if item.kind in MEDIA_TYPES else None
-        media_id = str(media["id"]) if isinstance(media, dict) and media.get("id") else None
-        row = {"id": new_id(), "organization_id": number.organization_id, "phone_number_pk": number.id,
-               "conversation_id": conversation_id, "contact_id": contact_id, "direction": "out" if echo else "in",
-               "wamid": item.wamid, "type": item.kind, "payload": item.payload,
-               "status": "sent" if echo else "received", "sent_from": "business_app" if echo else None,
-               "reply_to_wamid": item.reply_to, "sent_at": item.at, "media_id": media_id,
-               "customer_wa_id": customer_wa_id, "hidden": False, "send_attempts": 0,
-               "media_status": "pending" if media_id else None,
-               "media_mime_type": media.get("mime_type") if media_id else None,
-               "media_attempts": 0, "created_at": now, "updated_at": now}
-        rows.append(row)
-        if media_id:
-            media_ids.append(row["id"])
-    if rows:
-        search_index.index_new(session, rows)
-        # Core, not ORM objects: building and flushing a mapped object per row was most of the cost.
-        insert_many(session, Message.__table__, rows)
-        events.emit_many(session, events.MESSAGE_CREATED, organization_id=number.organization_id, items=[
-            {"messageId": row["id"], "conversationId": conversation_id, "direction": row["direction"]} for row in rows])
-    return media_ids
-
-
-# Failures of ours that only mean "we do not know": the network's word on the message overrides them.
-UNKNOWN_OUTCOME_CODES = frozenset({-2, -3})
-
-
-def do_apply_status(session: Session, *, message: Message, status: str, error: dict | None,
-                    wamid: str | None = None) -> bool:
-    """Move an outbound message's status forward; answers whether anything changed. `wamid` links
-    a message whose send got no answer to the network's id."""
-    if message.direction != "out" or status not in NETWORK_STATUSES:
-        return False
-    if message.wamid is None and wamid:
-        message.wamid = wamid
-        if message.status == "failed" and message.error_code in UNKNOWN_OUTCOME_CODES:
-            message.status, message.error_code, message.error_title, message.error_details = "pending", None, None, None
-    if message.status == "failed":
-        return False
-    if status == "failed":
-        message.status = "failed"
-        if error:
-            message.error_code = error.get("code") if isinstance(error.get("code"), int) else None
-            message.error_title = str(error.get("title") or error.get("message") or "")[:200] or None
-            details = (error.get("error_data") or {}).get("details") if isinstance(error.get("error_data"), dict) else None
-            message.error_details = str(details)[:1000] if details else None
-    elif _STATUS_RANK[status] > _STATUS_RANK.get(message.status, 0):
-        message.status = status
-    else:
-        return False
+def _changed(session: Session, message: Message, **data) -> Message:
     message.updated_at = clock.now()
     session.add(message)
     events.emit(session, events.MESSAGE_UPDATED, organization_id=message.organization_id, messageId=message.id,
-                conversationId=message.conversation_id, status=message.status)
-    return True
+                conversationId=message.conversation_id, **data)
+    return message
+
+
+def do_edit(session: Session, *, actor: OrgActor, message_id: str, body: str) -> Message:
+    message = access_message(session, actor=actor, message_id=message_id)
+    if message.direction != "out" or message.type != "text" or message.sent_from:
+        raise Invalid("Only text messages sent from this appliance can be edited.", code="message_not_editable")
+    if message.status == "failed":
+        raise Invalid("A failed message was never delivered: send a new one instead.", code="message_not_editable")
+    message.payload = {**message.payload, "body": compose.string(body, "body", max_length=compose.TEXT_MAX)}
+    message.edited_at = clock.now()
+    search_index.reindex(session, message)
+    return _changed(session, message, edited=True)
+
+
+def do_set_hidden(session: Session, *, actor: OrgActor, message_id: str, hidden: bool) -> Message:
+    message = access_message(session, actor=actor, message_id=message_id)
+    if message.hidden == hidden:
+        return message
+    message.hidden = hidden
+    return _changed(session, message, hidden=hidden)
+
+
+def author_of(actor: OrgActor) -> str:
+    if actor.user_id:
+        return f"user:{actor.user_id}"
+    if actor.api_key_id:
+        return f"key:{actor.api_key_id}"
+    return f"oauth:{actor.oauth_authorization_id}"
+
+
+def list_reactions(session: Session, message: Message) -> dict:
+    rows = session.exec(select(MessageReaction).where(MessageReaction.message_id == message.id)
+                        .order_by(MessageReaction.updated_at)).all()
+    return {"message_id": message.id,
+            "reactions": [{"author": r.author, "emoji": r.emoji, "updatedAt": clock.iso(r.updated_at)} for r in rows]}
+
+
+def do_react(session: Session, *, actor: OrgActor, message_id: str, emoji: str) -> dict:
+    """Set (or with "" remove) the actor's reaction and send it to the customer."""
+    message = access_message(session, actor=actor, message_id=message_id)
+    if emoji and not compose.check_emoji(emoji):
+        raise compose.problem("emoji", "One emoji, or an empty string to remove your reaction.")
+    if not message.wamid or message.type == "reaction":
+        raise Invalid("Only messages the network has (with a wamid), other than reactions, can be reacted to.",
+                      code="message_not_reactable")
+    author = author_of(actor)
+    mine = session.exec(select(MessageReaction).where(MessageReaction.message_id == message.id,
+                                                      MessageReaction.author == author)).first()
+    now = clock.now()
+    if emoji:
+        if mine is None:
+            mine = MessageReaction(organization_id=message.organization_id, message_id=message.id, author=author,
+                                   emoji=emoji, created_at=now, updated_at=now)
+        elif mine.emoji == emoji:
+            return list_reactions(session, message)
+        mine.emoji, mine.updated_at = emoji, now
+        session.add(mine)
+        shown = emoji
+    else:
+        if mine is None:
+            return list_reactions(session, message)
+        session.delete(mine)
+        session.flush()
+        others = session.exec(select(MessageReaction).where(MessageReaction.message_id == message.id)
+                              .order_by(MessageReaction.updated_at.desc())).first()
+        shown = others.emoji if others else ""
+    customer = message.customer_wa_id or session.get(Contact, message.contact_id).wa_id  # older rows lack the first
+    do_send(session, actor=actor, outgoing=Outgoing(
+        phone_number_id=message.phone_number_pk, to=customer, type="reaction",
+        payload={"message_id": message.wamid, "emoji": shown}))
+    session.flush()
+    return list_reactions(session, message)
+
+
+def check_send_again(session: Session, *, actor: OrgActor, conversation_id: str, phone_number_pk: str, to: str,
+                     message_id: str):
+    """A failed message of this conversation goes out again as a new message (the failed one stays,
+    with its reason); answers `do_send`'s."""
+    failed = access_message(session, actor=actor, message_id=message_id)
+    if failed.conversation_id != conversation_id or failed.status != "failed":
+        raise Invalid("Only a failed message of this conversation can be sent again.", code="message_not_retryable")
+    return do_send(session, actor=actor, outgoing=Outgoing(phone_number_id=phone_number_pk, to=to, type=failed.type,
+                                                           payload=failed.payload))

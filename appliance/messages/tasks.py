@@ -1,10 +1,20 @@
+"""The messages domain's queue tasks: fetching inbound media, read marks, and sending where no
+sender lanes run (tests, the CLI); `wake_after_commit` picks lanes or a task after a commit."""
+
+from __future__ import annotations
+
+import threading
 from datetime import timedelta
 
 from huey import crontab
+from sqlmodel import Session
 
 from appliance.core import runtime
+from appliance.core.db import after_commit
 from appliance.core.queue import huey
-from appliance.messages import media, receipts
+from appliance.messages.inbound import media, receipts
+from appliance.messages.sending.lanes import send_queued, sender
+from appliance.messages.sending.queue import numbers_with_due
 
 
 @huey.task()
@@ -24,3 +34,42 @@ def fetch_stuck_media() -> None:
 def send_read_mark(conversation_id: str, typing: bool) -> None:
     """Blue ticks (or "typing…") for the customer, as the messaging settings allow."""
     receipts.send_read_mark(runtime.get().db, conversation_id, typing=typing)
+
+
+_woken: set[str] = set()  # numbers whose inline send task is queued and not started
+_woken_lock = threading.Lock()
+
+
+def wake_after_commit(session: Session, number_pk: str) -> None:
+    """Once the message is committed, its number's sender looks for work."""
+    scheduled = session.info.setdefault("send_wake", set())
+    if number_pk not in scheduled:
+        scheduled.add(number_pk)
+        after_commit(session, lambda: _wake(number_pk))
+
+
+def _wake(number_pk: str) -> None:
+    if sender.running:
+        sender.wake(number_pk)
+        return
+    with _woken_lock:
+        if number_pk in _woken:
+            return  # that task, when it starts, sends this one too
+        _woken.add(number_pk)
+    send_queued_task(number_pk)
+
+
+@huey.task()
+def send_queued_task(number_pk: str) -> None:
+    with _woken_lock:
+        _woken.discard(number_pk)
+    send_queued(runtime.get().db, number_pk)
+
+
+@huey.periodic_task(crontab(minute="*"))
+def send_due_sweep() -> None:
+    """Retries that came due, where no sender thread runs (the server's looks every second)."""
+    if sender.running:
+        return
+    for number_pk in numbers_with_due(runtime.get().db):
+        send_queued(runtime.get().db, number_pk)

@@ -18,7 +18,7 @@ import json
 from urllib.parse import urlencode
 
 from authlib.oauth2 import OAuth2Error
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, request, url_for
 
 from appliance.core import clock, runtime
 from appliance.core.actor import Actor
@@ -26,62 +26,30 @@ from appliance.core.errors import AppError, Forbidden
 from appliance.http.api import form_body, public, writes_on_get
 from appliance.auth.pages import check_sign_in_form, needs_second_factor, sign_in_browser
 from appliance.http.browser import browser_actor, signed_in_page
-from appliance.http.i18n import page_locale
+from appliance.http.pages import page_language, render_failure, render_page
 from appliance.http.unit_of_work import db_session
 from appliance.oauth import service
 from appliance.oauth.server import GrantUser, server
+from appliance.oauth.texts import TEXTS
 from appliance.organizations import service as organizations_service
 from appliance.permissions import service as permissions_service
 from appliance.users.models import User
 
 oauth_pages = Blueprint("oauth_pages", __name__)
+_SIGN_IN, _CONSENT, _ERROR = "oauth/sign_in.html", "oauth/consent.html", "oauth/error.html"
 TICKET_SECONDS = 600
-
-TEXT = {
-    "en": {"title": "Authorize an application", "wants": "asks to act for you in one of your organizations with:",
-           "email": "Email", "password": "Password", "code": "Authenticator or recovery code",
-           "signin": "Sign in to continue", "pick": "Organization", "approve": "Approve", "deny": "Deny",
-           "error_title": "This authorization link cannot be used",
-           "error_hint": "Tell the application's developer; nothing was shared.",
-           "unknown_client": "The application is unknown or suspended.",
-           "unknown_redirect": "The application asked to return to an address it did not register.",
-           "no_organizations": "You belong to no organization yet, so there is nothing to authorize.",
-           "expired": "This form expired. Sign in again.",
-           "integrations": "Integrations", "integrations_intro": "Applications you allowed to act for you. "
-           "Revoking one stops it at once: its tokens stop working and it must ask again.",
-           "none": "You have not authorized any application.", "in_org": "in", "since": "Authorized",
-           "last_used": "last used", "never_used": "not used yet", "revoke": "Revoke access",
-           "revoked": "Access revoked. The application can no longer act for you.",
-           "home": "Home", "sign_out": "Sign out", "signed_in_as": "Signed in as"},
-    "es": {"title": "Autorizar una aplicación", "wants": "pide actuar por ti en una de tus organizaciones con:",
-           "email": "Correo", "password": "Contraseña", "code": "Código del autenticador o de recuperación",
-           "signin": "Inicia sesión para continuar", "pick": "Organización", "approve": "Autorizar",
-           "deny": "Rechazar", "error_title": "Este enlace de autorización no se puede usar",
-           "error_hint": "Avisa al desarrollador de la aplicación; no se compartió nada.",
-           "unknown_client": "La aplicación no existe o está suspendida.",
-           "unknown_redirect": "La aplicación pidió volver a una dirección que no registró.",
-           "no_organizations": "Aún no perteneces a ninguna organización: no hay nada que autorizar.",
-           "expired": "Este formulario caducó. Inicia sesión de nuevo.",
-           "integrations": "Integraciones", "integrations_intro": "Aplicaciones a las que permitiste actuar por ti. "
-           "Al revocar una se detiene al instante: sus tokens dejan de funcionar y tendrá que pedir permiso de nuevo.",
-           "none": "No has autorizado ninguna aplicación.", "in_org": "en", "since": "Autorizada",
-           "last_used": "último uso", "never_used": "aún sin uso", "revoke": "Revocar acceso",
-           "revoked": "Acceso revocado. La aplicación ya no puede actuar por ti.",
-           "home": "Inicio", "sign_out": "Cerrar sesión", "signed_in_as": "Sesión iniciada como"},
-}
-
 
 _NOT_FRAMED = {"X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'",
                "Cache-Control": "no-store"}
 
 
-def _page(kind: str, *, status: int = 200, template: str = "oauth_page.html", **context):
-    lang = page_locale()
-    return render_template(template, kind=kind, lang=lang, t=TEXT[lang], **context), status, _NOT_FRAMED
+def _page(template: str, *, status: int = 200, **context):
+    html, status = render_page(template, TEXTS, status=status, **context)
+    return html, status, _NOT_FRAMED
 
 
-def _error_page(message_key: str):
-    return _page("error", status=400, error=TEXT[page_locale()][message_key])
+def _error_page(message_key: str, status: int = 400):
+    return _page(_ERROR, status=status, error=TEXTS[page_language()][message_key])
 
 
 def _back_to_client(redirect_uri: str, error: str, description: str | None = None):
@@ -143,31 +111,33 @@ def authorize():
     if signed_in is not None and step != "signin":
         user = db_session().get(User, signed_in.user_id)
     elif step != "signin":
-        return _page("signin", email="", need_code=False, **context)
+        return _page(_SIGN_IN, email="", need_code=False, **context)
     else:
         try:
             user = check_sign_in_form()
         except AppError as error:
-            return _page("signin", status=error.status, email=request.form.get("email", "")[:254], error=error.detail,
-                         need_code=needs_second_factor(error), **context)
+            html, status = render_failure(_SIGN_IN, TEXTS, error, email=request.form.get("email", "")[:254],
+                                          need_code=needs_second_factor(error), **context)
+            return html, status, _NOT_FRAMED
         sign_in_browser(user)
     organizations = organizations_service.list_my_organizations(db_session(), actor=Actor(user_id=user.id),
                                                                 active_only=True)
     if not organizations:
-        return _page("error", status=403, error=TEXT[page_locale()]["no_organizations"])
+        return _error_page("no_organizations", status=403)
     if request.args.get("prompt") == "none":
         # Consent is skipped only when exactly one organization already approved all of it.
         prior = service.prior_consents(db_session(), client=client, user_id=user.id, scopes=scopes)
         live = {a.organization_id for a in prior} & {o.id for o in organizations}
         if len(live) == 1:
             return _approve(grant, client, user, live.pop(), redirect_uri, scopes)
-    return _page("consent", ticket=_ticket(user.id), organizations=organizations, person=user, **context)
+    return _page(_CONSENT, ticket=_ticket(user.id), organizations=organizations, person=user, **context)
 
 
 def _decide(grant, client, redirect_uri, scopes, context):
     user_id = _ticket_user(request.form.get("ticket", "")[:2000])
     if user_id is None:
-        return _page("signin", status=400, email="", need_code=False, error=TEXT[page_locale()]["expired"], **context)
+        return _page(_SIGN_IN, status=400, email="", need_code=False, error=TEXTS[page_language()]["expired"],
+                     **context)
     if request.form.get("decision") != "approve":
         return _back_to_client(redirect_uri, "access_denied", "The person did not authorize the application.")
     user = db_session().get(User, user_id)
@@ -188,7 +158,7 @@ def _approve(grant, client, user, organization_id, redirect_uri, scopes):
 def integrations():
     views = service.list_my_authorizations(db_session(), actor=browser_actor())
     catalog = {p.key: p for p in permissions_service.list_permissions()}
-    return _page("integrations", template="integrations.html", authorizations=views, catalog=catalog,
+    return _page("oauth/integrations.html", authorizations=views, catalog=catalog,
                  revoked=request.args.get("done") == "revoked")
 
 

@@ -63,3 +63,10 @@ def do_update(session: Session, *, actor: OrgActor, tag_id: str, name: str | Non
 def do_delete(session: Session, *, actor: OrgActor, tag_id: str) -> None:
     """The tag leaves every conversation that had it."""
     session.delete(access_tag(session, actor=actor, tag_id=tag_id))
+
+
+def find_or_create(session: Session, *, actor: OrgActor, name: str) -> Tag:
+    """The organization's tag called `name` (case and spacing ignored), created if there is none."""
+    existing = session.exec(select(Tag).where(Tag.organization_id == actor.organization_id,
+                                              Tag.name_key == _key(name))).first()
+    return existing or do_create(session, actor=actor, name=name)

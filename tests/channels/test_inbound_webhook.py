@@ -15,8 +15,8 @@ from appliance.contacts.models import Contact
 from appliance.conversations.models import Conversation
 from appliance.core import clock, runtime
 from appliance.core.events import OutboxEvent
-from appliance.messages import media as media_service
-from appliance.messages import media_files
+from appliance.messages import media_store
+from appliance.messages.inbound import media as media_service
 from appliance.messages.models import Message
 from appliance.netsim import webhooks
 from tests.fixtures.line import CUSTOMER, VERIFY_TOKEN
@@ -180,7 +180,7 @@ def test_media_is_fetched_after_the_message_is_stored(line, settings):
         message = session.exec(select(Message)).one()
     # The queue runs in immediate mode in tests: the fetch ran right after the commit.
     assert (message.media_status, message.media_mime_type, message.media_size) == ("stored", "image/png", len(png))
-    assert media_files.inbound_path(message.organization_id, message.id).read_bytes() == png
+    assert media_store.inbound_path(message.organization_id, message.id).read_bytes() == png
     assert message.payload["image"]["caption"] == "¿Este?"
 
 

@@ -6,14 +6,14 @@ from sqlmodel import select
 from appliance.core import clock, runtime
 from appliance.core.events import OutboxEvent
 from appliance.graph_api.errors import explain
-from appliance.messages import sender
+from appliance.messages.sending import lanes, queue
 from appliance.messages.models import Message
 from appliance.wabas import network
 from tests.waiting import eventually
 
 
 def _send_due(outbox):
-    sender.send_queued(runtime.get().db, outbox.line.number["id"])
+    lanes.send_queued(runtime.get().db, outbox.line.number["id"])
 
 
 def test_a_refusal_fails_the_message_with_an_explanation(outbox):
@@ -49,14 +49,14 @@ def test_throttling_is_retried_with_back_off_then_sent_once(outbox):
 
 
 def test_retries_end_after_the_last_attempt(outbox):
-    outbox.faults(failNext=[131000] * sender.MAX_ATTEMPTS)
+    outbox.faults(failNext=[131000] * queue.MAX_ATTEMPTS)
     created = outbox.text()
-    for _ in range(sender.MAX_ATTEMPTS):
+    for _ in range(queue.MAX_ATTEMPTS):
         clock.advance(3600)
         _send_due(outbox)
     failed = outbox.get(created["id"])
     assert failed["status"] == "failed" and failed["errorCode"] == 131000
-    assert failed["sendAttempts"] == sender.MAX_ATTEMPTS and outbox.network_got() == []
+    assert failed["sendAttempts"] == queue.MAX_ATTEMPTS and outbox.network_got() == []
 
 
 def test_an_expired_token_marks_the_account_for_reauthorization(outbox):
@@ -107,7 +107,7 @@ def test_a_restart_fails_what_was_in_the_air_and_leaves_the_queue(outbox):
             message = session.get(Message, message_id)
             message.send_state, message.status, message.wamid = state, "pending", None
             session.add(message)
-    assert sender.recover_interrupted(runtime.get().db) == 1
+    assert queue.recover_interrupted(runtime.get().db) == 1
     interrupted = outbox.get(first["id"])
     assert interrupted["status"] == "failed" and interrupted["errorCode"] == -3
     with runtime.get().db.unit_of_work(write=False) as session:

@@ -3,7 +3,7 @@
 import threading
 import time
 
-from appliance.messages.pacing import PairRate, ThroughputGate
+from appliance.messages.sending.pacing import PairRate, ThroughputGate
 
 
 def test_a_request_waits_while_rate_requests_are_in_the_air_or_answered_within_a_second():

@@ -23,12 +23,12 @@ from datetime import datetime, timezone
 from sqlmodel import Session
 
 from appliance.contacts import service as contacts_service
-from appliance.conversations import service as conversations_service
+from appliance.conversations import recording as conversation_recording
 from appliance.core import runtime
 from appliance.core.db import after_commit, read_row
 from appliance.core.errors import Invalid, NotFound, Unauthorized
 from appliance.core.text import fold
-from appliance.messages import service as messages_service
+from appliance.messages.inbound import service as inbound_messages
 from appliance.messages import text as message_text
 from appliance.organizations.models import Organization
 from appliance.phone_numbers.models import PhoneNumber
@@ -235,25 +235,25 @@ def _apply_messages(session: Session, number: PhoneNumber, value: dict, outcome:
             profile_name=(profile.get("profile") or {}).get("name"))
         items = [_as_stored(message) for message in messages]
         last = max(items, key=lambda item: item.at)
-        conversation_id = conversations_service.do_record_inbound(session, number=number, contact_id=contact.id,
+        conversation_id = conversation_recording.do_record_inbound(session, number=number, contact_id=contact.id,
                                                                   at=last.at, preview=message_text.preview(last.kind, last.payload),
                                                                   messages=len(items))
         for message in messages:
             keyword = _opt_out_keyword(keywords, message)
             if keyword:
                 contacts_service.do_record_opt_out(session, contact=contact, keyword=keyword)
-        outcome.media_message_ids += messages_service.do_record_from_network(
+        outcome.media_message_ids += inbound_messages.do_record_from_network(
             session, number=number, conversation_id=conversation_id, contact_id=contact.id, customer_wa_id=contact.wa_id,
             items=items)
         outcome.messages += len(items)
     statuses = value.get("statuses", [])
-    sent = messages_service.find_for_statuses(session, statuses) if statuses else {}
+    sent = inbound_messages.find_for_statuses(session, statuses) if statuses else {}
     for status in statuses:
         found = sent.get(status["id"])
         if found is None or found.organization_id != number.organization_id:
             continue  # a message this appliance did not send
         errors = status.get("errors") if isinstance(status.get("errors"), list) else []
-        if messages_service.do_apply_status(session, message=found, status=status["status"], wamid=status["id"],
+        if inbound_messages.do_apply_status(session, message=found, status=status["status"], wamid=status["id"],
                                            error=errors[0] if errors and isinstance(errors[0], dict) else None):
             outcome.statuses += 1
 
@@ -262,7 +262,7 @@ def _new_by_customer(session: Session, messages: list[dict], outcome: Outcome, c
     """The messages not stored yet (one query for the whole change), grouped by `customer_of(message)`;
     redeliveries (or the same message twice in one batch) are counted as duplicates, messages without
     a customer skipped."""
-    seen = messages_service.stored_wamids(session, [m["id"] for m in messages])
+    seen = inbound_messages.stored_wamids(session, [m["id"] for m in messages])
     by_customer: dict[str, list[dict]] = {}
     for message in messages:
         if message["id"] in seen:
@@ -276,11 +276,11 @@ def _new_by_customer(session: Session, messages: list[dict], outcome: Outcome, c
     return by_customer
 
 
-def _as_stored(message: dict) -> "messages_service.Inbound":
+def _as_stored(message: dict) -> "inbound_messages.Inbound":
     """A message (or echo) of the network as the messages service stores it: the type's object and
     everything else the network sent in `payload`, the replied-to wamid apart."""
     context = message.get("context") if isinstance(message.get("context"), dict) else {}
-    return messages_service.Inbound(
+    return inbound_messages.Inbound(
         wamid=message["id"], kind=message["type"], reply_to=context.get("id"),
         at=datetime.fromtimestamp(int(message["timestamp"]), tz=timezone.utc),
         payload={k: v for k, v in message.items() if k not in ("id", "from", "to", "timestamp", "type")})
@@ -295,9 +295,9 @@ def _apply_echoes(session: Session, number, echoes: list[dict], outcome: Outcome
                                                              wa_id=wa_id, user_id=None, profile_name=None)
         items = [_as_stored(message) for message in messages]
         last = max(items, key=lambda item: item.at)
-        conversation_id = conversations_service.do_record_echo(session, number=number, contact_id=contact.id,
+        conversation_id = conversation_recording.do_record_echo(session, number=number, contact_id=contact.id,
                                                                at=last.at, preview=message_text.preview(last.kind, last.payload))
-        outcome.media_message_ids += messages_service.do_record_from_network(
+        outcome.media_message_ids += inbound_messages.do_record_from_network(
             session, number=number, conversation_id=conversation_id, contact_id=contact.id, customer_wa_id=contact.wa_id,
             items=items, echo=True)
         outcome.echoes += len(items)

@@ -13,7 +13,7 @@ from sqlmodel import select
 
 from appliance.core import clock, events
 from appliance.graph_api.client import GraphError
-from appliance.messages.media_files import inbound_path, write_atomically
+from appliance.messages.media_store import inbound_path, write_atomically
 from appliance.messages.models import Message
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.wabas import service as wabas_service

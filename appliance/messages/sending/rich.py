@@ -11,7 +11,7 @@ Bodies the reference does not show, decided here (docs/api.md, "Rich messages"):
 
 from __future__ import annotations
 
-from appliance.messages.compose import problem
+from appliance.messages.sending.compose import problem
 
 MAX_PRODUCTS = 30
 

@@ -1,6 +1,6 @@
 """Pacing of sends, so the appliance never provokes the network's own limits: a number's throughput
 (130429) and the pair rate to one person (131056). In memory, per process: the limits are Meta's
-per number, and one process sends for a number (see sender.py).
+per number, and one process sends for a number (see lanes.py).
 
 Throughput is counted the way the network counts it: requests arriving within any one second.
 A request arrives somewhere between the moment we start it and the moment its answer is back, so a

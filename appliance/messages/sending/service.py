@@ -1,5 +1,6 @@
 """Sending: a message is checked, stored (`pending`, queued) and handed to its number's sender in the
-request's transaction; the network is called later by sender.py, never while a request waits.
+request's transaction; the network is called after the commit (queue.py, network.py, lanes.py),
+never while a request waits.
 
 Checked here, before anything is stored: the key's phone numbers (403), the recipient, each field of
 the type's object, template variables against the synced template, the reply target, and the
@@ -16,15 +17,16 @@ from typing import Any
 from sqlmodel import Session
 
 from appliance.contacts import service as contacts_service
-from appliance.conversations import service as conversations_service
+from appliance.conversations import recording as conversation_recording
 from appliance.core import clock, events, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.db import insert_many, read_row
 from appliance.core.errors import Invalid
 from appliance.core.ids import new_id
-from appliance.messages import compose, search_index, sender, template_fill
+from appliance.messages import search_index, tasks
 from appliance.messages import text as message_text
 from appliance.messages.models import Message
+from appliance.messages.sending import compose, template_fill
 from appliance.phone_numbers import service as phone_numbers_service
 
 _MESSAGES = Message.__table__
@@ -59,11 +61,11 @@ def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[S
             return first, False
     contact, _ = contacts_service.do_upsert_from_network(session, organization_id=actor.organization_id, wa_id=to,
                                                          user_id=None, profile_name=None)
-    found = conversations_service.find_window(session, number_pk=number.id, contact_id=contact.id)
+    found = conversation_recording.find_window(session, number_pk=number.id, contact_id=contact.id)
     if outgoing.type != "template":
         _check_window(found, to)
     reply_to = _reply_target(session, actor, number.id, to, outgoing.reply_to_message_id)
-    conversation_id = conversations_service.do_record_outbound(
+    conversation_id = conversation_recording.do_record_outbound(
         session, number=number, contact_id=contact.id, found=found, preview=message_text.preview(outgoing.type, payload),
         answered_by=actor.user_id if outgoing.type != "template" else None)
     now = clock.now()
@@ -78,7 +80,7 @@ def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[S
     insert_many(session, _MESSAGES, [row])  # through the driver: every send passes here
     events.emit(session, events.MESSAGE_CREATED, organization_id=actor.organization_id, messageId=row["id"],
                 conversationId=conversation_id, direction="out")
-    sender.wake_after_commit(session, number.id)
+    tasks.wake_after_commit(session, number.id)
     return SimpleNamespace(**{**{column.name: None for column in _MESSAGES.columns}, **row}), True
 
 
@@ -101,7 +103,7 @@ def _payload(session: Session, actor: OrgActor, number, outgoing: Outgoing) -> A
 
 def _check_window(found, to: str) -> None:
     last = found.last_inbound_at if found is not None else None
-    if last is None or clock.now() - last >= conversations_service.SERVICE_WINDOW:
+    if last is None or clock.now() - last >= conversation_recording.SERVICE_WINDOW:
         since = f"since {clock.iso(last)}" if last else "ever"
         raise Invalid(f"{to} has not written to this number in the last 24 hours ({since}); outside that window "
                       "WhatsApp only delivers approved templates. Send a template (type template) instead.",

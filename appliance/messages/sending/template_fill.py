@@ -14,7 +14,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 from appliance.core.actor import OrgActor
-from appliance.messages.compose import https_url, problem, string
+from appliance.messages.sending.compose import https_url, problem, string
 from appliance.templates import service as templates_service
 from appliance.templates.components import expected_variables
 from appliance.templates.models import Template

@@ -1,0 +1,118 @@
+"""What messages do to conversations (called by the sending and inbound paths, never by people):
+one conversation per (business number, contact), created or reopened by the customer's messages,
+with its preview, 24-hour window and SLA clock. Reading the inbox: inbox.py; what people change:
+service.py."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlmodel import Session
+
+from appliance.conversations import activity, inbox_settings
+from appliance.conversations.models import Conversation
+from appliance.core import clock, events
+from appliance.core.db import insert_many, read_row, update_by_id
+from appliance.core.ids import new_id
+
+# The customer-service window: after a customer's message, any message type may be sent for 24 hours;
+# after that only templates (the network refuses the rest).
+SERVICE_WINDOW = timedelta(hours=24)
+
+
+def window_expires_at(last_inbound_at: datetime | None) -> datetime | None:
+    return last_inbound_at + SERVICE_WINDOW if last_inbound_at else None
+
+
+def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime, preview: str | None = None,
+                      messages: int = 1) -> str:
+    """The conversation of this inbound message, created or reopened, marked unread, its 24-hour
+    window refreshed, its SLA clock started if no one owes an answer yet; answers its id. Core
+    statements: every inbound delivery passes here."""
+    now = clock.now()
+    table = Conversation.__table__
+    found = read_row(session, table, phone_number_pk=number.id, contact_id=contact_id, remember=False)
+    if found is None:
+        activity.count(session, organization_id=number.organization_id, at=at, inbound_messages=messages, incoming=1)
+        return _create(session, number=number, contact_id=contact_id, at=at, inbound=True, preview=preview)
+    reopened = found.status != "open"
+    activity.count(session, organization_id=number.organization_id, at=at, inbound_messages=messages,
+                   incoming=int(reopened))
+    changes = {"status": "open", "unread": True, "last_message_at": max(found.last_message_at, at),
+               "last_inbound_at": max(found.last_inbound_at or at, at),
+               "awaiting_reply_since": found.awaiting_reply_since or at, "updated_at": now}
+    if reopened:
+        changes.update(snoozed_until=None, closed_at=None)
+    if at >= found.last_message_at:
+        changes["preview"] = preview
+    update_by_id(session, table, found.id, changes)
+    events.emit(session, events.CONVERSATION_UPDATED, organization_id=number.organization_id,
+                conversationId=found.id, phoneNumberId=number.id, reopened=reopened)
+    return found.id
+
+
+def _create(session: Session, *, number, contact_id: str, at: datetime, inbound: bool, preview: str | None) -> str:
+    """A new open conversation; a customer's message makes it unread, opens the 24-hour window and
+    starts the SLA clock."""
+    now, conversation_id = clock.now(), new_id()
+    insert_many(session, Conversation.__table__, [dict(
+        id=conversation_id, organization_id=number.organization_id, phone_number_pk=number.id,
+        contact_id=contact_id, status="open", unread=inbound, pinned=False, handoff_pending=False,
+        last_message_at=at, preview=preview, last_inbound_at=at if inbound else None,
+        awaiting_reply_since=at if inbound else None, created_at=now, updated_at=now)])
+    events.emit(session, events.CONVERSATION_CREATED, organization_id=number.organization_id,
+                conversationId=conversation_id, phoneNumberId=number.id)
+    return conversation_id
+
+
+def do_record_echo(session: Session, *, number, contact_id: str, at: datetime, preview: str | None = None) -> str:
+    """The conversation of a message the business wrote from the WhatsApp Business app: created if
+    new, its last activity moved, the customer answered (a person wrote); not reopened, not marked
+    unread, the customer's window untouched."""
+    table = Conversation.__table__
+    found = read_row(session, table, phone_number_pk=number.id, contact_id=contact_id, remember=False)
+    if found is None:
+        return _create(session, number=number, contact_id=contact_id, at=at, inbound=False, preview=preview)
+    now = clock.now()
+    if at > found.last_message_at:
+        update_by_id(session, table, found.id, {"last_message_at": at, "preview": preview, "awaiting_reply_since": None,
+                                                "wait_notified_at": None, "updated_at": now})
+        _count_reply(session, found, user_id=None, at=at)
+        events.emit(session, events.CONVERSATION_UPDATED, organization_id=number.organization_id,
+                    conversationId=found.id, phoneNumberId=number.id, reopened=False)
+    return found.id
+
+
+def find_window(session: Session, *, number_pk: str, contact_id: str):
+    """The conversation of (number, contact) as a plain row, or None: `last_inbound_at` says
+    whether the 24-hour window is open."""
+    return read_row(session, Conversation.__table__, phone_number_pk=number_pk, contact_id=contact_id, remember=False)
+
+
+def do_record_outbound(session: Session, *, number, contact_id: str, found=None, preview: str | None = None,
+                       answered_by: str | None = None) -> str:
+    """The conversation of a message the business sends: created if new (read, no window), its last
+    activity moved; a closed one stays closed (sending is not the customer coming back). A person's
+    reply (`answered_by` their user id; templates and integrations are not) stops the SLA clock."""
+    if found is None:
+        return _create(session, number=number, contact_id=contact_id, at=clock.now(), inbound=False, preview=preview)
+    now = clock.now()
+    table = Conversation.__table__
+    changes = {"last_message_at": now, "preview": preview, "updated_at": now}
+    if answered_by and found.awaiting_reply_since:
+        changes.update(awaiting_reply_since=None, wait_notified_at=None)
+        _count_reply(session, found, user_id=answered_by, at=now)
+    update_by_id(session, table, found.id, changes)
+    events.emit(session, events.CONVERSATION_UPDATED, organization_id=number.organization_id,
+                conversationId=found.id, phoneNumberId=number.id, reopened=False)
+    return found.id
+
+
+def _count_reply(session: Session, found, *, user_id: str | None, at: datetime) -> None:
+    """A person answered a waiting customer: one reply in the counters, late if past the SLA."""
+    if found.awaiting_reply_since is None:
+        return
+    waited = max(0, int((at - found.awaiting_reply_since).total_seconds()))
+    sla_minutes = inbox_settings.read_settings(session, found.organization_id, "workload")["sla_minutes"]
+    activity.count(session, organization_id=found.organization_id, at=at, user_id=user_id, replies=1,
+                   late_replies=int(waited > sla_minutes * 60), response_seconds=waited)

@@ -1,0 +1,72 @@
+"""One way to render a page: its layout's context, the reader's language, the domain's texts, and a
+failed form shown on the page it came from.
+
+A domain's page texts are a `Texts` (its `texts.py`): one dict per language of core/locales.py,
+with the same keys in each (tests/http/test_pages.py checks every registered `Texts`). An
+optional `errors` dict maps problem codes to what the page says instead of the error's own detail.
+Layouts (web/templates/layouts) read `t` (the page's texts), `layout` (their own), `lang`.
+"""
+
+from __future__ import annotations
+
+from flask import render_template, request, session
+
+from appliance.core import runtime
+from appliance.core.errors import AppError
+from appliance.core.locales import DEFAULT_LOCALE, LOCALES
+
+
+class Texts:
+    """A domain's texts in every language: `texts[lang]` is one language's dict."""
+
+    registry: list["Texts"] = []
+
+    def __init__(self, name: str, **by_locale: dict):
+        self.name, self.by_locale = name, by_locale
+        Texts.registry.append(self)
+
+    def __getitem__(self, lang: str) -> dict:
+        return self.by_locale[lang]
+
+
+LAYOUT_TEXTS = Texts(
+    "layouts",
+    en={"brand": "Appliance", "inbox": "Inbox", "home": "Home", "sign_out": "Sign out", "language": "Español",
+        "other_language": "es", "sandbox": "Sandbox · simulated WhatsApp network, no real messages",
+        "navigation": "Main"},
+    es={"brand": "Appliance", "inbox": "Bandeja", "home": "Inicio", "sign_out": "Cerrar sesión", "language": "English",
+        "other_language": "en", "sandbox": "Sandbox · red de WhatsApp simulada, sin mensajes reales",
+        "navigation": "Principal"},
+)
+
+
+def page_language() -> str:
+    """The language the reader chose on a page (kept in the session), else their browser's."""
+    chosen = session.get("lang")
+    if chosen in LOCALES:
+        return chosen
+    return request.accept_languages.best_match(LOCALES) or DEFAULT_LOCALE
+
+
+def choose_language(lang: str) -> None:
+    if lang in LOCALES:
+        session["lang"] = lang
+
+
+def render_page(template: str, texts: Texts, *, status: int = 200, **context):
+    """The page `template` in the reader's language, with `t` its texts; (html, status)."""
+    lang = page_language()
+    return render_template(template, lang=lang, t=texts[lang], layout=LAYOUT_TEXTS[lang],
+                           sandbox=runtime.get().settings.sandbox, **context), status
+
+
+def error_text(texts: Texts, error: AppError) -> str:
+    """What a page says for a failure: the domain's wording for its code, else the error's detail."""
+    return texts[page_language()].get("errors", {}).get(error.code, error.detail)
+
+
+def render_failure(template: str, texts: Texts, error: AppError, **context):
+    """The form's page again, with what went wrong (`error`, and `field_errors` by field) and the
+    error's status, so the unit of work rolls back what the attempt wrote."""
+    return render_page(template, texts, status=error.status, error=error_text(texts, error),
+                       field_errors=error.errors or {}, **context)

@@ -1,0 +1,187 @@
+"""Running the send queue: inline in the caller's thread (tests, the CLI: a queue task), or in the
+server, where one thread per busy number (a lane) claims and answers in batches while a small pool
+of workers calls the network: about one write transaction per 10 ms of sending instead of two per
+message. The server starts and stops `sender`; a commit that queued messages wakes its number.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue as queue_module
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from appliance.graph_api.client import GraphError
+from appliance.messages.sending.network import send_one
+from appliance.messages.sending.pacing import pacer as process_pacer
+from appliance.messages.sending.queue import (
+    Answer,
+    Job,
+    Line,
+    claim,
+    fail_disconnected,
+    numbers_with_due,
+    read_line,
+    record,
+    recover_interrupted,
+)
+
+log = logging.getLogger("appliance.sender")
+
+
+def send_queued(database, number_pk: str, *, batch: int = 20) -> int:
+    """Send what is due for the number, one batch after another, in this thread."""
+    total = 0
+    answers: list[Answer] = []
+    line = None
+    while True:
+        with database.unit_of_work(write=True) as session:
+            if line is None:
+                line = read_line(session, number_pk)
+                if line is None:
+                    return total + fail_disconnected(session, number_pk)
+            record(session, line, answers)
+            jobs = claim(session, number_pk, batch)
+        if not jobs:
+            return total
+        answers = [send_one(line, job, process_pacer) for job in jobs]
+        total += sum(1 for a in answers if a.outcome in ("sent", "failed"))
+
+
+class _Lane:
+    """One number's sending while it has work: this thread claims and answers, workers call."""
+
+    def __init__(self, owner: "_Sender", database, number_pk: str):
+        self.owner, self.database, self.number_pk = owner, database, number_pk
+        self.poked = threading.Event()
+        self.answers: queue_module.SimpleQueue[Answer] = queue_module.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name=f"send-{number_pk[-6:]}", daemon=True)
+
+    def _run(self) -> None:
+        try:
+            with self.database.unit_of_work(write=False) as session:
+                line = read_line(session, self.number_pk)
+            if line is None:
+                with self.database.unit_of_work(write=True) as session:
+                    fail_disconnected(session, self.number_pk)
+                return
+            workers = max(2, min(24, line.rate // 40))
+            with ThreadPoolExecutor(workers, thread_name_prefix=f"send-{self.number_pk[-6:]}") as pool:
+                self._feed(line, pool, in_air_limit=workers * 3)
+        except Exception:
+            log.exception("sending for number %s stopped", self.number_pk)
+        finally:
+            self.owner.lane_ended(self)
+
+    def _feed(self, line: Line, pool: ThreadPoolExecutor, in_air_limit: int) -> None:
+        in_air = 0
+        stop = self.owner.stopping
+        while True:
+            answers = self._gather(block=in_air > 0)
+            in_air -= len(answers)
+            room = 0 if stop.is_set() else in_air_limit - in_air
+            with self.database.unit_of_work(write=True) as session:
+                record(session, line, answers)
+                jobs = claim(session, self.number_pk, room)
+            for job in jobs:
+                future = pool.submit(send_one, line, job, process_pacer, stop)
+                future.add_done_callback(lambda f, job=job: self.answers.put(_answer_of(f, job)))
+            in_air += len(jobs)
+            if in_air == 0 and not jobs and (stop.is_set() or not self.owner.keep_lane(self)):
+                return
+
+    def _gather(self, *, block: bool) -> list[Answer]:
+        """The answers so far; when some are awaited, wait for one, then a moment for its neighbours
+        (one transaction for a handful of answers instead of one each)."""
+        answers = []
+        if block:
+            try:
+                answers.append(self.answers.get(timeout=0.25))
+            except queue_module.Empty:
+                return answers
+            time.sleep(0.01)
+        while True:
+            try:
+                answers.append(self.answers.get_nowait())
+            except queue_module.Empty:
+                return answers
+
+
+def _answer_of(future, job: Job) -> Answer:
+    error = future.exception()
+    if error is not None:
+        return Answer(job, "failed", error=GraphError(0, 1, f"Unexpected error: {error!r}"))
+    return future.result()
+
+
+class _Sender:
+    """The server's sending: a lane per number with work, woken after commits that queued messages,
+    and every second for retries that came due. Without it running, wake-ups run a queue task."""
+
+    def __init__(self):
+        self.stopping = threading.Event()
+        self._lanes: dict[str, _Lane] = {}
+        self._lock = threading.Lock()
+        self._timer: threading.Thread | None = None
+        self._database = None
+
+    @property
+    def running(self) -> bool:
+        return self._timer is not None
+
+    def start(self, database) -> None:
+        self._database = database
+        self.stopping.clear()
+        recovered = recover_interrupted(database)
+        if recovered:
+            log.warning("%d message(s) were being sent when the appliance stopped; marked failed (-3)", recovered)
+        self._timer = threading.Thread(target=self._tick, name="send-timer", daemon=True)
+        self._timer.start()
+
+    def wake(self, number_pk: str) -> None:
+        with self._lock:
+            if self.stopping.is_set() or self._database is None:
+                return
+            lane = self._lanes.get(number_pk)
+            if lane is not None:
+                lane.poked.set()
+                return
+            lane = self._lanes[number_pk] = _Lane(self, self._database, number_pk)
+            lane.thread.start()
+
+    def keep_lane(self, lane: _Lane) -> bool:
+        """An idle lane ends unless it was woken since its last look (then it looks again)."""
+        with self._lock:
+            if lane.poked.is_set():
+                lane.poked.clear()
+                return True
+            self._lanes.pop(lane.number_pk, None)
+            return False
+
+    def lane_ended(self, lane: _Lane) -> None:
+        with self._lock:
+            if self._lanes.get(lane.number_pk) is lane:
+                del self._lanes[lane.number_pk]
+
+    def stop(self, timeout: float = 15.0) -> None:
+        """Let the calls in the air finish and be recorded; what was not started stays queued."""
+        timer, self._timer = self._timer, None
+        self.stopping.set()
+        with self._lock:
+            lanes = list(self._lanes.values())
+        for lane in lanes:
+            lane.thread.join(timeout)
+        if timer is not None:
+            timer.join(timeout)
+
+    def _tick(self) -> None:
+        while not self.stopping.wait(1.0):
+            try:
+                for number_pk in numbers_with_due(self._database):
+                    self.wake(number_pk)
+            except Exception:
+                log.exception("looking for due messages failed")
+
+
+sender = _Sender()

@@ -1,0 +1,50 @@
+"""The one way pages are made: texts complete in every language, one layout per kind of page, the
+language switch."""
+
+from pathlib import Path
+
+import appliance.app  # noqa: F401  (every page module, and so every Texts, is imported)
+from appliance.core.locales import LOCALES
+from appliance.http.pages import Texts
+from appliance.paths import WEB_DIR
+
+
+def _keys(texts: dict, prefix="") -> set[str]:
+    keys = set()
+    for key, value in texts.items():
+        keys.add(prefix + key)
+        if isinstance(value, dict):
+            keys |= _keys(value, f"{prefix}{key}.")
+    return keys
+
+
+def test_every_domains_texts_exist_in_every_language():
+    """Each Texts has every locale of core/locales.py, with the same keys (nested ones too)."""
+    assert {texts.name for texts in Texts.registry} >= {"layouts", "home", "auth", "oauth", "invitations", "inbox"}
+    for texts in Texts.registry:
+        assert set(texts.by_locale) == set(LOCALES), texts.name
+        expected = _keys(texts[LOCALES[0]])
+        for lang in LOCALES[1:]:
+            assert _keys(texts[lang]) == expected, (texts.name, lang, _keys(texts[lang]) ^ expected)
+
+
+def test_every_page_extends_a_layout():
+    """Pages extend layouts/card.html or layouts/app.html; partials (_*.html) and layouts themselves extend nothing."""
+    templates = Path(WEB_DIR) / "templates"
+    for path in templates.rglob("*.html"):
+        source = path.read_text()
+        if path.name.startswith("_") or path.parent.name == "layouts" or "{% extends" not in source:
+            continue
+        assert ('{% extends "layouts/card.html" %}' in source or '{% extends "layouts/app.html" %}' in source), path
+
+
+def test_pages_follow_the_chosen_language_and_the_switch_stays_on_site(client):
+    """/language/es switches every page to Spanish and goes back where the reader was; an outside
+    address is refused as the way back."""
+    assert "Sign in" in client.get("/sign-in").text
+    switched = client.get("/language/es?next=/sign-in")
+    assert switched.status_code == 302 and switched.headers["Location"] == "/sign-in"
+    page = client.get("/sign-in")
+    assert "Iniciar sesión" in page.text and '<html lang="es">' in page.text
+    assert client.get("/language/en?next=https://evil.example/").headers["Location"] == "/"
+    assert "Sign in" in client.get("/sign-in").text
