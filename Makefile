@@ -18,8 +18,10 @@ run: $(STAMP)
 sandbox: $(STAMP)
 	$(BIN)/appliance serve --sandbox
 
+# One worker per core (pytest-xdist); the tests that start servers, browsers and kill processes
+# share one worker in turn (tests/conftest.py groups them), so they never compete with each other.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup
 
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_auth.py

@@ -28,6 +28,15 @@ CHEAP_PASSWORD_COST = {"time_cost": 1, "memory_cost": 8, "parallelism": 1}
 crypto.set_password_cost(**CHEAP_PASSWORD_COST)
 
 
+def pytest_collection_modifyitems(items):
+    """Under `make test` (pytest-xdist) the tests that run whole servers, browsers and kills take
+    turns on one worker: together they would compete for the two cores their timings assume."""
+    for item in items:
+        path = str(item.path)
+        if "/tests/e2e/" in path or path.endswith("/tests/test_server.py"):
+            item.add_marker(pytest.mark.xdist_group("processes"))
+
+
 @dataclass
 class Mailbox:
     """Mails received by the local SMTP server."""
@@ -110,10 +119,27 @@ def _real_clock():
     clock.reset()
 
 
+# Settings every test sets to its own (its data directory, its SMTP server, its simulator), which
+# the app reads through the runtime, never while it is being built.
+_PER_TEST = {"data_dir", "smtp_url", "graph_api_url", "graph_timeout_seconds", "base_url"}
+_apps: dict[tuple, object] = {}
+
+
 @pytest.fixture
 def app(settings):
-    app = create_app(settings, queue_immediate=True)
-    yield app
+    """The app over this test's own database and runtime. Building the Flask app (its ~280 routes)
+    took a third of a simple test, so one is kept per shape of settings and the test's runtime
+    installed under it, as a restarted server would (a sandbox app is always new: it mounts its
+    own simulator)."""
+    shape = tuple(sorted((name, repr(value)) for name, value in settings._values.items() if name not in _PER_TEST))
+    built = _apps.get(shape) if not settings.sandbox else None
+    if built is None:
+        built = create_app(settings, queue_immediate=True)
+        if not settings.sandbox:
+            _apps[shape] = built
+    else:
+        bootstrap.start(settings, queue_immediate=True)
+    yield built
     from appliance.core import runtime
     runtime.get().db.dispose()
 

@@ -46,7 +46,7 @@ def test_the_old_cycle_would_fail(tmp_path, monkeypatch):
     problems = package_graph.breaches(package_graph.read_edges(package))
     assert any(p.startswith("cycle of 3 folders: core, http, users") for p in problems), problems
     assert any(p.startswith("upward import: core (core) -> users (domain)") for p in problems), problems
-    assert any(p.startswith("upward import: http (web) -> users (domain)") for p in problems), problems
+    assert any(p.startswith("upward import: http (http) -> users (domain)") for p in problems), problems
 
 
 def test_the_protocol_imports_nothing_of_the_appliance(tmp_path, monkeypatch):

@@ -1,5 +1,6 @@
 import re
 
+from appliance.app import create_app
 from tests.problems import assert_problem
 
 
@@ -67,13 +68,15 @@ def test_browsers_get_an_html_error_page(client):
     assert b"Not Found" in response.data
 
 
-def test_an_unexpected_error_is_a_clean_500(app, client):
+def test_an_unexpected_error_is_a_clean_500(settings):
     """A bug answers 500 internal_error without leaking a traceback."""
+    app = create_app(settings, queue_immediate=True)  # its own app: this one gains a route
+
     @app.get("/boom")
     def boom():
         raise RuntimeError("secret internals")
     boom._public = True
-    response = client.get("/boom")
+    response = app.test_client().get("/boom")
     assert_problem(response, 500, "internal_error")
     assert b"secret internals" not in response.data
 
