@@ -18,10 +18,11 @@ run: $(STAMP)
 sandbox: $(STAMP)
 	$(BIN)/appliance serve --sandbox
 
-# One worker per core (pytest-xdist); the tests that start servers, browsers and kill processes
-# share one worker in turn (tests/conftest.py groups them), so they never compete with each other.
+# Everything but the process tests on every core (pytest-xdist), then the tests that run servers,
+# browsers and kills, one at a time on a quiet machine (marked `processes` by tests/conftest.py).
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --dist loadgroup
+	$(BIN)/python -m pytest -q -n auto -m "not processes"
+	$(BIN)/python -m pytest -q -m processes
 
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_auth.py

@@ -29,12 +29,13 @@ crypto.set_password_cost(**CHEAP_PASSWORD_COST)
 
 
 def pytest_collection_modifyitems(items):
-    """Under `make test` (pytest-xdist) the tests that run whole servers, browsers and kills take
-    turns on one worker: together they would compete for the two cores their timings assume."""
+    """Tests that run whole servers, browsers and kills are marked `processes`: `make test` runs
+    them alone, one at a time, after the rest has run on every core (their timings assume the
+    machine is theirs)."""
     for item in items:
         path = str(item.path)
         if "/tests/e2e/" in path or path.endswith("/tests/test_server.py"):
-            item.add_marker(pytest.mark.xdist_group("processes"))
+            item.add_marker(pytest.mark.processes)
 
 
 @dataclass
