@@ -18,7 +18,7 @@ class ApiKey(SQLModel, table=True):
     prefix: str = Field(unique=True, max_length=16)
     secret_hash: str = Field(max_length=64)
     scopes: list = Field(default_factory=list, sa_type=JSON)  # empty: the organization's permissions
-    phone_number_ids: list = Field(default_factory=list, sa_type=JSON)  # empty: every number
+    phone_number_pks: list = Field(default_factory=list, sa_type=JSON)  # empty: every number
     expires_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     last_used_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     revoked_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

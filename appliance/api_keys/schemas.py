@@ -4,8 +4,8 @@ from appliance.core.schema import ApiSchema, IsoDateTime, Text, UuidString
 
 _SCOPES = fields.List(fields.String(validate=validate.Length(max=60)), validate=validate.Length(max=50),
                       metadata={"description": "API-key scopes; empty = every scope"})
-_NUMBERS = fields.List(UuidString(), validate=validate.Length(max=500),
-                       metadata={"description": "Phone numbers the key may use; empty = all"})
+_NUMBERS = fields.List(UuidString(), validate=validate.Length(max=500), data_key="phoneNumberIds",
+                       metadata={"description": "Phone numbers the key may use (our ids); empty = all"})
 
 
 class ApiKeySchema(ApiSchema):
@@ -13,7 +13,7 @@ class ApiKeySchema(ApiSchema):
     name = fields.String()
     prefix = fields.String(metadata={"description": "Visible part of the key: mk_live_<prefix>.<secret>"})
     scopes = fields.List(fields.String())
-    phone_number_ids = fields.List(fields.String())
+    phone_number_pks = fields.List(fields.String(), data_key="phoneNumberIds")
     expires_at = IsoDateTime(allow_none=True)
     last_used_at = IsoDateTime(allow_none=True)
     created_at = IsoDateTime()
@@ -27,11 +27,11 @@ class CreatedApiKeySchema(ApiKeySchema):
 class ApiKeyCreateSchema(ApiSchema):
     name = Text(required=True, min_length=1, max_length=100)
     scopes = _SCOPES
-    phone_number_ids = _NUMBERS
+    phone_number_pks = _NUMBERS
     expires_at = fields.AwareDateTime(default_timezone=None, allow_none=True)
 
 
 class ApiKeyUpdateSchema(ApiSchema):
     name = Text(min_length=1, max_length=100)
     scopes = _SCOPES
-    phone_number_ids = _NUMBERS
+    phone_number_pks = _NUMBERS

@@ -83,7 +83,7 @@ def authenticate(session: Session, token: str) -> OrgActor:
     scopes = frozenset(row.scopes) if row.scopes else permissions_service.api_key_scopes()
     return OrgActor(user_id=None, kind="api_key", api_key_id=row.id, organization_id=row.organization_id,
                     membership_id=None, role_key=None, permissions=scopes | {"organizations:read"},
-                    phone_number_ids=tuple(row.phone_number_ids))
+                    phone_number_pks=tuple(row.phone_number_pks))
 
 
 def _touch(session: Session, key_id: str) -> None:
@@ -120,7 +120,7 @@ def access_key(session: Session, *, actor: OrgActor, key_id: str) -> ApiKey:
 
 
 def check_create_key(session: Session, *, actor: OrgActor, name: str, scopes: list[str] | None = None,
-                     phone_number_ids: list[str] | None = None, expires_at: datetime | None = None) -> CreatedKey:
+                     phone_number_pks: list[str] | None = None, expires_at: datetime | None = None) -> CreatedKey:
     ordered = _check_scopes(actor, scopes or [])
     if expires_at is not None and expires_at <= clock.now():
         raise Invalid("expiresAt must be in the future.", errors={"expiresAt": ["Must be in the future."]})
@@ -129,7 +129,7 @@ def check_create_key(session: Session, *, actor: OrgActor, name: str, scopes: li
     now = clock.now()
     key = ApiKey(organization_id=actor.organization_id, name=name, prefix=prefix,
                  secret_hash=runtime.get().keyring.token_hash(secret), scopes=ordered,
-                 phone_number_ids=list(phone_number_ids or []), expires_at=expires_at,
+                 phone_number_pks=list(phone_number_pks or []), expires_at=expires_at,
                  created_by=actor.user_id, created_at=now, updated_at=now)
     session.add(key)
     session.flush()
@@ -137,14 +137,14 @@ def check_create_key(session: Session, *, actor: OrgActor, name: str, scopes: li
 
 
 def check_update_key(session: Session, *, actor: OrgActor, key_id: str, name: str | None = None,
-                     scopes: list[str] | None = None, phone_number_ids: list[str] | None = None) -> ApiKey:
+                     scopes: list[str] | None = None, phone_number_pks: list[str] | None = None) -> ApiKey:
     key = access_key(session, actor=actor, key_id=key_id)
     if name is not None:
         key.name = name
     if scopes is not None:
         key.scopes = _check_scopes(actor, scopes)
-    if phone_number_ids is not None:
-        key.phone_number_ids = list(phone_number_ids)
+    if phone_number_pks is not None:
+        key.phone_number_pks = list(phone_number_pks)
     key.updated_at = clock.now()
     session.add(key)
     session.flush()

@@ -14,38 +14,38 @@ blp = Blueprint("business_profiles", __name__, url_prefix="/organizations/<uuid:
                 shown_with="phone_numbers")
 
 
-@blp.route("/<uuid:phone_pk>/profile")
+@blp.route("/<uuid:phone_number_pk>/profile")
 class BusinessProfile(MethodView):
     @blp.requires("phone-numbers:read")
     @blp.response(200, schemas.BusinessProfileSchema)
-    def get(self, org_id, phone_pk):
+    def get(self, org_id, phone_number_pk):
         """The number's business profile, as the network has it"""
-        return service.get_profile(actor=current_org_actor(), phone_pk=str(phone_pk))
+        return service.get_profile(actor=current_org_actor(), phone_number_pk=str(phone_number_pk))
 
     @blp.requires("phone-numbers:write")
     @blp.arguments(schemas.BusinessProfileUpdateSchema)
     @blp.response(200, schemas.BusinessProfileSchema)
-    def put(self, body, org_id, phone_pk):
+    def put(self, body, org_id, phone_number_pk):
         """Change fields of the business profile (the others stay)"""
-        return service.update_profile(actor=current_org_actor(), phone_pk=str(phone_pk), **body)
+        return service.update_profile(actor=current_org_actor(), phone_number_pk=str(phone_number_pk), **body)
 
 
-@blp.route("/<uuid:phone_pk>/profile/picture")
+@blp.route("/<uuid:phone_number_pk>/profile/picture")
 class BusinessProfilePicture(MethodView):
     @blp.requires("phone-numbers:write")
     @blp.response(201, schemas.BusinessProfileSchema)
     @takes_upload(max_bytes=service.MAX_PICTURE_BYTES, content_types=("image/jpeg", "image/png"),
                   description="JPG or PNG, at most 5 MB")
-    def post(self, org_id, phone_pk):
+    def post(self, org_id, phone_number_pk):
         """Set the profile picture"""
         content, _, _ = uploaded_file()
-        return service.set_profile_picture(actor=current_org_actor(), phone_pk=str(phone_pk), content=content)
+        return service.set_profile_picture(actor=current_org_actor(), phone_number_pk=str(phone_number_pk), content=content)
 
 
-@blp.route("/<uuid:phone_pk>/coexistence/sync")
+@blp.route("/<uuid:phone_number_pk>/coexistence/sync")
 class CoexistenceSync(MethodView):
     @blp.requires("phone-numbers:write")
     @blp.response(201, PhoneNumberSchema)
-    def post(self, org_id, phone_pk):
+    def post(self, org_id, phone_number_pk):
         """Ask for the WhatsApp Business app's contacts of a coexistence number (they arrive by webhook)"""
-        return service.check_coexistence_sync(db_session(), actor=current_org_actor(), phone_pk=str(phone_pk))
+        return service.check_coexistence_sync(db_session(), actor=current_org_actor(), phone_number_pk=str(phone_number_pk))

@@ -29,17 +29,17 @@ def _profile(token: str, number: PhoneNumber) -> dict:
     return profile
 
 
-def get_profile(*, actor: OrgActor, phone_pk: str) -> dict:
-    number, token = wabas_service.access_number_with_token(actor, phone_pk)
+def get_profile(*, actor: OrgActor, phone_number_pk: str) -> dict:
+    number, token = wabas_service.access_number_with_token(actor, phone_number_pk)
     try:
         return _profile(token, number)
     except GraphError as error:
         raise as_app_error(error, what="when reading the business profile") from None
 
 
-def update_profile(*, actor: OrgActor, phone_pk: str, **changes) -> dict:
+def update_profile(*, actor: OrgActor, phone_number_pk: str, **changes) -> dict:
     """Send the changed fields to the network; answers the profile as it now reads."""
-    number, token = wabas_service.access_number_with_token(actor, phone_pk)
+    number, token = wabas_service.access_number_with_token(actor, phone_number_pk)
     try:
         graph_client().update_business_profile(token, number.phone_number_id, changes)
         return _profile(token, number)
@@ -56,11 +56,11 @@ def picture_type(content: bytes) -> str:
                   errors={"file": ["Not a JPG or PNG image."]})
 
 
-def set_profile_picture(*, actor: OrgActor, phone_pk: str, content: bytes) -> dict:
+def set_profile_picture(*, actor: OrgActor, phone_number_pk: str, content: bytes) -> dict:
     mime_type = picture_type(content)
     if len(content) > MAX_PICTURE_BYTES:  # the route's upload bound says the same; this is the rule
         raise Invalid("The picture is larger than 5 MB.", code="picture_too_large")
-    number, token = wabas_service.access_number_with_token(actor, phone_pk)
+    number, token = wabas_service.access_number_with_token(actor, phone_number_pk)
     try:
         handle = graph_client().upload_profile_picture(token, content, mime_type)
         graph_client().update_business_profile(token, number.phone_number_id, {"profile_picture_handle": handle})
@@ -69,10 +69,10 @@ def set_profile_picture(*, actor: OrgActor, phone_pk: str, content: bytes) -> di
         raise as_app_error(error, what="when setting the profile picture") from None
 
 
-def check_coexistence_sync(session: Session, *, actor: OrgActor, phone_pk: str) -> PhoneNumber:
+def check_coexistence_sync(session: Session, *, actor: OrgActor, phone_number_pk: str) -> PhoneNumber:
     """Ask the network for the WhatsApp Business app's contacts of a coexistence number; they arrive
     as `smb_app_state_sync` webhooks and become (or name) contacts."""
-    number, token = wabas_service.access_number_with_token(actor, phone_pk)
+    number, token = wabas_service.access_number_with_token(actor, phone_number_pk)
     if not number.coexistence:
         raise Conflict("This number is not shared with the WhatsApp Business app (coexistence).",
                        code="not_coexistence_number")

@@ -8,9 +8,9 @@ no domain imports this folder. `app.py` installs it with `init_app`.
 
 from flask import Flask
 
-from appliance.callers import browsers, requests
+from appliance.callers import browsers, credentials
 
 
 def init_app(app: Flask) -> None:
-    requests.init_app(app)
+    credentials.init_app(app)
     browsers.init_app(app)

@@ -22,7 +22,7 @@ class Conversations(MethodView):
     def get(self, args, org_id):
         """List conversations: pinned first, then the latest activity (cursor-paginated)"""
         take, cursor = args.pop("take"), args.pop("cursor")
-        filters = InboxFilter(status=args.get("status"), phone_number_id=args.get("phone_number_id"),
+        filters = InboxFilter(status=args.get("status"), phone_number_pk=args.get("phone_number_pk"),
                               assignee=args.get("assignee_user_id"), tag_id=args.get("tag_id"),
                               unread_only=args["unread_only"], handoff_pending=args.get("handoff_pending"),
                               search=args.get("search"), resolution=args.get("resolution_outcome"))
@@ -103,7 +103,7 @@ class UnreadCounts(MethodView):
     @blp.response(200, schemas.UnreadCountsSchema)
     def get(self, args, org_id):
         """Unread conversations by status, and the caller's own and the unassigned among the open"""
-        return inbox.unread_counts(db_session(), actor=current_org_actor(), phone_number_id=args.get("phone_number_id"))
+        return inbox.unread_counts(db_session(), actor=current_org_actor(), phone_number_pk=args.get("phone_number_pk"))
 
 
 @blp.route("/<uuid:conversation_id>")

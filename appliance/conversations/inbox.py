@@ -28,7 +28,7 @@ INBOX_ORDER = [Conversation.pinned, Conversation.last_message_at, Conversation.i
 def visible(query, actor: OrgActor):
     """Only the conversations of the actor's numbers and business accounts."""
     query = tenancy.only_allowed_phone_numbers(query, Conversation.phone_number_pk, actor)
-    if actor.waba_ids:
+    if actor.waba_pks:
         query = query.where(Conversation.phone_number_pk.in_(
             tenancy.only_visible_wabas(select(PhoneNumber.id), PhoneNumber.waba_pk, actor)))
     return query
@@ -38,7 +38,7 @@ def visible(query, actor: OrgActor):
 class InboxFilter:
     """The list's filters; `assignee` is a user id, "me" or "none" (unassigned)."""
     status: str | None = None
-    phone_number_id: str | None = None
+    phone_number_pk: str | None = None
     assignee: str | None = None
     tag_id: str | None = None
     unread_only: bool = False
@@ -53,8 +53,8 @@ def list_conversations(session: Session, *, actor: OrgActor, filters: InboxFilte
     query = visible(select(*Conversation.__table__.columns).where(Conversation.organization_id == actor.organization_id), actor)
     if filters.status:
         query = query.where(Conversation.status == filters.status)
-    if filters.phone_number_id:
-        query = query.where(Conversation.phone_number_pk == filters.phone_number_id)
+    if filters.phone_number_pk:
+        query = query.where(Conversation.phone_number_pk == filters.phone_number_pk)
     if filters.assignee == "none":
         query = query.where(Conversation.assignee_user_id.is_(None))
     elif filters.assignee:
@@ -108,12 +108,12 @@ def view_conversation(session: Session, *, actor: OrgActor, conversation_id: str
     return with_details(session, [access_conversation(session, actor=actor, conversation_id=conversation_id)])[0]
 
 
-def unread_counts(session: Session, *, actor: OrgActor, phone_number_id: str | None = None) -> dict:
+def unread_counts(session: Session, *, actor: OrgActor, phone_number_pk: str | None = None) -> dict:
     """Unread conversations by status, and among the open ones the actor's own and the unassigned."""
     query = visible(select(Conversation.status, Conversation.assignee_user_id, func.count())
                     .where(Conversation.organization_id == actor.organization_id, Conversation.unread.is_(True)), actor)
-    if phone_number_id:
-        query = query.where(Conversation.phone_number_pk == phone_number_id)
+    if phone_number_pk:
+        query = query.where(Conversation.phone_number_pk == phone_number_pk)
     counts = {status: 0 for status in STATUSES} | {"mine": 0, "unassigned": 0}
     # In the unread index's order (assignee, status): no sort, and the planner prefers it.
     for status, assignee, count in session.exec(query.group_by(Conversation.assignee_user_id, Conversation.status)):

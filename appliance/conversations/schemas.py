@@ -24,7 +24,7 @@ class _TagBriefSchema(ApiSchema):
 class ConversationSchema(ApiSchema):
     id = fields.String()
     status = fields.String(metadata={"description": "open, closed or snoozed"})
-    phone_number_id = fields.String(attribute="phone_number_pk", metadata={"description": "Our id of the business number"})
+    phone_number_pk = fields.String(data_key="phoneNumberId", metadata={"description": "Our id of the business number"})
     contact_id = fields.String()
     contact = fields.Nested(_ContactBriefSchema, allow_none=True, dump_default=None)
     assignee_user_id = fields.String(allow_none=True)
@@ -68,7 +68,7 @@ def _assignee(value: str) -> None:
 
 class ConversationListArgsSchema(PageArgsSchema):
     status = fields.String(validate=validate.OneOf(STATUSES))
-    phone_number_id = UuidString()
+    phone_number_pk = UuidString(data_key="phoneNumberId")
     assignee_user_id = fields.String(validate=_assignee, metadata={
         "description": "A user id, \"me\" (the caller) or \"none\" (unassigned)"})
     tag_id = UuidString()
@@ -79,7 +79,7 @@ class ConversationListArgsSchema(PageArgsSchema):
 
 
 class UnreadCountsArgsSchema(ApiSchema):
-    phone_number_id = UuidString()
+    phone_number_pk = UuidString(data_key="phoneNumberId")
 
 
 class UnreadCountsSchema(ApiSchema):

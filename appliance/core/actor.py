@@ -25,8 +25,8 @@ class OrgActor(Actor):
     membership_id: str | None  # None for an API key
     role_key: str | None
     permissions: frozenset[str]
-    waba_ids: tuple[str, ...] = ()  # empty: every business account
-    phone_number_ids: tuple[str, ...] = ()  # empty: every phone number (API keys may restrict)
+    waba_pks: tuple[str, ...] = ()  # empty: every business account
+    phone_number_pks: tuple[str, ...] = ()  # empty: every phone number (API keys may restrict)
 
     def can(self, permission: str) -> bool:
         return permission in self.permissions

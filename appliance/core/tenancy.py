@@ -34,26 +34,26 @@ def access_in_org(session: Session, model: type[Row], row_id: str, actor: OrgAct
     return check_in_org(session.get(model, row_id), actor, **rules)
 
 
-def check_phone_number_allowed(actor: OrgActor, phone_number_id: str) -> None:
-    if actor.phone_number_ids and phone_number_id not in actor.phone_number_ids:
+def check_phone_number_allowed(actor: OrgActor, phone_number_pk: str) -> None:
+    if actor.phone_number_pks and phone_number_pk not in actor.phone_number_pks:
         raise Forbidden("This key may not use that phone number.", code="phone_number_not_allowed",
-                        phoneNumberId=phone_number_id)
+                        phoneNumberId=phone_number_pk)
 
 
 def only_allowed_phone_numbers(query: Select, phone_number_column, actor: OrgActor) -> Select:
     """Filter a listing to the actor's phone numbers (no filter when the actor has no restriction)."""
-    if not actor.phone_number_ids:
+    if not actor.phone_number_pks:
         return query
-    return query.where(phone_number_column.in_(actor.phone_number_ids))
+    return query.where(phone_number_column.in_(actor.phone_number_pks))
 
 
 def waba_visible(actor: OrgActor, waba_pk: str) -> bool:
     """A member limited to some business accounts (`wabaIds`) sees only those."""
-    return not actor.waba_ids or waba_pk in actor.waba_ids
+    return not actor.waba_pks or waba_pk in actor.waba_pks
 
 
 def only_visible_wabas(query: Select, waba_column, actor: OrgActor) -> Select:
     """Filter a listing to the business accounts of the member's WABA scope (none: all)."""
-    if not actor.waba_ids:
+    if not actor.waba_pks:
         return query
-    return query.where(waba_column.in_(actor.waba_ids))
+    return query.where(waba_column.in_(actor.waba_pks))

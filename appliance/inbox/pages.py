@@ -165,7 +165,7 @@ def _message_id() -> str:
 
 def _send(actor, conversation, **outgoing):
     number_id, to = conversation.phone_number_pk, conversation.contact.wa_id
-    do_send(db_session(), actor=actor, outgoing=Outgoing(phone_number_id=number_id, to=to, **outgoing))
+    do_send(db_session(), actor=actor, outgoing=Outgoing(phone_number_pk=number_id, to=to, **outgoing))
 
 
 def _reply(actor, conversation):
@@ -173,7 +173,7 @@ def _reply(actor, conversation):
     body = _field("body")
     if upload is not None and upload.filename:
         content = upload.read(media_files.MAX_UPLOAD_BYTES + 1)
-        uploaded = media_files.check_upload(db_session(), actor=actor, phone_pk=conversation.phone_number_pk,
+        uploaded = media_files.check_upload(db_session(), actor=actor, phone_number_pk=conversation.phone_number_pk,
                                             content=content, content_type=upload.mimetype, filename=upload.filename)
         kind, payload = media_files.as_message(uploaded, mime_type=upload.mimetype, filename=upload.filename,
                                                caption=body)

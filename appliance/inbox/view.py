@@ -51,7 +51,7 @@ class ListQuery:
                    q=(args.get("q") or "").strip()[:100] or None, cursor=args.get("cursor") or None)
 
     def as_filter(self) -> InboxFilter:
-        return InboxFilter(**TABS[self.tab], tag_id=self.tag, phone_number_id=self.number, search=self.q)
+        return InboxFilter(**TABS[self.tab], tag_id=self.tag, phone_number_pk=self.number, search=self.q)
 
     def params(self, **overrides) -> dict:
         values = {"tab": self.tab, "tag": self.tag, "number": self.number, "q": self.q, **overrides}

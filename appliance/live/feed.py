@@ -107,16 +107,16 @@ class Subject:
 
     @property
     def restricted(self) -> bool:
-        return bool(self.actor.phone_number_ids or self.actor.waba_ids)
+        return bool(self.actor.phone_number_pks or self.actor.waba_pks)
 
     def allowed_numbers(self, driver) -> set[str]:
         sql, params = "SELECT id FROM phone_numbers WHERE organization_id = ?", [self.actor.organization_id]
-        if self.actor.phone_number_ids:
-            sql += f" AND id IN ({', '.join('?' * len(self.actor.phone_number_ids))})"
-            params += list(self.actor.phone_number_ids)
-        if self.actor.waba_ids:
-            sql += f" AND waba_pk IN ({', '.join('?' * len(self.actor.waba_ids))})"
-            params += list(self.actor.waba_ids)
+        if self.actor.phone_number_pks:
+            sql += f" AND id IN ({', '.join('?' * len(self.actor.phone_number_pks))})"
+            params += list(self.actor.phone_number_pks)
+        if self.actor.waba_pks:
+            sql += f" AND waba_pk IN ({', '.join('?' * len(self.actor.waba_pks))})"
+            params += list(self.actor.waba_pks)
         return {row[0] for row in driver.execute(sql, params)}
 
 

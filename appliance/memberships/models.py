@@ -15,7 +15,7 @@ class Membership(SQLModel, table=True):
     organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE", index=True)
     user_id: str = Field(foreign_key="users.id", ondelete="CASCADE", index=True)
     role_id: str = Field(foreign_key="roles.id", ondelete="RESTRICT", index=True)
-    waba_ids: list = Field(default_factory=list, sa_type=JSON)  # empty: all business accounts
+    waba_pks: list = Field(default_factory=list, sa_type=JSON)  # empty: all business accounts
     preferences: dict = Field(default_factory=dict, sa_type=JSON)
     suspended_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     created_at: datetime = Field(sa_type=UTCDateTime)

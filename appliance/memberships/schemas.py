@@ -10,7 +10,7 @@ class MembershipSchema(ApiSchema):
     email = fields.String()
     name = fields.String()
     role = fields.Nested(RoleSchema)
-    waba_ids = fields.List(fields.String(), metadata={"description": "Business accounts visible; empty = all"})
+    waba_pks = fields.List(fields.String(), data_key="wabaIds", metadata={"description": "Business accounts visible; empty = all"})
     suspended = fields.Boolean()
     preferences = fields.Dict()
     created_at = IsoDateTime()
@@ -21,7 +21,7 @@ class SetRoleSchema(ApiSchema):
 
 
 class SetWabaScopeSchema(ApiSchema):
-    waba_ids = fields.List(UuidString(), required=True, validate=validate.Length(max=200),
+    waba_pks = fields.List(UuidString(), required=True, data_key="wabaIds", validate=validate.Length(max=200),
                            metadata={"description": "Business accounts the member may see; empty = all"})
 
 

@@ -34,7 +34,7 @@ def access_organization(session: Session, *, actor: Actor, organization_id: str,
     return OrgActor(user_id=actor.user_id, session_id=actor.session_id,
                     impersonated_by=actor.impersonated_by, kind=actor.kind,
                     organization_id=organization_id, membership_id=membership.id, role_key=role.key,
-                    permissions=frozenset(role.permissions), waba_ids=tuple(membership.waba_ids))
+                    permissions=frozenset(role.permissions), waba_pks=tuple(membership.waba_pks))
 
 
 @dataclass(frozen=True)
@@ -44,14 +44,14 @@ class MemberView:
     email: str
     name: str
     role: Role
-    waba_ids: list
+    waba_pks: list
     suspended: bool
     preferences: dict
     created_at: object
 
 
 def _view(membership: Membership, user: User, role: Role) -> MemberView:
-    return MemberView(membership.id, user.id, user.email, user.name, role, list(membership.waba_ids),
+    return MemberView(membership.id, user.id, user.email, user.name, role, list(membership.waba_pks),
                       membership.suspended_at is not None, dict(membership.preferences), membership.created_at)
 
 
@@ -148,10 +148,10 @@ def check_remove_member(session: Session, *, actor: OrgActor, membership_id: str
     session.flush()
 
 
-def check_set_waba_scope(session: Session, *, actor: OrgActor, membership_id: str, waba_ids: list[str]) -> MemberView:
+def check_set_waba_scope(session: Session, *, actor: OrgActor, membership_id: str, waba_pks: list[str]) -> MemberView:
     membership = access_membership(session, actor=actor, membership_id=membership_id)
     _guard_owner_change(session, actor, membership, losing_owner=False)
-    membership.waba_ids, membership.updated_at = sorted(set(waba_ids)), clock.now()
+    membership.waba_pks, membership.updated_at = sorted(set(waba_pks)), clock.now()
     session.add(membership)
     session.flush()
     return _view(membership, session.get(User, membership.user_id), session.get(Role, membership.role_id))

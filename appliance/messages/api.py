@@ -19,7 +19,7 @@ blp = Blueprint("messages", __name__, url_prefix="/organizations/<uuid:org_id>/m
 thread_blp = Blueprint("conversation_messages", __name__, url_prefix="/organizations/<uuid:org_id>/conversations",
                        description="A conversation's messages, media and links; message search", shown_with="conversations")
 
-_ADDRESS = ("phone_number_id", "to", "reply_to_message_id", "client_id")
+_ADDRESS = ("phone_number_pk", "to", "reply_to_message_id", "client_id")
 
 
 def _sent(body: dict, kind: str, payload, **template) -> tuple:
@@ -96,7 +96,7 @@ class Uploads(MethodView):
     def post(self, args, org_id):
         """Upload media to the network; send the answered mediaId as payload.id"""
         content, content_type, filename = uploaded_file()
-        return media_files.check_upload(db_session(), actor=current_org_actor(), phone_pk=str(args["phone_number_id"]),
+        return media_files.check_upload(db_session(), actor=current_org_actor(), phone_number_pk=str(args["phone_number_pk"]),
                                         content=content, content_type=content_type, filename=filename)
 
 

@@ -42,12 +42,12 @@ MAX_UPLOAD_BYTES = max(MEDIA_LIMITS.values())
 MAX_PROXY_BYTES = MAX_UPLOAD_BYTES
 
 
-def _number_and_token(actor: OrgActor, phone_pk: str):
-    tenancy.check_phone_number_allowed(actor, phone_pk)  # a key limited to other numbers: 403, as for sends
-    return wabas_service.access_number_with_token(actor, phone_pk)
+def _number_and_token(actor: OrgActor, phone_number_pk: str):
+    tenancy.check_phone_number_allowed(actor, phone_number_pk)  # a key limited to other numbers: 403, as for sends
+    return wabas_service.access_number_with_token(actor, phone_number_pk)
 
 
-def check_upload(session: Session, *, actor: OrgActor, phone_pk: str, content: bytes, content_type: str | None,
+def check_upload(session: Session, *, actor: OrgActor, phone_number_pk: str, content: bytes, content_type: str | None,
                  filename: str | None) -> UploadedMedia:
     """Check the file against the network's limits, upload it, keep a copy; answers the record."""
     mime_type = (content_type or "").split(";")[0].strip().lower()
@@ -60,7 +60,7 @@ def check_upload(session: Session, *, actor: OrgActor, phone_pk: str, content: b
     if len(content) > limit:
         raise TooLarge(f"{mime_type} files may be at most {limit // 1024} KB on WhatsApp; this one is "
                        f"{len(content) // 1024} KB.", code="media_too_large", limitBytes=limit)
-    number, token = _number_and_token(actor, phone_pk)
+    number, token = _number_and_token(actor, phone_number_pk)
     try:
         media_id = graph_client().upload_media(token, number.phone_number_id, content, mime_type, filename or "file")
     except GraphError as error:

@@ -15,7 +15,7 @@ def _guidance(message):
 class ChatMessageSchema(ApiSchema):
     id = fields.String()
     organization_id = fields.String()
-    phone_number_id = fields.String(attribute="phone_number_pk", metadata={"description": "Our id of the business number"})
+    phone_number_pk = fields.String(data_key="phoneNumberId", metadata={"description": "Our id of the business number"})
     conversation_id = fields.String()
     contact_id = fields.String()
     direction = fields.String(metadata={"description": "in or out"})
@@ -57,7 +57,8 @@ class ChatMessagePageSchema(ApiSchema):
 
 class _Addressed(ApiSchema):
     """Fields every send shares."""
-    phone_number_id = fields.UUID(required=True, metadata={"description": "Our id of the sending number"})
+    phone_number_pk = fields.UUID(required=True, data_key="phoneNumberId",
+                                  metadata={"description": "Our id of the sending number"})
     to = fields.String(required=True, validate=validate.Length(min=1, max=20),
                        metadata={"description": "E.164, with or without a leading +"})
     reply_to_message_id = fields.UUID(load_default=None, metadata={"description": "Quoted message (our id)"})
@@ -169,7 +170,7 @@ class ReactionsSchema(ApiSchema):
 
 
 class UploadArgsSchema(ApiSchema):
-    phone_number_id = fields.UUID(required=True)
+    phone_number_pk = fields.UUID(required=True, data_key="phoneNumberId")
 
 
 class UploadedMediaSchema(ApiSchema):
@@ -178,7 +179,7 @@ class UploadedMediaSchema(ApiSchema):
     size = fields.Integer()
     filename = fields.String(allow_none=True)
     sha256 = fields.String()
-    phone_number_id = fields.String(attribute="phone_number_pk")
+    phone_number_pk = fields.String(data_key="phoneNumberId")
     created_at = IsoDateTime()
 
 
@@ -207,10 +208,13 @@ class ThreadPageSchema(ApiSchema):
         "description": "With around: newer messages exist; read them with before=null and around of the newest"})
 
 
-class MediaArgsSchema(ApiSchema):
-    category = fields.String(load_default=None, validate=validate.OneOf(tuple(MEDIA_CATEGORIES)))
+class LinkArgsSchema(ApiSchema):
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
     before = fields.String(load_default=None, validate=validate.Length(max=500))
+
+
+class MediaArgsSchema(LinkArgsSchema):
+    category = fields.String(load_default=None, validate=validate.OneOf(tuple(MEDIA_CATEGORIES)))
 
 
 class MediaCountsSchema(ApiSchema):
@@ -219,11 +223,6 @@ class MediaCountsSchema(ApiSchema):
     audio = fields.Integer()
     doc = fields.Integer()
     links = fields.Integer()
-
-
-class LinkArgsSchema(ApiSchema):
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
-    before = fields.String(load_default=None, validate=validate.Length(max=500))
 
 
 class LinkSchema(ApiSchema):

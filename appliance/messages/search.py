@@ -76,13 +76,13 @@ def search_messages(session: Session, *, actor: OrgActor, filters: SearchFilter,
     if filters.conversation_id:
         sql.append("AND m.conversation_id = ?")
         params.append(filters.conversation_id)
-    if actor.phone_number_ids:
-        sql.append(f"AND m.phone_number_pk IN ({', '.join('?' * len(actor.phone_number_ids))})")
-        params.extend(actor.phone_number_ids)
-    if actor.waba_ids:
+    if actor.phone_number_pks:
+        sql.append(f"AND m.phone_number_pk IN ({', '.join('?' * len(actor.phone_number_pks))})")
+        params.extend(actor.phone_number_pks)
+    if actor.waba_pks:
         sql.append(f"AND m.phone_number_pk IN (SELECT id FROM {PhoneNumber.__tablename__} "
-                   f"WHERE waba_pk IN ({', '.join('?' * len(actor.waba_ids))}))")
-        params.extend(actor.waba_ids)
+                   f"WHERE waba_pk IN ({', '.join('?' * len(actor.waba_pks))}))")
+        params.extend(actor.waba_pks)
     # The index's rowids grow with time: newest first is its own order, no sort.
     sql.append("ORDER BY s.rowid DESC LIMIT ?")
     params.append(take + 1)

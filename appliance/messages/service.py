@@ -107,7 +107,7 @@ def do_react(session: Session, *, actor: OrgActor, message_id: str, emoji: str) 
         shown = others.emoji if others else ""
     customer = message.customer_wa_id or session.get(Contact, message.contact_id).wa_id  # older rows lack the first
     do_send(session, actor=actor, outgoing=Outgoing(
-        phone_number_id=message.phone_number_pk, to=customer, type="reaction",
+        phone_number_pk=message.phone_number_pk, to=customer, type="reaction",
         payload={"message_id": message.wamid, "emoji": shown}))
     session.flush()
     return list_reactions(session, message)
@@ -120,5 +120,5 @@ def check_send_again(session: Session, *, actor: OrgActor, conversation_id: str,
     failed = access_message(session, actor=actor, message_id=message_id)
     if failed.conversation_id != conversation_id or failed.status != "failed":
         raise Invalid("Only a failed message of this conversation can be sent again.", code="message_not_retryable")
-    return do_send(session, actor=actor, outgoing=Outgoing(phone_number_id=phone_number_pk, to=to, type=failed.type,
+    return do_send(session, actor=actor, outgoing=Outgoing(phone_number_pk=phone_number_pk, to=to, type=failed.type,
                                                            payload=failed.payload))

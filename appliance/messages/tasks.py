@@ -40,30 +40,30 @@ _woken: set[str] = set()  # numbers whose inline send task is queued and not sta
 _woken_lock = threading.Lock()
 
 
-def wake_after_commit(session: Session, number_pk: str) -> None:
+def wake_after_commit(session: Session, phone_number_pk: str) -> None:
     """Once the message is committed, its number's sender looks for work."""
     scheduled = session.info.setdefault("send_wake", set())
-    if number_pk not in scheduled:
-        scheduled.add(number_pk)
-        after_commit(session, lambda: _wake(number_pk))
+    if phone_number_pk not in scheduled:
+        scheduled.add(phone_number_pk)
+        after_commit(session, lambda: _wake(phone_number_pk))
 
 
-def _wake(number_pk: str) -> None:
+def _wake(phone_number_pk: str) -> None:
     if sender.running:
-        sender.wake(number_pk)
+        sender.wake(phone_number_pk)
         return
     with _woken_lock:
-        if number_pk in _woken:
+        if phone_number_pk in _woken:
             return  # that task, when it starts, sends this one too
-        _woken.add(number_pk)
-    send_queued_task(number_pk)
+        _woken.add(phone_number_pk)
+    send_queued_task(phone_number_pk)
 
 
 @huey.task()
-def send_queued_task(number_pk: str) -> None:
+def send_queued_task(phone_number_pk: str) -> None:
     with _woken_lock:
-        _woken.discard(number_pk)
-    send_queued(runtime.get().db, number_pk)
+        _woken.discard(phone_number_pk)
+    send_queued(runtime.get().db, phone_number_pk)
 
 
 @huey.periodic_task(crontab(minute="*"))
@@ -71,5 +71,5 @@ def send_due_sweep() -> None:
     """Retries that came due, where no sender thread runs (the server's looks every second)."""
     if sender.running:
         return
-    for number_pk in numbers_with_due(runtime.get().db):
-        send_queued(runtime.get().db, number_pk)
+    for phone_number_pk in numbers_with_due(runtime.get().db):
+        send_queued(runtime.get().db, phone_number_pk)

@@ -380,7 +380,7 @@ def access_organization(session: Session, *, actor: Actor, grant: TokenGrant, or
         raise Forbidden(f"This token lacks the scope {permission}.", code="scope_missing", permission=permission)
     return OrgActor(user_id=actor.user_id, kind="oauth", oauth_authorization_id=actor.oauth_authorization_id,
                     organization_id=organization_id, membership_id=member.membership_id, role_key=member.role_key,
-                    permissions=effective, waba_ids=member.waba_ids)
+                    permissions=effective, waba_pks=member.waba_pks)
 
 
 # --- the person's side ---

@@ -21,17 +21,17 @@ class PhoneNumbers(MethodView):
         return service.list_phone_numbers(db_session(), actor=current_org_actor())
 
 
-@blp.route("/<uuid:phone_pk>")
+@blp.route("/<uuid:phone_number_pk>")
 class PhoneNumberById(MethodView):
     @blp.requires("phone-numbers:read")
     @blp.response(200, schemas.PhoneNumberSchema)
-    def get(self, org_id, phone_pk):
+    def get(self, org_id, phone_number_pk):
         """Read one phone number"""
-        return service.access_phone_number(db_session(), actor=current_org_actor(), phone_pk=str(phone_pk))
+        return service.access_phone_number(db_session(), actor=current_org_actor(), phone_number_pk=str(phone_number_pk))
 
     @blp.requires("phone-numbers:write")
     @blp.arguments(schemas.PhoneNumberUpdateSchema)
     @blp.response(200, schemas.PhoneNumberSchema)
-    def patch(self, body, org_id, phone_pk):
+    def patch(self, body, org_id, phone_number_pk):
         """Set the number's sending pace (messages per second)"""
-        return service.do_update(db_session(), actor=current_org_actor(), phone_pk=str(phone_pk), **body)
+        return service.do_update(db_session(), actor=current_org_actor(), phone_number_pk=str(phone_number_pk), **body)

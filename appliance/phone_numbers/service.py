@@ -63,8 +63,8 @@ def list_phone_numbers(session: Session, *, actor: OrgActor, waba_pk: str | None
     return list(session.exec(_visible(query, actor).order_by(PhoneNumber.created_at)).all())
 
 
-def access_phone_number(session: Session, *, actor: OrgActor, phone_pk: str) -> PhoneNumber:
-    number = session.exec(_visible(select(PhoneNumber).where(PhoneNumber.id == phone_pk,
+def access_phone_number(session: Session, *, actor: OrgActor, phone_number_pk: str) -> PhoneNumber:
+    number = session.exec(_visible(select(PhoneNumber).where(PhoneNumber.id == phone_number_pk,
                                                              PhoneNumber.organization_id == actor.organization_id,
                                                              PhoneNumber.disconnected_at.is_(None)), actor)).first()
     if number is None:
@@ -72,16 +72,16 @@ def access_phone_number(session: Session, *, actor: OrgActor, phone_pk: str) -> 
     return number
 
 
-def read_phone_number(session: Session, *, actor: OrgActor, phone_pk: str):
+def read_phone_number(session: Session, *, actor: OrgActor, phone_number_pk: str):
     """`access_phone_number` as a read-only row, for the hot paths (every send passes here)."""
-    tenancy.check_phone_number_allowed(actor, phone_pk)
-    number = read_row(session, PhoneNumber.__table__, id=phone_pk, absent=("disconnected_at",))
+    tenancy.check_phone_number_allowed(actor, phone_number_pk)
+    number = read_row(session, PhoneNumber.__table__, id=phone_number_pk, absent=("disconnected_at",))
     return tenancy.check_in_org(number, actor, what="phone number", code="phone_number_not_found",
                                 usable=lambda number: tenancy.waba_visible(actor, number.waba_pk))
 
 
-def do_update(session: Session, *, actor: OrgActor, phone_pk: str, messages_per_second: int) -> PhoneNumber:
-    number = access_phone_number(session, actor=actor, phone_pk=phone_pk)
+def do_update(session: Session, *, actor: OrgActor, phone_number_pk: str, messages_per_second: int) -> PhoneNumber:
+    number = access_phone_number(session, actor=actor, phone_number_pk=phone_number_pk)
     number.messages_per_second, number.updated_at = messages_per_second, clock.now()
     session.add(number)
     return number

@@ -37,8 +37,8 @@ def _visible(query, actor: OrgActor):
     restricted to some numbers sees the accounts of those numbers."""
     query = tenancy.only_visible_wabas(query.where(Template.organization_id == actor.organization_id),
                                        Template.waba_pk, actor)
-    if actor.phone_number_ids:
-        allowed = select(PhoneNumber.waba_pk).where(PhoneNumber.id.in_(actor.phone_number_ids))
+    if actor.phone_number_pks:
+        allowed = select(PhoneNumber.waba_pk).where(PhoneNumber.id.in_(actor.phone_number_pks))
         query = query.where(Template.waba_pk.in_(allowed))
     return query
 

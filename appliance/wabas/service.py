@@ -88,11 +88,11 @@ def credentials(account: BusinessAccount) -> tuple[str, str]:
     return keyring.unseal(account.access_token_sealed), keyring.unseal(account.app_secret_sealed)
 
 
-def access_number_with_token(actor: OrgActor, phone_pk: str) -> tuple[PhoneNumber, str]:
+def access_number_with_token(actor: OrgActor, phone_number_pk: str) -> tuple[PhoneNumber, str]:
     """One of the actor's numbers and its account's access token, read in a reading unit of their
     own: the caller then talks to the network without holding the write lock."""
     with runtime.get().db.unit_of_work(write=False) as reading:
-        number = phone_numbers_service.access_phone_number(reading, actor=actor, phone_pk=phone_pk)
+        number = phone_numbers_service.access_phone_number(reading, actor=actor, phone_number_pk=phone_number_pk)
         return number, credentials(reading.get(BusinessAccount, number.waba_pk))[0]
 
 

@@ -22,7 +22,7 @@ class Record(Base):
 
 def _actor(numbers=()):
     return OrgActor(user_id=None, kind="api_key", organization_id="org", membership_id=None, role_key=None,
-                    permissions=frozenset(), phone_number_ids=tuple(numbers))
+                    permissions=frozenset(), phone_number_pks=tuple(numbers))
 
 
 def test_sends_outside_the_allowed_numbers_are_403():

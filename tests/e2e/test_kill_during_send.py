@@ -64,7 +64,7 @@ def test_a_kill_during_a_burst_sends_each_message_once_or_explains_it(tmp_path):
             "wabaId": account.waba_id, "accessToken": account.access_token, "appSecret": account.app_secret},
             token=token)[0] == 201
         key = _call(port, "POST", f"/organizations/{org_id}/api-keys", {"name": "pos"}, token=token)[1]["data"]["secret"]
-        phone_pk = _call(port, "GET", f"/organizations/{org_id}/phone-numbers", token=token)[1]["data"][0]["id"]
+        phone_number_pk = _call(port, "GET", f"/organizations/{org_id}/phone-numbers", token=token)[1]["data"][0]["id"]
         for customer in CUSTOMERS:
             simulator.customer_writes(number_id, customer, {"type": "text", "text": {"body": "hola"}})
         assert simulator.deliverer.wait_idle(timeout=60)
@@ -78,7 +78,7 @@ def test_a_kill_during_a_burst_sends_each_message_once_or_explains_it(tmp_path):
             counter = 0
             while not stop.is_set():
                 client_id = f"c{seed}-{counter}"
-                body = {"phoneNumberId": phone_pk, "to": CUSTOMERS[(seed * 7 + counter) % len(CUSTOMERS)],
+                body = {"phoneNumberId": phone_number_pk, "to": CUSTOMERS[(seed * 7 + counter) % len(CUSTOMERS)],
                         "type": "text", "payload": {"body": client_id}, "clientId": client_id}
                 counter += 1
                 try:
@@ -107,7 +107,7 @@ def test_a_kill_during_a_burst_sends_each_message_once_or_explains_it(tmp_path):
 
         server = start_server(data_dir, port, env=env)
         for client_id in unanswered:  # the caller repeats what got no answer, with the same clientId
-            body = {"phoneNumberId": phone_pk, "to": CUSTOMERS[0], "type": "text", "payload": {"body": client_id},
+            body = {"phoneNumberId": phone_number_pk, "to": CUSTOMERS[0], "type": "text", "payload": {"body": client_id},
                     "clientId": client_id}
             status, answer = _call(port, "POST", f"/organizations/{org_id}/messages", body, key=key)
             assert status in (200, 201), answer

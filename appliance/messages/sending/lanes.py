@@ -30,7 +30,7 @@ from appliance.messages.sending.queue import (
 log = logging.getLogger("appliance.sender")
 
 
-def send_queued(database, number_pk: str, *, batch: int = 20) -> int:
+def send_queued(database, phone_number_pk: str, *, batch: int = 20) -> int:
     """Send what is due for the number, one batch after another, in this thread."""
     total = 0
     answers: list[Answer] = []
@@ -38,11 +38,11 @@ def send_queued(database, number_pk: str, *, batch: int = 20) -> int:
     while True:
         with database.unit_of_work(write=True) as session:
             if line is None:
-                line = read_line(session, number_pk)
+                line = read_line(session, phone_number_pk)
                 if line is None:
-                    return total + fail_disconnected(session, number_pk)
+                    return total + fail_disconnected(session, phone_number_pk)
             record(session, line, answers)
-            jobs = claim(session, number_pk, batch)
+            jobs = claim(session, phone_number_pk, batch)
         if not jobs:
             return total
         answers = [send_one(line, job, process_pacer) for job in jobs]
@@ -52,25 +52,25 @@ def send_queued(database, number_pk: str, *, batch: int = 20) -> int:
 class _Lane:
     """One number's sending while it has work: this thread claims and answers, workers call."""
 
-    def __init__(self, owner: "_Sender", database, number_pk: str):
-        self.owner, self.database, self.number_pk = owner, database, number_pk
+    def __init__(self, owner: "_Sender", database, phone_number_pk: str):
+        self.owner, self.database, self.phone_number_pk = owner, database, phone_number_pk
         self.poked = threading.Event()
         self.answers: queue_module.SimpleQueue[Answer] = queue_module.SimpleQueue()
-        self.thread = threading.Thread(target=self._run, name=f"send-{number_pk[-6:]}", daemon=True)
+        self.thread = threading.Thread(target=self._run, name=f"send-{phone_number_pk[-6:]}", daemon=True)
 
     def _run(self) -> None:
         try:
             with self.database.unit_of_work(write=False) as session:
-                line = read_line(session, self.number_pk)
+                line = read_line(session, self.phone_number_pk)
             if line is None:
                 with self.database.unit_of_work(write=True) as session:
-                    fail_disconnected(session, self.number_pk)
+                    fail_disconnected(session, self.phone_number_pk)
                 return
             workers = max(2, min(24, line.rate // 40))
-            with ThreadPoolExecutor(workers, thread_name_prefix=f"send-{self.number_pk[-6:]}") as pool:
+            with ThreadPoolExecutor(workers, thread_name_prefix=f"send-{self.phone_number_pk[-6:]}") as pool:
                 self._feed(line, pool, in_air_limit=workers * 3)
         except Exception:
-            log.exception("sending for number %s stopped", self.number_pk)
+            log.exception("sending for number %s stopped", self.phone_number_pk)
         finally:
             self.owner.lane_ended(self)
 
@@ -83,7 +83,7 @@ class _Lane:
             room = 0 if stop.is_set() else in_air_limit - in_air
             with self.database.unit_of_work(write=True) as session:
                 record(session, line, answers)
-                jobs = claim(session, self.number_pk, room)
+                jobs = claim(session, self.phone_number_pk, room)
             for job in jobs:
                 future = pool.submit(send_one, line, job, process_pacer, stop)
                 future.add_done_callback(lambda f, job=job: self.answers.put(_answer_of(f, job)))
@@ -139,15 +139,15 @@ class _Sender:
         self._timer = threading.Thread(target=self._tick, name="send-timer", daemon=True)
         self._timer.start()
 
-    def wake(self, number_pk: str) -> None:
+    def wake(self, phone_number_pk: str) -> None:
         with self._lock:
             if self.stopping.is_set() or self._database is None:
                 return
-            lane = self._lanes.get(number_pk)
+            lane = self._lanes.get(phone_number_pk)
             if lane is not None:
                 lane.poked.set()
                 return
-            lane = self._lanes[number_pk] = _Lane(self, self._database, number_pk)
+            lane = self._lanes[phone_number_pk] = _Lane(self, self._database, phone_number_pk)
             lane.thread.start()
 
     def keep_lane(self, lane: _Lane) -> bool:
@@ -156,13 +156,13 @@ class _Sender:
             if lane.poked.is_set():
                 lane.poked.clear()
                 return True
-            self._lanes.pop(lane.number_pk, None)
+            self._lanes.pop(lane.phone_number_pk, None)
             return False
 
     def lane_ended(self, lane: _Lane) -> None:
         with self._lock:
-            if self._lanes.get(lane.number_pk) is lane:
-                del self._lanes[lane.number_pk]
+            if self._lanes.get(lane.phone_number_pk) is lane:
+                del self._lanes[lane.phone_number_pk]
 
     def stop(self, timeout: float = 15.0) -> None:
         """Let the calls in the air finish and be recorded; what was not started stays queued."""
@@ -178,8 +178,8 @@ class _Sender:
     def _tick(self) -> None:
         while not self.stopping.wait(1.0):
             try:
-                for number_pk in numbers_with_due(self._database):
-                    self.wake(number_pk)
+                for phone_number_pk in numbers_with_due(self._database):
+                    self.wake(phone_number_pk)
             except Exception:
                 log.exception("looking for due messages failed")
 

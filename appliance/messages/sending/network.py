@@ -40,10 +40,10 @@ def network_body(job: Job) -> dict:
 
 
 def send_one(line: Line, job: Job, pacing: Pacer, stop: threading.Event | None = None) -> Answer:
-    wait = pacing.pairs.take(line.number_pk, job.to)
+    wait = pacing.pairs.take(line.phone_number_pk, job.to)
     if wait:
         return Answer(job, "wait", delay=wait)
-    gate = pacing.gate(line.number_pk, line.rate)
+    gate = pacing.gate(line.phone_number_pk, line.rate)
     if not gate.acquire(stop=stop):
         return Answer(job, "wait")
     try:

@@ -93,11 +93,11 @@ class Pacer:
         self._lock = threading.Lock()
         self.pairs = PairRate()
 
-    def gate(self, number_pk: str, rate: int) -> ThroughputGate:
+    def gate(self, phone_number_pk: str, rate: int) -> ThroughputGate:
         with self._lock:
-            gate = self._gates.get(number_pk)
+            gate = self._gates.get(phone_number_pk)
             if gate is None:
-                gate = self._gates[number_pk] = ThroughputGate(rate)
+                gate = self._gates[phone_number_pk] = ThroughputGate(rate)
             elif gate.rate != rate:
                 gate.set_rate(rate)
             return gate

@@ -52,7 +52,7 @@ class Job:
 @dataclass(frozen=True)
 class Line:
     """A number as the sender needs it: our id, the network's, its account and token, its tier."""
-    number_pk: str
+    phone_number_pk: str
     organization_id: str
     phone_number_id: str
     waba_pk: str
@@ -77,9 +77,9 @@ def _stored_time(session: Session, moment) -> str:
     return bind_processor(Message.__table__.c.updated_at, session.get_bind().dialect)(moment)
 
 
-def read_line(session: Session, number_pk: str) -> Line | None:
+def read_line(session: Session, phone_number_pk: str) -> Line | None:
     """The number as the sender needs it; None once it is disconnected (or gone)."""
-    number = read_row(session, PhoneNumber.__table__, id=number_pk, remember=False)
+    number = read_row(session, PhoneNumber.__table__, id=phone_number_pk, remember=False)
     if number is None or number.disconnected_at is not None:
         return None
     account = read_row(session, BusinessAccount.__table__, id=number.waba_pk, remember=False)
@@ -97,12 +97,12 @@ _CLAIMABLE = """
     ORDER BY m.id LIMIT ?"""
 
 
-def claim(session: Session, number_pk: str, limit: int) -> list[Job]:
+def claim(session: Session, phone_number_pk: str, limit: int) -> list[Job]:
     """The next messages that may go now (the first of each recipient), marked in flight."""
     if limit <= 0:
         return []
     driver = driver_connection(session)
-    rows = driver.execute(_CLAIMABLE, (number_pk, _stored_time(session, clock.now()), limit)).fetchall()
+    rows = driver.execute(_CLAIMABLE, (phone_number_pk, _stored_time(session, clock.now()), limit)).fetchall()
     if not rows:
         return []
     driver.executemany("UPDATE messages SET send_state = 'inflight', send_attempts = send_attempts + 1 WHERE id = ?",
@@ -174,9 +174,9 @@ def _fail_where(session: Session, condition: str, params: tuple, code: int) -> i
             for row in rows if row[1] == organization_id])
     return len(rows)
 
-def fail_disconnected(session: Session, number_pk: str) -> int:
+def fail_disconnected(session: Session, phone_number_pk: str) -> int:
     """A number disconnected with messages still queued: they fail (-4) instead of waiting forever."""
-    return _fail_where(session, "phone_number_pk = ? AND send_state = 'queued'", (number_pk,), DISCONNECTED)
+    return _fail_where(session, "phone_number_pk = ? AND send_state = 'queued'", (phone_number_pk,), DISCONNECTED)
 
 
 def recover_interrupted(database) -> int:

@@ -35,7 +35,7 @@ _MESSAGES = Message.__table__
 @dataclass(frozen=True, kw_only=True)
 class Outgoing:
     """What a caller asks to send (POST /messages, or built by the rich-message routes)."""
-    phone_number_id: str
+    phone_number_pk: str
     to: str
     type: str
     payload: Any = None
@@ -50,7 +50,7 @@ class Outgoing:
 def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[SimpleNamespace, bool]:
     """Store the message and queue it; answers it (a read-only row) and whether it is new (False: a
     repeated clientId). Rows through the driver, not mapped objects: every send passes here."""
-    number = phone_numbers_service.read_phone_number(session, actor=actor, phone_pk=outgoing.phone_number_id)
+    number = phone_numbers_service.read_phone_number(session, actor=actor, phone_number_pk=outgoing.phone_number_pk)
     to = compose.normalize_recipient(outgoing.to)
     payload = _payload(session, actor, number, outgoing)
     # The write transaction begins here (rows read afresh): checks above ran without the write lock.
@@ -61,7 +61,7 @@ def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[S
             return first, False
     contact, _ = contacts_service.do_upsert_from_network(session, organization_id=actor.organization_id, wa_id=to,
                                                          user_id=None, profile_name=None)
-    found = conversation_recording.find_window(session, number_pk=number.id, contact_id=contact.id)
+    found = conversation_recording.find_window(session, phone_number_pk=number.id, contact_id=contact.id)
     if outgoing.type != "template":
         _check_window(found, to)
     reply_to = _reply_target(session, actor, number.id, to, outgoing.reply_to_message_id)
@@ -110,14 +110,14 @@ def _check_window(found, to: str) -> None:
                       code="outside_service_window", lastInboundAt=clock.iso(last))
 
 
-def _reply_target(session: Session, actor: OrgActor, number_pk: str, to: str, message_id: str | None):
+def _reply_target(session: Session, actor: OrgActor, phone_number_pk: str, to: str, message_id: str | None):
     if not message_id:
         return None
     target = read_row(session, Message.__table__, id=message_id, remember=False)
     tenancy.check_in_org(target, actor, what="message", code="message_not_found",
                          message="replyToMessageId: no message with this id in this organization.",
                          errors={"replyToMessageId": ["No such message."]})
-    if target.phone_number_pk != number_pk or target.customer_wa_id not in (None, to) or not target.wamid:
+    if target.phone_number_pk != phone_number_pk or target.customer_wa_id not in (None, to) or not target.wamid:
         raise compose.problem("replyToMessageId", "A message of this conversation that the network has (with a wamid).",
                               code="reply_target_invalid")
     return target
