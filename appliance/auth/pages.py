@@ -1,5 +1,5 @@
-"""The browser's sign-in and sign-out, and the pages behind the links we mail: confirm an email
-address, choose a new password.
+"""The browser's sign-in and sign-out (the helpers the OAuth and invitation pages use too), and the
+pages behind the links we mail: confirm an email address, choose a new password.
 
 A mailed link only shows a page; the change happens on the button (a POST), so a mail scanner
 that follows links does not spend the token.
@@ -8,10 +8,10 @@ that follows links does not spend the token.
 from flask import Blueprint, redirect, request
 
 from appliance.auth import email_links
-from appliance.auth.texts import TEXTS
 from appliance.auth import service as auth_service
 from appliance.auth import sessions as auth_sessions
 from appliance.auth.sessions import Device
+from appliance.auth.texts import TEXTS
 from appliance.core.actor import Actor
 from appliance.core.errors import AppError
 from appliance.http.api import form_body, public
@@ -24,6 +24,9 @@ from appliance.users.schemas import PASSWORD_RULES
 
 auth_pages = Blueprint("auth_pages", __name__)
 _SIGN_IN, _VERIFY, _RESET = "auth/sign_in.html", "auth/verify_email.html", "auth/reset_password.html"
+
+
+# Signing a browser in and out: also used by the OAuth and invitation pages.
 
 def sign_in_browser(user: User) -> None:
     """Open a browser session for `user` (after the password and second factor were checked)."""

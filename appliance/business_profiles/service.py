@@ -11,11 +11,10 @@ from sqlmodel import Session
 from appliance.core import clock, events
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, Invalid
-from appliance.wabas.network import graph_client
 from appliance.graph_api.client import GraphError
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.wabas import service as wabas_service
-from appliance.wabas.network import as_app_error
+from appliance.wabas.network import as_app_error, graph_client
 
 PROFILE_FIELDS = ("about", "address", "description", "email", "vertical", "websites", "profile_picture_url")
 MAX_PICTURE_BYTES = 5 * 1024 * 1024

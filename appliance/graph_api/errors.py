@@ -10,7 +10,6 @@ from functools import cache
 from pathlib import Path
 
 
-
 @dataclass(frozen=True)
 class NetworkErrorInfo:
     code: int

@@ -23,6 +23,7 @@ from appliance.core import crypto, runtime
 from appliance.core.actor import Actor
 from appliance.core.errors import Forbidden
 
+
 class _LoginManager(LoginManager):
     def _update_remember_cookie(self, response):
         # flask-login reads the session after every request to refresh a "remember me" cookie. We

@@ -20,11 +20,11 @@ from urllib.parse import urlencode
 from authlib.oauth2 import OAuth2Error
 from flask import Blueprint, redirect, request, url_for
 
+from appliance.auth.pages import check_sign_in_form, needs_second_factor, sign_in_browser
 from appliance.core import clock, runtime
 from appliance.core.actor import Actor
 from appliance.core.errors import AppError, Forbidden
 from appliance.http.api import form_body, public, writes_on_get
-from appliance.auth.pages import check_sign_in_form, needs_second_factor, sign_in_browser
 from appliance.http.browser import browser_actor, signed_in_page
 from appliance.http.pages import page_language, render_failure, render_page
 from appliance.http.unit_of_work import db_session
