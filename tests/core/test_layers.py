@@ -58,3 +58,9 @@ def test_the_protocol_imports_nothing_of_the_appliance(tmp_path, monkeypatch):
     monkeypatch.setattr(package_graph, "PACKAGE", package)
     problems = package_graph.breaches(package_graph.read_edges(package))
     assert problems == ["upward import: graph_api (protocol) -> core (core) at appliance/graph_api/client.py:1"]
+
+
+def test_the_architecture_page_shows_todays_graph():
+    """docs/architecture.md carries the graph `make graph` prints (regenerate it when an arrow changes)."""
+    page = (ROOT / "docs" / "architecture.md").read_text()
+    assert package_graph.describe(package_graph.read_edges()) in page
