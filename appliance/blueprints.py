@@ -28,7 +28,8 @@ from appliance.users.api import blp as users
 from appliance.wabas.api import blp as wabas, waba_blp as waba
 from appliance.whatsapp_flows.api import blp as whatsapp_flows
 
-BLUEPRINTS = (health, auth, users, password, organizations, memberships, membership, roles, invitations, invitation, permissions, api_keys, oauth,
-              oauth_authorizations, wabas, waba, phone_numbers, business_profiles, templates, contacts, contact_lists,
-              conversations, conversation_messages, tags, messages, live, whatsapp_flows, whatsapp_webhook)
+BLUEPRINTS = (health, auth, users, password, organizations, memberships, membership, roles, invitations, invitation,
+              permissions, api_keys, oauth, oauth_authorizations, wabas, waba, phone_numbers, business_profiles,
+              templates, contacts, contact_lists, conversations, conversation_messages, tags, messages, live,
+              whatsapp_flows, whatsapp_webhook)
 PAGES = (home, auth_pages, invitation_pages, oauth_pages, inbox_pages)

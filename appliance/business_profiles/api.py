@@ -39,7 +39,8 @@ class BusinessProfilePicture(MethodView):
     def post(self, org_id, phone_number_pk):
         """Set the profile picture"""
         content, _, _ = uploaded_file()
-        return service.set_profile_picture(actor=current_org_actor(), phone_number_pk=str(phone_number_pk), content=content)
+        return service.set_profile_picture(actor=current_org_actor(), phone_number_pk=str(phone_number_pk),
+                                           content=content)
 
 
 @blp.route("/<uuid:phone_number_pk>/coexistence/sync")
@@ -48,4 +49,5 @@ class CoexistenceSync(MethodView):
     @blp.response(201, PhoneNumberSchema)
     def post(self, org_id, phone_number_pk):
         """Ask for the WhatsApp Business app's contacts of a coexistence number (they arrive by webhook)"""
-        return service.check_coexistence_sync(db_session(), actor=current_org_actor(), phone_number_pk=str(phone_number_pk))
+        return service.check_coexistence_sync(db_session(), actor=current_org_actor(),
+                                              phone_number_pk=str(phone_number_pk))

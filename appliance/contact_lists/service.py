@@ -76,7 +76,8 @@ def do_create(session: Session, *, actor: OrgActor, name: str, description: str 
     contact_list = ContactList(organization_id=actor.organization_id, name=name, description=description,
                                created_at=now, updated_at=now)
     session.add(contact_list)
-    events.emit(session, events.CONTACT_LIST_CREATED, organization_id=actor.organization_id, contactListId=contact_list.id)
+    events.emit(session, events.CONTACT_LIST_CREATED, organization_id=actor.organization_id,
+                contactListId=contact_list.id)
     return ListView(contact_list, 0)
 
 

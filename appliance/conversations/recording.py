@@ -86,7 +86,8 @@ def do_record_echo(session: Session, *, number, contact_id: str, at: datetime, p
 def find_window(session: Session, *, phone_number_pk: str, contact_id: str):
     """The conversation of (number, contact) as a plain row, or None: `last_inbound_at` says
     whether the 24-hour window is open."""
-    return read_row(session, Conversation.__table__, phone_number_pk=phone_number_pk, contact_id=contact_id, remember=False)
+    return read_row(session, Conversation.__table__, phone_number_pk=phone_number_pk, contact_id=contact_id,
+                    remember=False)
 
 
 def do_record_outbound(session: Session, *, number, contact_id: str, found=None, preview: str | None = None,

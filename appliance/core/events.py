@@ -106,7 +106,7 @@ def subscribe(*event_names: str):
 
 
 def _check_names(names) -> None:
-    unknown = set(names) - CATALOG
+    unknown = [name for name in names if name not in CATALOG]
     if unknown:
         raise ValueError(f"events not in the catalog (core/events.py): {sorted(unknown)}")
 

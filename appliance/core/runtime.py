@@ -35,4 +35,3 @@ def get() -> Runtime:
     if _current is None:
         raise RuntimeError("no runtime installed: call appliance.bootstrap.build_runtime first")
     return _current
-

@@ -1,9 +1,10 @@
 """Browser sessions for the server-rendered pages, with flask-login.
 
 Plumbing only: the person behind the cookie is loaded by `appliance.callers.browsers`, and
-signing in and out is the auth domain's (`auth/pages.py`). A browser sign-in opens an `AuthSession` like any device (listed by `GET /users/me/sessions`,
-closed by sign-out everywhere, a password change or reset); the signed cookie holds only that
-session's id, and every page load checks the session is still open. The REST API never reads the
+signing in and out is the auth domain's (`auth/pages.py`). A browser sign-in opens an
+`AuthSession` like any device (listed by `GET /users/me/sessions`, closed by sign-out everywhere,
+a password change or reset); the signed cookie holds only that session's id, and every page load
+checks the session is still open. The REST API never reads the
 cookie (bearer tokens and keys only), so no API route can be driven by a cross-site request.
 Page forms that change state also carry a per-session CSRF token, besides SameSite=Lax.
 """

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from flask import render_template, request, session
 
-from appliance.core import runtime
 from appliance.core.errors import AppError
 from appliance.core.locales import DEFAULT_LOCALE, LOCALES
 
@@ -31,10 +30,10 @@ class Texts:
 
 LAYOUT_TEXTS = Texts(
     "layouts",
-    en={"brand": "Appliance", "inbox": "Inbox", "home": "Home", "sign_out": "Sign out", "language": "Español",
+    en={"brand": "Appliance", "inbox": "Inbox", "sign_out": "Sign out", "language": "Español",
         "other_language": "es", "sandbox": "Sandbox · simulated WhatsApp network, no real messages",
         "navigation": "Main"},
-    es={"brand": "Appliance", "inbox": "Bandeja", "home": "Inicio", "sign_out": "Cerrar sesión", "language": "English",
+    es={"brand": "Appliance", "inbox": "Bandeja", "sign_out": "Cerrar sesión", "language": "English",
         "other_language": "en", "sandbox": "Sandbox · red de WhatsApp simulada, sin mensajes reales",
         "navigation": "Principal"},
 )
@@ -56,8 +55,7 @@ def choose_language(lang: str) -> None:
 def render_page(template: str, texts: Texts, *, status: int = 200, **context):
     """The page `template` in the reader's language, with `t` its texts; (html, status)."""
     lang = page_language()
-    return render_template(template, lang=lang, t=texts[lang], layout=LAYOUT_TEXTS[lang],
-                           sandbox=runtime.get().settings.sandbox, **context), status
+    return render_template(template, lang=lang, t=texts[lang], layout=LAYOUT_TEXTS[lang], **context), status
 
 
 def error_text(texts: Texts, error: AppError) -> str:

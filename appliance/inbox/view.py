@@ -10,13 +10,13 @@ from types import SimpleNamespace
 
 from sqlmodel import Session, select
 
-from appliance.graph_api.errors import explain
 from appliance.conversations import inbox, inbox_settings, recording
 from appliance.conversations import service as conversations_service
 from appliance.conversations.inbox import InboxFilter
 from appliance.core import clock, pagination
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid
+from appliance.graph_api.errors import explain
 from appliance.memberships import service as memberships_service
 from appliance.messages import thread
 from appliance.messages.models import Message

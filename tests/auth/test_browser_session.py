@@ -4,7 +4,6 @@ no open redirects, closed with the person's other sessions."""
 from tests.browser_forms import BROWSER, PASSWORD, csrf_of, sign_in
 from tests.conftest import next_totp
 
-
 def test_signing_in_opens_a_session_the_person_can_see_and_close(client, api):
     token = api.signup()["tokens"]["accessToken"]
     assert client.get("/settings/integrations").status_code == 302  # not signed in yet

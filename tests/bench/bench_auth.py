@@ -12,7 +12,6 @@ Run: make bench   (or .venv/bin/python tests/bench/bench_auth.py)
 from __future__ import annotations
 
 import contextlib
-import http.client
 import json
 import os
 import socket
@@ -22,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+import http.client
 
 REQUESTS = 400
 THREADS = 4

@@ -5,13 +5,7 @@ import pytest
 from sqlalchemy import text
 
 from appliance.core import db as core_db
-from appliance.core.db import (
-    Database,
-    StartupError,
-    after_commit,
-    check_sqlite_runtime,
-    run_after,
-)
+from appliance.core.db import Database, StartupError, after_commit, check_sqlite_runtime, run_after
 
 
 @pytest.fixture

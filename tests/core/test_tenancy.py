@@ -4,10 +4,7 @@ from sqlmodel import Session, create_engine, select
 
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Forbidden
-from appliance.core.tenancy import (
-    check_phone_number_allowed,
-    only_allowed_phone_numbers,
-)
+from appliance.core.tenancy import check_phone_number_allowed, only_allowed_phone_numbers
 
 
 class Base(DeclarativeBase):

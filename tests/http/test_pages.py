@@ -47,4 +47,5 @@ def test_pages_follow_the_chosen_language_and_the_switch_stays_on_site(client):
     page = client.get("/sign-in")
     assert "Iniciar sesión" in page.text and '<html lang="es">' in page.text
     assert client.get("/language/en?next=https://evil.example/").headers["Location"] == "/"
+    assert client.get("/language/fr?next=/sign-in").status_code == 302  # not a language we speak: ignored
     assert "Sign in" in client.get("/sign-in").text

@@ -48,5 +48,5 @@ class WhatsAppWebhook(MethodView):
     @blp.response(200, WebhookReceiptSchema)
     def post(self):
         """A delivery: signature checked on the raw bytes, then every message and status stored at once"""
-        outcome = adapter.receive(db_session(), request.get_data(cache=True), request.headers.get("X-Hub-Signature-256"))
-        return vars(outcome)
+        raw, signature = request.get_data(cache=True), request.headers.get("X-Hub-Signature-256")
+        return vars(adapter.receive(db_session(), raw, signature))

@@ -80,4 +80,3 @@ def _sha256_of(message: Message) -> str | None:
     media = message.payload.get(message.type) if isinstance(message.payload, dict) else None
     value = media.get("sha256") if isinstance(media, dict) else None
     return value if isinstance(value, str) and len(value) == 64 else None
-

@@ -15,17 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from appliance.graph_api.client import GraphError
 from appliance.messages.sending.network import send_one
 from appliance.messages.sending.pacing import pacer as process_pacer
-from appliance.messages.sending.queue import (
-    Answer,
-    Job,
-    Line,
-    claim,
-    fail_disconnected,
-    numbers_with_due,
-    read_line,
-    record,
-    recover_interrupted,
-)
+from appliance.messages.sending.queue import (Answer, Job, Line, claim, fail_disconnected, numbers_with_due, read_line,
+                                              record, recover_interrupted)
 
 log = logging.getLogger("appliance.sender")
 

@@ -17,13 +17,7 @@ import threading
 from appliance.graph_api.client import TRANSPORT_ERROR, GraphError
 from appliance.graph_api.errors import explain
 from appliance.messages.sending.pacing import Pacer
-from appliance.messages.sending.queue import (
-    MAX_ATTEMPTS,
-    MAYBE_DELIVERED,
-    Answer,
-    Job,
-    Line,
-)
+from appliance.messages.sending.queue import MAX_ATTEMPTS, MAYBE_DELIVERED, Answer, Job, Line
 from appliance.wabas.network import graph_client
 
 log = logging.getLogger("appliance.sender")
@@ -78,5 +72,3 @@ def retry_delay(code: int, attempts: int) -> float:
     if code == 130429:  # throughput: the next second has room again
         return 1.0 * attempts
     return float(RETRY_SECONDS[min(attempts, len(RETRY_SECONDS)) - 1])
-
-

@@ -191,5 +191,3 @@ def numbers_with_due(database) -> list[str]:
         now = _stored_time(session, clock.now())
         return [row[0] for row in driver_connection(session).execute(
             "SELECT DISTINCT phone_number_pk FROM messages WHERE send_state = 'queued' AND next_attempt_at <= ?", (now,))]
-
-
