@@ -2,7 +2,10 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
+# What runs the appliance (requirements.lock) and what only the tests need on top
+# (requirements-test.lock: pytest, Playwright, a local SMTP server): `make run` installs the first.
+STAMP := $(VENV)/.installed-run-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
+TEST_STAMP := $(VENV)/.installed-test-$(shell cat requirements.lock requirements-test.lock pyproject.toml | cksum | cut -d' ' -f1)
 
 .PHONY: run sandbox test bench graph screenshots installer installer-smoke migration clean
 
@@ -10,7 +13,11 @@ $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --disable-pip-version-check -r requirements.lock
 	$(BIN)/pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
-	rm -f $(VENV)/.installed-* && touch $@
+	rm -f $(VENV)/.installed-run-* && touch $@
+
+$(TEST_STAMP): $(STAMP) requirements-test.lock
+	$(BIN)/pip install -q --disable-pip-version-check -r requirements-test.lock
+	rm -f $(VENV)/.installed-test-* && touch $@
 
 run: $(STAMP)
 	$(BIN)/appliance serve
@@ -20,11 +27,11 @@ sandbox: $(STAMP)
 
 # Everything but the process tests on every core (pytest-xdist), then the tests that run servers,
 # browsers and kills, one at a time on a quiet machine (marked `processes` by tests/conftest.py).
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -n auto -m "not processes"
 	$(BIN)/python -m pytest -q -m processes
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_auth.py
 	$(BIN)/python tests/bench/bench_tenancy.py
 	$(BIN)/python tests/bench/bench_inbound.py
@@ -37,7 +44,7 @@ graph:
 	$(PYTHON) tools/package_graph.py
 
 # The inbox's screenshots in docs/screenshots, taken by the browser test in Debian's chromium.
-screenshots: $(STAMP)
+screenshots: $(TEST_STAMP)
 	APPLIANCE_SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots $(BIN)/python -m pytest -q tests/e2e/test_inbox_browser.py -k two_agents
 
 migration: $(STAMP)

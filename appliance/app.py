@@ -10,7 +10,7 @@ from appliance import bootstrap, callers, sandbox
 from appliance.blueprints import BLUEPRINTS, PAGES
 from appliance.netsim.app import create_netsim_app
 from appliance.oauth.server import server as oauth_server
-from appliance.http import browser, docs, errors, limits, unit_of_work
+from appliance.http import browser, docs, errors, idempotency, limits, unit_of_work
 from appliance.paths import WEB_DIR
 from appliance.settings import Settings, load_settings
 
@@ -33,6 +33,7 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     unit_of_work.init_app(app)
     limits.init_app(app, max_json_bytes=settings.max_json_bytes)
     callers.init_app(app)  # who is calling, before every view
+    idempotency.init_app(app)  # a repeated Idempotency-Key answers as the first time
     browser.init_app(app)
     oauth_server.init_app(app)
     api = docs.init_app(app)

@@ -7,6 +7,7 @@ import logging
 from appliance import migrations
 from appliance.core import cache, queue, runtime
 from appliance.core.crypto import Keyring, load_master_key
+from appliance.core.data_dir import check_writable
 from appliance.core.db import Database, check_sqlite_runtime
 from appliance.settings import Settings
 
@@ -16,7 +17,7 @@ def start(settings: Settings, *, migrate: bool = False, queue_immediate: bool = 
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     check_sqlite_runtime()
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    check_writable(settings.data_dir)
     database = Database(settings.database_path, pool_size=max(5, settings.threads))
     rt = runtime.Runtime(settings=settings, db=database,
                          keyring=Keyring(load_master_key(settings.secret_key, settings.data_dir)))

@@ -115,11 +115,13 @@ def _migrate(settings, args) -> int:
 
 def _doctor(settings, args) -> int:
     from appliance import migrations
+    from appliance.core.data_dir import check_writable
     from appliance.core.db import Database, check_sqlite_runtime
 
     print(f"appliance       {appliance.__version__}")
     print(f"python          {platform.python_version()} ({sys.executable})")
-    print(f"data directory  {settings.data_dir.resolve()}")
+    check_writable(settings.data_dir)  # raises StartupError with the sentence
+    print(f"data directory  {settings.data_dir} (writable)")
     sqlite_version, vec_version = check_sqlite_runtime()  # raises StartupError when unfit
     print(f"sqlite          {sqlite_version} (ok, needs 3.51.3+)")
     print(f"sqlite-vec      {vec_version} (ok)")

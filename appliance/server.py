@@ -9,6 +9,7 @@ waitress's channel callbacks, waitress logs the exception and keeps serving.)
 
 from __future__ import annotations
 
+import errno
 import logging
 import signal
 import threading
@@ -16,8 +17,8 @@ import threading
 from waitress.server import create_server
 
 from appliance.app import create_app
-from appliance.core import events, queue, runtime
-from appliance.core.db import Checkpointer
+from appliance.core import data_dir, events, queue, runtime
+from appliance.core.db import Checkpointer, StartupError
 from appliance.live import feed as live_feed
 from appliance.messages.sending.lanes import sender
 from appliance.settings import Settings
@@ -27,10 +28,21 @@ DRAIN_SECONDS = 10  # how long requests in progress may take to finish after a s
 
 
 def serve(settings: Settings) -> None:
-    """Migrate, serve until SIGINT or SIGTERM, then drain requests, stop the consumer, close storage."""
+    """Migrate, serve until SIGINT or SIGTERM, then drain requests, stop the consumer, close storage.
+    What stops a start (a directory we cannot write, another server on it, a port in use) raises
+    StartupError with a sentence, before anything was touched."""
+    data_dir.check_writable(settings.data_dir)
+    lock = data_dir.hold(settings.data_dir)  # held until the process ends
     app = create_app(settings, migrate=True)
-    server = create_server(app, host=settings.host, port=settings.port, threads=settings.threads,
-                           ident="appliance", channel_timeout=120)
+    try:
+        server = create_server(app, host=settings.host, port=settings.port, threads=settings.threads,
+                               ident="appliance", channel_timeout=120)
+    except OSError as exc:
+        lock.release()
+        if exc.errno == errno.EADDRINUSE:
+            raise StartupError(f"port {settings.port} on {settings.host} is already in use (another appliance or "
+                               "program?); choose another with --port or APPLIANCE_PORT") from None
+        raise StartupError(f"cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}") from None
     consumer = queue.make_consumer(settings.queue_workers)
     stop = threading.Event()
     received = []
@@ -41,15 +53,18 @@ def serve(settings: Settings) -> None:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    # The sender first: it fails what was in the air at the last stop (-3) before anything claims
+    # again, and once it runs, queue tasks leave sending to it. (Started after the consumer, a
+    # periodic sweep could claim and send in the gap, and recovery then fail a message it sent.)
+    sender.start(runtime.get().db)
     consumer.start()
     events.dispatcher.start(runtime.get().db)
-    sender.start(runtime.get().db)
     checkpointer = Checkpointer(settings.database_path)
     checkpointer.start()
     # Daemon: once requests are drained, the I/O loop ends with the process.
     threading.Thread(target=server.run, name="waitress", daemon=True).start()
     log.info("serving on http://%s:%s (data in %s)", settings.host, server.effective_port,
-             settings.data_dir.resolve())
+             settings.data_dir)
     try:
         while not stop.wait(1.0):
             pass
@@ -63,4 +78,5 @@ def serve(settings: Settings) -> None:
         checkpointer.stop()
         queue.huey.storage.close()
         runtime.get().db.dispose()
+        lock.release()
         log.info("stopped")

@@ -34,6 +34,12 @@ def _bool(text: str) -> bool:
     raise ValueError(f"not a boolean: {text!r}")
 
 
+def _directory(value) -> Path:
+    """A directory, absolute from the start: a relative path resolved against the working directory
+    once, so nothing later (Flask's send_file resolves against the package) reads it otherwise."""
+    return Path(value).expanduser().resolve()
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 0:
@@ -42,7 +48,7 @@ def _positive_int(text: str) -> int:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("APPLIANCE_DATA_DIR", "./data", "Directory for the database, queue, media, logs and the generated secret key.", Path),
+    Setting("APPLIANCE_DATA_DIR", "./data", "Directory for the database, queue, media, logs and the generated secret key (relative to the directory the appliance starts in).", _directory),
     Setting("APPLIANCE_HOST", "127.0.0.1", "Address the server listens on (0.0.0.0 to serve the office LAN)."),
     Setting("APPLIANCE_PORT", "8080", "TCP port the server listens on.", int),
     Setting("APPLIANCE_THREADS", "64", "Request threads of the HTTP server; each open live-update stream holds one, and streams may take all but 8.", int),
@@ -103,7 +109,7 @@ def _parse_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:
         setting = _BY_ATTR.get(attr)
         if setting is None:
             raise KeyError(f"unknown setting {attr!r}")
-        parsed[attr] = setting.parse(value) if isinstance(value, str) else value
+        parsed[attr] = setting.parse(value) if isinstance(value, str) or setting.parse is _directory else value
     return parsed
 
 

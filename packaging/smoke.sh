@@ -6,6 +6,11 @@ binary=${1:?usage: smoke.sh path/to/appliance}
 data=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 log="$data/serve.log"
+# The bundle holds the shipped data files and nothing a running appliance wrote into ./data.
+bundled_data=$(dirname "$binary")/_internal/data
+shipped=$(cd "$(dirname "$0")/.." && git ls-files data | xargs -n1 basename | sort)
+found=$(ls -A "$bundled_data" | sort)
+[ "$shipped" = "$found" ] || { echo "bundle data differs from the tracked data files:"; diff <(echo "$shipped") <(echo "$found"); exit 1; }
 "$binary" --data-dir "$data" doctor
 "$binary" --data-dir "$data" serve --port "$port" >"$log" 2>&1 &
 pid=$!
@@ -23,4 +28,4 @@ curl -fsS -o /dev/null "http://127.0.0.1:$port/docs/assets/swagger-ui-bundle.js"
 kill -TERM $pid
 wait $pid
 grep -q "stopped" "$log"
-echo "installer smoke: ok (ready, sign-up, offline docs, clean stop)"
+echo "installer smoke: ok (only shipped data, ready, sign-up, offline docs, clean stop)"

@@ -96,3 +96,54 @@ def test_migrate_command(tmp_path):
     from appliance import migrations
     assert result.returncode == 0
     assert f"database at revision {migrations.head_revision()}" in result.stdout
+
+
+def _appliance(data_dir, *args, timeout=60):
+    return subprocess.run([sys.executable, "-m", "appliance", "--data-dir", str(data_dir), *args],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_a_second_server_on_the_same_data_directory_is_refused_with_a_sentence(tmp_path):
+    port = _free_port()
+    first = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", str(tmp_path), "serve",
+                              "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        _wait_ready(port, first)
+        second = _appliance(tmp_path, "serve", "--port", str(_free_port()))
+        assert second.returncode == 2
+        assert "another appliance server is already using the data directory" in second.stderr
+        assert "Traceback" not in second.stderr
+        other_directory = _appliance(tmp_path / "other", "serve", "--port", str(port))  # the port is taken
+        assert other_directory.returncode == 2, other_directory.stderr
+        assert f"port {port} on 127.0.0.1 is already in use" in other_directory.stderr
+        assert "Traceback" not in other_directory.stderr
+        assert _ready(port, first)  # the first one never noticed
+    finally:
+        first.terminate()
+        first.wait(timeout=30)
+    # Killed, the lock goes with the process: the next server starts.
+    first = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", str(tmp_path), "serve",
+                              "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        _wait_ready(port, first)
+        first.kill()
+        first.wait(timeout=10)
+        again = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", str(tmp_path), "serve",
+                                  "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            assert _wait_ready(port, again)
+        finally:
+            again.terminate()
+            again.wait(timeout=30)
+    finally:
+        if first.poll() is None:
+            first.kill()
+
+
+def test_a_data_directory_that_cannot_be_written_ends_with_a_sentence(tmp_path):
+    # A file where the directory should be: unwritable even for root, who ignores permission bits.
+    (tmp_path / "file").write_text("not a directory")
+    for command in (["serve", "--port", str(_free_port())], ["doctor"], ["migrate"]):
+        result = _appliance(tmp_path / "file" / "data", *command)
+        assert result.returncode == 2, (command, result.stderr)
+        assert "is not writable" in result.stderr and "Traceback" not in result.stderr, (command, result.stderr)

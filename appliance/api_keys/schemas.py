@@ -3,7 +3,7 @@ from marshmallow import fields, validate
 from appliance.core.schema import ApiSchema, IsoDateTime, Text, UuidString
 
 _SCOPES = fields.List(fields.String(validate=validate.Length(max=60)), validate=validate.Length(max=50),
-                      metadata={"description": "API-key scopes; empty = every scope"})
+                      metadata={"description": "API-key scopes; empty = every permission of the organization (routes about persons still refuse keys)"})
 _NUMBERS = fields.List(UuidString(), validate=validate.Length(max=500), data_key="phoneNumberIds",
                        metadata={"description": "Phone numbers the key may use (our ids); empty = all"})
 

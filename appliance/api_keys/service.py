@@ -79,8 +79,10 @@ def authenticate(session: Session, token: str) -> OrgActor:
     if row.last_used_at is None or row.last_used_at + _LAST_USED_EVERY <= now:
         key_id = row.id
         run_after(session, lambda s: _touch(s, key_id))
-    # Every key may read its own organization (the routes that only need membership).
-    scopes = frozenset(row.scopes) if row.scopes else permissions_service.api_key_scopes()
+    # Every key may read its own organization (the routes that only need membership). A key without
+    # scopes has every permission of the organization (the reference: "empty = full access to the
+    # organization's permissions"); routes about persons refuse keys whatever their scopes.
+    scopes = frozenset(row.scopes) if row.scopes else permissions_service.permission_keys()
     return OrgActor(user_id=None, kind="api_key", api_key_id=row.id, organization_id=row.organization_id,
                     membership_id=None, role_key=None, permissions=scopes | {"organizations:read"},
                     phone_number_pks=tuple(row.phone_number_pks))
@@ -104,7 +106,8 @@ def _check_scopes(actor: OrgActor, scopes: list[str]) -> list[str]:
     if unknown:
         raise Invalid("Unknown scopes: " + ", ".join(unknown), code="unknown_scope",
                       errors={"scopes": [f"Not an API-key scope: {s}." for s in unknown]})
-    permissions_service.check_grantable(actor, scopes or allowed)  # no scopes: every key scope
+    # No scopes is full access: only someone holding every permission may hand it out.
+    permissions_service.check_grantable(actor, scopes or permissions_service.permission_keys())
     return permissions_service.in_catalog_order(scopes)
 
 

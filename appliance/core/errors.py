@@ -44,6 +44,10 @@ class Conflict(AppError):
     status, code, title = 409, "conflict", "Conflict"
 
 
+class Unprocessable(AppError):
+    status, code, title = 422, "unprocessable", "Unprocessable Content"
+
+
 class TooLarge(AppError):
     status, code, title = 413, "payload_too_large", "Content Too Large"
 

@@ -29,7 +29,7 @@ from appliance.http.browser import browser_actor, signed_in_page
 from appliance.http.pages import page_language, render_failure, render_page
 from appliance.http.unit_of_work import db_session
 from appliance.oauth import service
-from appliance.oauth.server import GrantUser, server
+from appliance.oauth.server import GrantUser, describe_error, server
 from appliance.oauth.texts import TEXTS
 from appliance.organizations import service as organizations_service
 from appliance.permissions import service as permissions_service
@@ -53,9 +53,7 @@ def _error_page(message_key: str, status: int = 400):
 
 
 def _back_to_client(redirect_uri: str, error: str, description: str | None = None):
-    params = {"error": error}
-    if description:
-        params["error_description"] = description
+    params = {"error": error, "error_description": describe_error(error, description)}
     if request.args.get("state"):
         params["state"] = request.args["state"]
     return redirect(f"{redirect_uri}{'&' if '?' in redirect_uri else '?'}{urlencode(params)}")

@@ -222,10 +222,33 @@ def _save_token(token, request):  # pragma: no cover - our grants store their pa
     raise RuntimeError("tokens are issued by appliance.oauth.service")
 
 
+# What each error of RFC 6749 and RFC 7009 means, for answers where authlib names none: every OAuth
+# error we answer carries both `error` and `error_description` (our decision; the RFCs make the
+# description optional, and clients log it).
+ERROR_DESCRIPTIONS = {
+    "invalid_request": "The request is missing a parameter, repeats one, or is otherwise malformed.",
+    "invalid_client": "The client could not be authenticated: unknown client, wrong secret or wrong method.",
+    "invalid_grant": "The code or refresh token is invalid, expired, revoked, or was issued to another client.",
+    "unauthorized_client": "This client may not use this grant type.",
+    "unsupported_grant_type": "The grant type is not supported; use authorization_code or refresh_token.",
+    "invalid_scope": "The requested scope is invalid, unknown, or beyond what the client registered.",
+    "access_denied": "The person or the server denied the request.",
+    "unsupported_response_type": "Only the response type 'code' is supported.",
+    "server_error": "The server met an unexpected condition.",
+    "temporarily_unavailable": "The server is temporarily unable to handle the request; try again later.",
+    "unsupported_token_type": "This server cannot revoke that type of token.",
+}
+
+
+def describe_error(error: str, description: str | None = None) -> str:
+    return description or ERROR_DESCRIPTIONS.get(error, "The request failed.")
+
+
 class Server(AuthorizationServer):
     def handle_error_response(self, request, error):
         if error.error == "invalid_client":
             error.status_code = 401  # the reference's table; authlib says 400 unless HTTP Basic was tried
+        error.description = describe_error(error.error, error.description)
         return super().handle_error_response(request, error)
 
 

@@ -56,16 +56,22 @@ def sandbox_appliance(tmp_path):
 
 
 def start_server(data_dir: Path, port: int, *flags: str, env: dict | None = None) -> subprocess.Popen:
-    """`appliance serve` on `data_dir`, once /health/ready answers."""
-    proc = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", str(data_dir), "serve", "--port",
-                             str(port), *flags], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "APPLIANCE_LOG_LEVEL": "WARNING", **(env or {})})
+    """`appliance serve` on `data_dir`, once /health/ready answers. Its output goes to a file beside
+    the data directory (`proc.log_path`): a pipe nobody reads fills up, and then every thread of the
+    server that logs blocks for good, which looked like a server that stopped sending."""
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    log_path = data_dir.parent / f"server-{port}.log"
+    with open(log_path, "a") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", str(data_dir), "serve", "--port",
+                                 str(port), *flags], stdout=log, stderr=subprocess.STDOUT, text=True,
+                                env={**os.environ, "APPLIANCE_LOG_LEVEL": "WARNING", **(env or {})})
+    proc.log_path = log_path
     eventually(lambda: _ready(port, proc), seconds=30, every=0.2)
     return proc
 
 
 def _ready(port: int, proc) -> bool:
-    assert proc.poll() is None, proc.stdout.read()
+    assert proc.poll() is None, proc.log_path.read_text()
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/ready", timeout=2):
             return True

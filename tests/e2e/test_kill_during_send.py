@@ -141,3 +141,5 @@ def test_a_kill_during_a_burst_sends_each_message_once_or_explains_it(tmp_path):
             server.terminate()
             server.wait(timeout=30)
         netsim.close()
+        for log in sorted(tmp_path.glob("server-*.log")):  # shown when the test fails
+            print(f"--- {log.name}\n{log.read_text()[-8000:]}")

@@ -114,6 +114,47 @@ def test_a_restart_fails_what_was_in_the_air_and_leaves_the_queue(outbox):
         assert session.get(Message, second["id"]).send_state == "queued"
 
 
+def test_a_send_answered_after_the_restart_failed_it_is_sent_after_all(outbox):
+    """A send in the air at a restart is failed (-3); if its answer is recorded afterwards (the
+    network took it), the message is sent, not a failure with a wamid."""
+    created = outbox.text("uno")
+    database = runtime.get().db
+    with database.unit_of_work(write=True) as session:
+        message = session.get(Message, created["id"])
+        message.send_state, message.status, message.wamid = "inflight", "pending", None
+        session.add(message)
+        job = queue.Job(message.id, message.conversation_id, message.customer_wa_id, "text", {"body": "uno"}, None, 1)
+        line = queue.read_line(session, outbox.line.number["id"])
+    assert queue.recover_interrupted(database) == 1
+    with database.unit_of_work(write=True) as session:
+        queue.record(session, line, [queue.Answer(job, "sent", wamid="wamid.late")])
+    sent = outbox.get(created["id"])
+    assert (sent["status"], sent["wamid"], sent["errorCode"]) == ("sent", "wamid.late", None)
+
+
+def test_a_lane_whose_transaction_fails_records_its_answers_on_the_next_turn(outbox, monkeypatch):
+    """A busy database while answers are written must not strand messages in flight."""
+    failures = []
+    real_record = lanes.record
+
+    def record_failing_once(session, line, answers):
+        if answers and not failures:
+            failures.append(len(answers))
+            raise RuntimeError("database is locked")
+        real_record(session, line, answers)
+
+    monkeypatch.setattr(lanes, "record", record_failing_once)
+    lanes.sender.start(runtime.get().db)
+    try:
+        created = outbox.text("uno")
+        eventually(lambda: outbox.get(created["id"])["status"], lambda status: status == "sent", seconds=10)
+    finally:
+        lanes.sender.stop()
+    assert failures == [1] and len(outbox.network_got()) == 1
+    with runtime.get().db.unit_of_work(write=False) as session:
+        assert session.get(Message, created["id"]).send_state is None
+
+
 def test_messages_queued_when_their_number_is_disconnected_fail_with_a_reason(outbox):
     outbox.faults(failNext=[130429])
     created = outbox.text()

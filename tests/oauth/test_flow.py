@@ -70,20 +70,29 @@ def test_scope_and_response_type_errors_go_back_to_the_application(client, flow)
                          ({"scope": "made:up"}, "invalid_scope"),
                          ({"response_type": "token"}, "unsupported_response_type")):
         answer = client.get("/oauth/authorize?" + urlencode(flow.params(**extra)))
-        assert parse_qs(urlsplit(answer.headers["Location"]).query)["error"] == [error], extra
+        query = parse_qs(urlsplit(answer.headers["Location"]).query)
+        assert query["error"] == [error] and query["error_description"][0], extra
+
+
+def _described(answer, error):
+    """An OAuth error answer: always `error` and a non-empty `error_description`."""
+    assert answer.json["error"] == error, answer.json
+    assert isinstance(answer.json.get("error_description"), str) and answer.json["error_description"], answer.json
+    return answer
 
 
 def test_token_endpoint_errors(client, owner, flow):
     code = flow.code(owner["org"]["id"])
-    assert flow.exchange(code, redirect_uri=REDIRECT + "?x=1").json["error"] == "invalid_grant"
-    wrong = flow.exchange(code, verifier="x" * 50)
-    assert wrong.status_code == 400 and wrong.json["error"] == "invalid_grant"
-    missing = flow.token(grant_type="authorization_code", code=code, redirect_uri=REDIRECT)
-    assert missing.json["error"] == "invalid_request" and "error_description" in missing.json
-    assert flow.token(grant_type="password", username="a", password="b").json["error"] == "unsupported_grant_type"
+    _described(flow.exchange(code, redirect_uri=REDIRECT + "?x=1"), "invalid_grant")
+    wrong = _described(flow.exchange(code, verifier="x" * 50), "invalid_grant")
+    assert wrong.status_code == 400
+    _described(flow.token(grant_type="authorization_code", code=code, redirect_uri=REDIRECT), "invalid_request")
+    _described(flow.token(grant_type="password", username="a", password="b"), "unsupported_grant_type")
     unknown = client.post("/oauth/token", data={"grant_type": "authorization_code", "code": code,
                                                 "client_id": "mc_nobody"})
-    assert unknown.status_code == 401 and unknown.json["error"] == "invalid_client"
+    assert _described(unknown, "invalid_client").status_code == 401
+    _described(client.post("/oauth/token", data={}), "unsupported_grant_type")
+    _described(client.post("/oauth/revoke", data={"token": "x", "client_id": "mc_nobody"}), "invalid_client")
     assert flow.exchange(code).status_code == 200  # the failed attempts spent nothing
 
 

@@ -50,14 +50,31 @@ def test_revoked_and_expired_keys_are_401(api, owner, client):
 
 
 def test_scoped_key_is_403_outside_its_scopes(api, owner, client):
-    """A key with contacts:read cannot read roles; an unscoped key cannot manage keys; both read their org."""
+    """A key with contacts:read cannot read roles; both read their org. An unscoped key holds every
+    permission of the organization (the reference: "empty = full access"), and only someone holding
+    every permission may create one."""
     org_id = owner["org"]["id"]
     scoped = _create(api, owner, scopes=["contacts:read"])
     response = client.get(f"/organizations/{org_id}/roles", headers={"X-Api-Key": scoped["secret"]})
     assert_problem(response, 403, "scope_missing")
     unscoped = _create(api, owner)
-    assert client.get(_keys(owner), headers={"X-Api-Key": unscoped["secret"]}).status_code == 403
+    assert client.get(_keys(owner), headers={"X-Api-Key": unscoped["secret"]}).status_code == 200
+    assert client.get(f"/organizations/{org_id}/roles", headers={"X-Api-Key": unscoped["secret"]}).status_code == 200
     assert client.get(f"/organizations/{org_id}", headers={"X-Api-Key": scoped["secret"]}).status_code == 200
+    made = client.post(_keys(owner), json={"name": "child"}, headers={"X-Api-Key": unscoped["secret"]})
+    assert made.status_code == 201, made.json
+    assert_problem(client.post(_keys(owner), json={"name": "x"}, headers={"X-Api-Key": scoped["secret"]}),
+                   403, "scope_missing")
+
+
+def test_only_someone_holding_every_permission_creates_a_full_access_key(api, owner, client):
+    """An admin lacking one permission may create scoped keys, not an unscoped (full) one."""
+    org_id = owner["org"]["id"]
+    role = api.post(f"/organizations/{org_id}/roles", {"name": "Keys", "permissions": [
+        "api-keys:read", "api-keys:write", "contacts:read"]}, token=owner["token"]).json["data"]
+    keeper = add_member(api, org_id, role["key"], "keys@example.com")
+    assert api.post(_keys(owner), {"name": "scoped", "scopes": ["contacts:read"]}, token=keeper).status_code == 201
+    assert_problem(api.post(_keys(owner), {"name": "full"}, token=keeper), 403, "permission_escalation")
 
 
 def test_keys_do_not_reach_person_routes_or_other_organizations(api, owner, client):
@@ -111,4 +128,4 @@ def test_another_organizations_key_id_is_404(api, owner):
     theirs = api.post(f"/organizations/{other_org['id']}/api-keys", {"name": "T"}, token=other).json["data"]
     assert api.delete(f"{_keys(owner)}/{theirs['id']}", token=owner["token"]).status_code == 404
     assert api.client.get(f"/organizations/{other_org['id']}/memberships",
-                          headers={"X-Api-Key": theirs["secret"]}).status_code == 403  # scope, not revoked
+                          headers={"X-Api-Key": theirs["secret"]}).status_code == 200  # still works

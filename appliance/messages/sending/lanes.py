@@ -67,14 +67,25 @@ class _Lane:
 
     def _feed(self, line: Line, pool: ThreadPoolExecutor, in_air_limit: int) -> None:
         in_air = 0
+        unrecorded: list[Answer] = []  # answers whose transaction failed: written on the next turn
         stop = self.owner.stopping
         while True:
-            answers = self._gather(block=in_air > 0)
+            answers = unrecorded + self._gather(block=in_air > 0 and not unrecorded)
+            room = 0 if stop.is_set() else in_air_limit - (in_air - len(answers))
+            try:
+                with self.database.unit_of_work(write=True) as session:
+                    record(session, line, answers)
+                    jobs = claim(session, self.phone_number_pk, room)
+            except Exception:
+                # A busy or failing database must not strand what is in the air: left unrecorded,
+                # those messages would stay in flight, and every later one to the same person
+                # queued, until a restart. Nothing of the transaction happened; try it again.
+                log.exception("recording sends for number %s failed; trying again", self.phone_number_pk)
+                unrecorded = answers
+                time.sleep(0.5)
+                continue
+            unrecorded = []
             in_air -= len(answers)
-            room = 0 if stop.is_set() else in_air_limit - in_air
-            with self.database.unit_of_work(write=True) as session:
-                record(session, line, answers)
-                jobs = claim(session, self.phone_number_pk, room)
             for job in jobs:
                 future = pool.submit(send_one, line, job, process_pacer, stop)
                 future.add_done_callback(lambda f, job=job: self.answers.put(_answer_of(f, job)))

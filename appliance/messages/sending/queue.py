@@ -131,10 +131,13 @@ def record(session: Session, line: Line, answers: list[Answer]) -> None:
                            (at, answer.error.code, explain(answer.error.code).title[:200], stamp, answer.job.message_id))
         elif answer.outcome == "sent":
             # A status webhook may have got here first (it carries our id): keep the later status.
+            # A failure that only meant "we do not know" (-2, -3) is overruled: the network took it.
+            # (SET expressions read the row as it was, so the CASE sees the old error_code.)
             driver.execute("UPDATE messages SET send_state = NULL, wamid = coalesce(wamid, ?), error_code = NULL, "
                            "error_title = NULL, error_details = NULL, updated_at = ?, "
-                           "status = CASE WHEN status = 'pending' THEN 'sent' ELSE status END WHERE id = ?",
-                           (answer.wamid, stamp, answer.job.message_id))
+                           "status = CASE WHEN status = 'pending' OR (status = 'failed' AND error_code IN (?, ?)) "
+                           "THEN 'sent' ELSE status END WHERE id = ?",
+                           (answer.wamid, stamp, MAYBE_DELIVERED, INTERRUPTED, answer.job.message_id))
             changed.append({"messageId": answer.job.message_id, "status": "sent", "wamid": answer.wamid})
         else:
             failed.append(answer)
