@@ -22,6 +22,7 @@ from appliance.pages import home
 from appliance.permissions.api import blp as permissions
 from appliance.phone_numbers.api import blp as phone_numbers
 from appliance.roles.api import blp as roles
+from appliance.console.pages import console_pages
 from appliance.tags.api import blp as tags
 from appliance.templates.api import blp as templates
 from appliance.users.api import blp as users
@@ -32,4 +33,4 @@ BLUEPRINTS = (health, auth, users, password, organizations, memberships, members
               permissions, api_keys, oauth, oauth_authorizations, wabas, waba, phone_numbers, business_profiles,
               templates, contacts, contact_lists, conversations, conversation_messages, tags, messages, live,
               whatsapp_flows, whatsapp_webhook)
-PAGES = (home, auth_pages, invitation_pages, oauth_pages, inbox_pages)
+PAGES = (home, auth_pages, invitation_pages, oauth_pages, inbox_pages, console_pages)

@@ -1,11 +1,13 @@
 """The landing page at / for whoever opens the appliance's address in a browser, and the language
 switch every layout links to."""
 
-from flask import Blueprint, redirect, request
+from flask import Blueprint, redirect, request, url_for
 
 from appliance.http.api import public
 from appliance.http.browser import safe_next
 from appliance.http.pages import Texts, choose_language, render_page
+from appliance.http.unit_of_work import db_session
+from appliance.users import service as users_service
 
 home = Blueprint("home", __name__)
 
@@ -24,6 +26,10 @@ TEXTS = Texts(
 @home.get("/")
 @public
 def landing():
+    """The first run leads to /setup (until somebody has an account); later, signed-in people go
+    to the console, and visitors see what is here."""
+    if not users_service.anyone_exists(db_session()):
+        return redirect(url_for("console_pages.setup"))
     return render_page("home.html", TEXTS)
 
 

@@ -30,7 +30,7 @@ OUTSIDE = ("migrations", "netsim")
 LAYERS: list[tuple[str, frozenset[str]]] = [
     ("entry", frozenset({"__main__", "cli", "server", "app", "bootstrap", "blueprints", "tasks",
                          "model_registry"})),
-    ("edge", frozenset({"callers", "channels", "channels.whatsapp", "inbox", "live", "sandbox", "pages"})),
+    ("edge", frozenset({"callers", "channels", "channels.whatsapp", "console", "inbox", "live", "sandbox", "pages"})),
     ("domain", frozenset({"health", "users", "auth", "mail", "permissions", "organizations", "roles",
                           "memberships", "invitations", "api_keys", "oauth", "wabas", "phone_numbers",
                           "templates", "business_profiles", "contacts", "contact_lists", "tags", "conversations", "messages",

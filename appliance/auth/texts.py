@@ -15,7 +15,7 @@ TEXTS = Texts(
         "missing": "This link is incomplete: open the whole link from the mail.",
         "signin_title": "Sign in", "email": "Email", "signin_password": "Password",
         "code": "Authenticator or recovery code", "signin_button": "Sign in",
-        "forgot": "Forgot your password? Ask for a reset link through the API or your administrator.",
+        "forgot": "Forgot your password?", "no_account": "New here?", "sign_up": "Create an account",
         "errors": {"invalid_token": "This link is invalid, used or expired. Ask for a new one."},
     },
     es={
@@ -29,7 +29,7 @@ TEXTS = Texts(
         "missing": "Este enlace está incompleto: abre el enlace completo del correo.",
         "signin_title": "Iniciar sesión", "email": "Correo", "signin_password": "Contraseña",
         "code": "Código del autenticador o de recuperación", "signin_button": "Entrar",
-        "forgot": "¿Olvidaste la contraseña? Pide un enlace de cambio por la API o a tu administrador.",
+        "forgot": "¿Olvidaste la contraseña?", "no_account": "¿Eres nuevo?", "sign_up": "Crea una cuenta",
         "errors": {"invalid_token": "Este enlace no es válido, ya se usó o caducó. Pide uno nuevo."},
     },
 )

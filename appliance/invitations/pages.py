@@ -4,17 +4,19 @@ and join, in one step. The link only shows the page; the POST spends the invitat
 from flask import Blueprint, request
 from marshmallow import ValidationError
 
+from appliance.auth import email_links
 from appliance.auth import service as auth_service
+from appliance.auth.pages import sign_in_browser
 from appliance.auth.schemas import SignupSchema
-from appliance.auth.sessions import Device
 from appliance.core.actor import Actor
 from appliance.core.errors import AppError
 from appliance.http.api import form_body, public
-from appliance.http.auth import client_device, client_ip
+from appliance.http.auth import client_ip
 from appliance.http.pages import page_language, render_failure, render_page
 from appliance.http.unit_of_work import db_session
 from appliance.invitations import service
 from appliance.invitations.texts import TEXTS
+from appliance.users import service as users_service
 
 invitation_pages = Blueprint("invitation_pages", __name__)
 
@@ -47,22 +49,23 @@ def accept_invitation():
     invitation = _preview(token)
     if invitation is None:
         return render_page(_PAGE, TEXTS, status=404, invalid=True)
-    device = Device(ip=client_ip(), user_agent=client_device())
     password = request.form.get("password", "")[:128]
     try:
         if request.form.get("action") == "signup":
             # The same field rules as POST /auth/signup (password length, clean name).
             fields = SignupSchema().load({"email": invitation.email, "password": password,
                                           "name": request.form.get("name", ""), "locale": page_language()})
-            signed_in = auth_service.check_signup(session, device=device, **fields)
+            user = users_service.do_create_user(session, **fields)
+            email_links.do_send_verification(session, user)
         else:
-            signed_in = auth_service.check_login(session, email=invitation.email, password=password,
-                                                 two_factor_code=request.form.get("code") or None, device=device)
-        service.check_accept(session, actor=Actor(user_id=signed_in.user.id), token=token)
+            user = auth_service.check_credentials(session, email=invitation.email, password=password,
+                                                  two_factor_code=request.form.get("code") or None, ip=client_ip())
+        service.check_accept(session, actor=Actor(user_id=user.id), token=token)
     except ValidationError as error:
         field, messages = next(iter(error.normalized_messages().items()))
         return render_page(_PAGE, TEXTS, status=400, invitation=invitation, token=token,
                            error=f"{field}: {messages[0]}")
     except AppError as error:  # shown on the page; the unit of work rolls back on the 4xx
         return render_failure(_PAGE, TEXTS, error, invitation=invitation, token=token)
+    sign_in_browser(user)  # the way on: this browser is now the member's, straight into the inbox
     return render_page(_PAGE, TEXTS, invitation=invitation, joined=True)

@@ -15,7 +15,8 @@ TEXTS = Texts(
         "code": "Two-factor code (if you use one)",
         "join": "Join",
         "create_join": "Create my account and join",
-        "joined": "Welcome! You are now a member of {organization}.",
+        "joined": "Welcome! You are now a member of {organization}.", "open_inbox": "Open the inbox",
+        "open_console": "Your account and team",
         "invalid": "This invitation is invalid, used, revoked or expired.",
         "errors": {
             "invalid_credentials": "The password is incorrect.",
@@ -37,7 +38,8 @@ TEXTS = Texts(
         "code": "Código de verificación (si lo usas)",
         "join": "Unirme",
         "create_join": "Crear mi cuenta y unirme",
-        "joined": "¡Bienvenido! Ya eres miembro de {organization}.",
+        "joined": "¡Bienvenido! Ya eres miembro de {organization}.", "open_inbox": "Abrir la bandeja",
+        "open_console": "Tu cuenta y tu equipo",
         "invalid": "Esta invitación no es válida, ya se usó, se revocó o caducó.",
         "errors": {
             "invalid_credentials": "La contraseña no es correcta.",

@@ -6,11 +6,11 @@ from appliance.core.schema import ApiSchema, IsoDateTime, Secret, Text
 from appliance.core.locales import LOCALES
 
 PASSWORD_RULES = {"min_length": 8, "max_length": 128}
-_TIMEZONES = frozenset(available_timezones())
+TIMEZONE_NAMES = frozenset(available_timezones())
 
 
 def known_timezone(value: str) -> None:
-    if value not in _TIMEZONES:
+    if value not in TIMEZONE_NAMES:
         raise ValidationError("Unknown time zone; use an IANA name such as America/Bogota.")
 
 

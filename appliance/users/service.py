@@ -19,6 +19,11 @@ def get_user_by_email(session: Session, email: str) -> User | None:
     return session.exec(select(User).where(User.email == email.strip().lower())).first()
 
 
+def anyone_exists(session: Session) -> bool:
+    """Whether any person has an account (until then the appliance is on its first run)."""
+    return session.exec(select(User.id).limit(1)).first() is not None
+
+
 def access_me(session: Session, *, actor: Actor) -> User:
     user = session.get(User, actor.user_id)
     if user is None:

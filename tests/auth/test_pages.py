@@ -49,7 +49,9 @@ def test_link_without_token_explains_itself(client):
     assert page.status_code == 200 and b"incomplete" in page.data
 
 
-def test_landing_page(client):
-    """/ answers a page pointing at the docs."""
+def test_landing_page(client, api):
+    """/ leads to the first run while nobody has an account; then it answers a page pointing at the docs."""
+    assert client.get("/", headers=HTML).headers["Location"].endswith("/setup")
+    api.signup()
     page = client.get("/", headers=HTML)
     assert page.status_code == 200 and b'href="/docs"' in page.data

@@ -11,7 +11,7 @@ ROOT = PACKAGE.parent
 # Only the web edge may know flask: the http package, each domain's api.py/pages.py, the app and server.
 FLASK_ALLOWED = ("api.py", "pages.py", "app.py", "server.py")
 # Folders of the web edge, flask through and through.
-FLASK_FOLDERS = ("http", "callers")
+FLASK_FOLDERS = ("http", "callers", "console")  # console/ is pages only: every module of it is web
 FLASK_MODULES = ("flask", "flask_smorest", "flask_login", "werkzeug")
 
 

@@ -1,6 +1,7 @@
 """The one way pages are made: texts complete in every language, one layout per kind of page, the
 language switch."""
 
+import re
 from pathlib import Path
 
 import appliance.app  # noqa: F401  (every page module, and so every Texts, is imported)
@@ -29,13 +30,20 @@ def test_every_domains_texts_exist_in_every_language():
 
 
 def test_every_page_extends_a_layout():
-    """Pages extend layouts/card.html or layouts/app.html; partials (_*.html) and layouts themselves extend nothing."""
+    """Pages extend layouts/card.html or layouts/app.html, directly or through a section's base
+    (console/base.html); partials (_*.html) and layouts themselves extend nothing."""
     templates = Path(WEB_DIR) / "templates"
+
+    def layout_of(path):
+        found = re.search(r'{% extends "([^"]+)" %}', path.read_text())
+        if found is None or found.group(1).startswith("layouts/"):
+            return found and found.group(1)
+        return layout_of(templates / found.group(1))
+
     for path in templates.rglob("*.html"):
-        source = path.read_text()
-        if path.name.startswith("_") or path.parent.name == "layouts" or "{% extends" not in source:
+        if path.name.startswith("_") or path.parent.name == "layouts" or "{% extends" not in path.read_text():
             continue
-        assert ('{% extends "layouts/card.html" %}' in source or '{% extends "layouts/app.html" %}' in source), path
+        assert layout_of(path) in ("layouts/card.html", "layouts/app.html"), path
 
 
 def test_pages_follow_the_chosen_language_and_the_switch_stays_on_site(client):

@@ -1,0 +1,113 @@
+"""What every console page shares: the blueprint, the organization being looked at, the navigation
+(only the sections the person may open) and rendering in the app layout."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Blueprint, redirect, session, url_for
+
+from appliance.console.texts import TEXTS
+from appliance.core.actor import OrgActor
+from appliance.core.errors import AppError
+from appliance.http.browser import browser_actor
+from appliance.http.pages import render_failure, render_page
+from appliance.http.unit_of_work import db_session
+from appliance.memberships import service as memberships_service
+from appliance.organizations import service as organizations_service
+from appliance.users.schemas import TIMEZONE_NAMES
+
+console_pages = Blueprint("console_pages", __name__)
+
+
+@dataclass(frozen=True)
+class Section:
+    endpoint: str
+    label: str  # key of TEXTS
+    permission: str | None  # None: every member
+
+
+# The console's sections in the order of the navigation; a section whose permission the person
+# lacks is not shown (and its page answers 403 anyway).
+SECTIONS = (
+    Section("console_pages.organization", "nav_organization", "organizations:read"),
+    Section("console_pages.team", "nav_team", "members:read"),
+    Section("console_pages.api_keys", "nav_api_keys", "api-keys:read"),
+    Section("console_pages.whatsapp", "nav_whatsapp", "waba:read"),
+)
+
+
+def org_actor(org_id, permission: str = "organizations:read") -> OrgActor:
+    """The signed-in person inside `org_id` (403/404 as the API would), remembered as the
+    organization the console and the account page link to."""
+    actor = memberships_service.access_organization(db_session(), actor=browser_actor(),
+                                                    organization_id=str(org_id), permission=permission)
+    session["console_org"] = actor.organization_id
+    return actor
+
+
+def my_organizations():
+    return organizations_service.list_my_organizations(db_session(), actor=browser_actor())
+
+
+def current_org_id() -> str | None:
+    """The organization last opened in the console, else the person's first, else None."""
+    organizations = my_organizations()
+    remembered = session.get("console_org")
+    if any(o.id == remembered for o in organizations):
+        return remembered
+    return organizations[0].id if organizations else None
+
+
+def _navigation(actor: OrgActor | None, org_id: str | None, active: str) -> list[dict]:
+    items = [{"href": url_for("inbox_pages.start", org=org_id) if org_id else url_for("inbox_pages.start"),
+              "label": "nav_inbox", "active": False}]
+    if actor is not None:
+        items += [{"href": url_for(s.endpoint, org_id=actor.organization_id), "label": s.label,
+                   "active": s.endpoint == active} for s in SECTIONS
+                  if s.permission is None or actor.can(s.permission)]
+    items.append({"href": url_for("console_pages.account"), "label": "nav_account",
+                  "active": active == "console_pages.account"})
+    return items
+
+
+def _nav_actor(org_id: str | None) -> OrgActor | None:
+    """On pages outside an organization (my account), the person inside the remembered one, so
+    the navigation still shows its sections."""
+    if org_id is None:
+        return None
+    try:
+        return memberships_service.access_organization(db_session(), actor=browser_actor(), organization_id=org_id,
+                                                        permission="organizations:read")
+    except AppError:
+        return None
+
+
+def _context(actor: OrgActor | None, active: str) -> dict:
+    org_id = actor.organization_id if actor else current_org_id()
+    organizations = my_organizations()
+    return {"nav": _navigation(actor or _nav_actor(org_id), org_id, active), "org_id": org_id, "actor": actor,
+            "organizations": organizations, "active": active,
+            "organization": next((o for o in organizations if o.id == org_id), None)}
+
+
+def render(template: str, actor: OrgActor | None, active: str, *, status: int = 200, no_store: bool = False,
+           **context):
+    """A console page; `no_store` for pages that show a secret once (kept out of the browser's cache)."""
+    html, status = render_page(template, TEXTS, status=status, **_context(actor, active), **context)
+    return (html, status, {"Cache-Control": "no-store"}) if no_store else (html, status)
+
+
+def render_error(template: str, actor: OrgActor | None, active: str, error, **context):
+    return render_failure(template, TEXTS, error, **_context(actor, active), **context)
+
+
+def back(endpoint: str, done: str | None = None, **values):
+    """After a form that worked: back to its page (POST, redirect, GET), saying what was done."""
+    return redirect(url_for(endpoint, done=done, **values) + ("#done" if done else ""))
+
+
+@console_pages.app_template_global("timezones")
+def timezones() -> list[str]:
+    """Every IANA zone name, for the time zone fields' suggestions."""
+    return sorted(TIMEZONE_NAMES)

@@ -1,0 +1,163 @@
+"""The pages before the console: the first run (`/setup`, while nobody has an account), signing
+up, asking for a password reset, and creating an organization."""
+
+from __future__ import annotations
+
+from flask import abort, redirect, request, url_for
+
+from appliance.auth import email_links
+from appliance.auth.pages import sign_in_browser
+from appliance.auth.schemas import SignupSchema
+from appliance.console import forms
+from appliance.console.common import console_pages, current_org_id, my_organizations, render, render_error
+from appliance.console.texts import TEXTS
+from appliance.core.actor import Actor
+from appliance.core.errors import AppError, Invalid
+from appliance.core.locales import LOCALES
+from appliance.http.browser import browser_actor, browser_form, signed_in_page
+from appliance.http.pages import check_form, page_language, render_failure, render_page
+from appliance.http.unit_of_work import db_session
+from appliance.organizations import service as organizations_service
+from appliance.organizations.schemas import OrganizationCreateSchema, OrganizationUpdateSchema
+from appliance.users import service as users_service
+
+_SETUP, _SIGN_UP, _FORGOT, _NEW_ORG = ("console/setup.html", "console/sign_up.html", "console/forgot.html",
+                                       "console/new_organization.html")
+
+
+def _first_run() -> bool:
+    return not users_service.anyone_exists(db_session())
+
+
+def _person_fields() -> dict:
+    return {"name": forms.text("name", 200), "email": forms.text("email", 300),
+            "password": request.form.get("password", "")[:200],
+            "locale": page_language() if page_language() in LOCALES else "en"}
+
+
+def _create_person(fields: dict):
+    """An account from checked fields, its verification mail queued, this browser signed in."""
+    user = users_service.do_create_user(db_session(), email=fields["email"], password=fields["password"],
+                                        name=fields["name"], locale=fields["locale"])
+    email_links.do_send_verification(db_session(), user)
+    sign_in_browser(user)
+    return user
+
+
+def _check_all(*checks) -> list[dict]:
+    """Each (schema, data) checked; every field's message at once, not the first form's only."""
+    loaded, errors = [], {}
+    for schema, data in checks:
+        try:
+            loaded.append(check_form(schema, data))
+        except Invalid as error:
+            errors.update(error.errors or {})
+    if errors:
+        raise Invalid("Check the marked fields.", errors=errors)
+    return loaded
+
+
+def _organization_checks(billing_email: str) -> list[tuple]:
+    """The organization's part of the POSTed form (the slug is made from the name afterwards)."""
+    return [(OrganizationCreateSchema(), {**forms.organization_fields(), "slug": "pending",
+                                          "billingEmail": billing_email}),
+            (OrganizationUpdateSchema(only=("business_hours_schedule",)),
+             {"businessHoursSchedule": forms.business_hours()})]
+
+
+def _create_organization(user_id: str, fields: dict, hours: dict):
+    """`fields` and `hours` as the schemas of `_organization_checks` loaded them."""
+    fields = {**fields, "slug": organizations_service.suggest_slug(db_session(), name=fields["name"]), **hours}
+    return organizations_service.check_create_organization(
+        db_session(), actor=Actor(user_id=user_id), **fields)
+
+
+def _form_values() -> dict:
+    """What the person typed, to show again after a failure (never the password)."""
+    values = {key: request.form.get(key, "")[:200] for key in ("name", "email", "org_name", "country",
+                                                                "currency", "timezone")}
+    values["hours"] = forms.business_hours()
+    return values
+
+
+def _setup_defaults() -> dict:
+    return {"name": "", "email": "", "org_name": "", "country": "", "currency": "", "timezone": "",
+            "hours": forms.DEFAULT_HOURS}
+
+
+@console_pages.route("/setup", methods=["GET", "POST"])
+@browser_form
+def setup():
+    """The first run: the owner and the business in one form. 404 once anyone has an account."""
+    if not _first_run():
+        abort(404)
+    if request.method == "GET":
+        return render_page(_SETUP, TEXTS, values=_setup_defaults(), weekdays=forms.WEEKDAYS)
+    try:
+        # The owner's email is the billing email; an empty one is reported once, by the person's part.
+        person, fields, hours = _check_all((SignupSchema(), _person_fields()),
+                                           *_organization_checks(forms.text("email", 300) or "owner@example.com"))
+        user = _create_person(person)
+        organization = _create_organization(user.id, fields, hours)
+    except AppError as error:
+        return render_failure(_SETUP, TEXTS, error, values=_form_values(), weekdays=forms.WEEKDAYS)
+    return redirect(url_for("console_pages.whatsapp", org_id=organization.id, welcome=1))
+
+
+@console_pages.route("/sign-up", methods=["GET", "POST"])
+@browser_form
+def sign_up():
+    """Public, as POST /auth/signup is. The first person goes through /setup instead."""
+    if _first_run():
+        return redirect(url_for("console_pages.setup"))
+    if browser_actor() is not None:
+        return redirect(url_for("console_pages.console"))
+    if request.method == "GET":
+        return render_page(_SIGN_UP, TEXTS, values={"name": "", "email": ""})
+    try:
+        _create_person(check_form(SignupSchema(), _person_fields()))
+    except AppError as error:
+        return render_failure(_SIGN_UP, TEXTS, error, values=_form_values())
+    return redirect(url_for("console_pages.console"))
+
+
+@console_pages.route("/forgot-password", methods=["GET", "POST"])
+@browser_form
+def forgot_password():
+    """Always the same answer, so the page does not tell which addresses have accounts."""
+    if request.method == "GET":
+        return render_page(_FORGOT, TEXTS, email=request.args.get("email", "")[:254], sent=False)
+    email = forms.text("email", 254)
+    try:
+        check_form(SignupSchema(only=("email",)), {"email": email})
+    except AppError as error:
+        return render_failure(_FORGOT, TEXTS, error, email=email, sent=False)
+    email_links.do_forgot_password(db_session(), email=email)
+    return render_page(_FORGOT, TEXTS, email=email, sent=True)
+
+
+@console_pages.get("/console")
+@signed_in_page
+def console():
+    """Where the console starts: the organization last opened, or creating the first one."""
+    org_id = current_org_id()
+    if org_id is None:
+        return redirect(url_for("console_pages.new_organization"))
+    return redirect(url_for("console_pages.organization", org_id=org_id))
+
+
+@console_pages.route("/console/organizations/new", methods=["GET", "POST"])
+@signed_in_page
+def new_organization():
+    user = users_service.access_me(db_session(), actor=browser_actor())
+    quota = organizations_service.get_quota(db_session(), actor=browser_actor())
+    if request.method == "GET":
+        return render(_NEW_ORG, None, "console_pages.new_organization", values=_setup_defaults(),
+                      weekdays=forms.WEEKDAYS, quota=quota, first=not my_organizations())
+    try:
+        fields, hours = _check_all(*_organization_checks(user.email))
+        organization = _create_organization(user.id, fields, hours)
+    except AppError as error:
+        return render_error(_NEW_ORG, None, "console_pages.new_organization", error, values=_form_values(),
+                            weekdays=forms.WEEKDAYS, quota=quota, first=not my_organizations())
+    return redirect(url_for("console_pages.whatsapp", org_id=organization.id, welcome=1))

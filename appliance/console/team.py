@@ -1,0 +1,140 @@
+"""The team: members with their roles, business-account scope and suspension; invitations (send,
+send again, revoke); custom roles with a permission picker grouped by area."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from flask import request
+
+from appliance.console import forms
+from appliance.console.common import back, console_pages, org_actor, render, render_error
+from appliance.core.errors import AppError
+from appliance.http.browser import browser_actor, signed_in_page
+from appliance.http.pages import check_form, page_language
+from appliance.http.unit_of_work import db_session
+from appliance.invitations import service as invitations_service
+from appliance.invitations.schemas import InvitationCreateSchema
+from appliance.memberships import service as memberships_service
+from appliance.permissions import service as permissions_service
+from appliance.roles import service as roles_service
+from appliance.roles.schemas import RoleCreateSchema
+from appliance.wabas import service as wabas_service
+
+_PAGE, _ACTIVE = "console/team.html", "console_pages.team"
+
+
+def permission_groups() -> list[dict]:
+    """The catalog by area (resource), each permission with its description in the reader's language."""
+    lang = page_language()
+    return [{"area": resource, "permissions": [
+        {"key": p.key, "action": p.action, "description": p.description.get(lang) or p.description.get("en", p.key)}
+        for p in permissions]} for resource, permissions in groupby(permissions_service.list_permissions(),
+                                                                      key=lambda p: p.resource)]
+
+
+def _page(actor, error: AppError | None = None, **extra):
+    session = db_session()
+    context = {"members": memberships_service.list_members(session, actor=actor),
+               "roles": roles_service.list_roles(session, actor=actor),
+               "invitations": invitations_service.list_invitations(session, actor=actor)
+               if actor.can("members:read") else [],
+               "wabas": wabas_service.list_wabas(session, actor=actor) if actor.can("waba:read") else [],
+               "groups": permission_groups(), "me": browser_actor().user_id, "done": request.args.get("done"),
+               "values": {"email": request.form.get("email", "")[:254], "role_name": request.form.get("role_name", "")[:60],
+                          "role_description": request.form.get("role_description", "")[:300],
+                          "permissions": forms.checked("permissions")}, **extra}
+    if error is not None:
+        return render_error(_PAGE, actor, _ACTIVE, error, **context)
+    return render(_PAGE, actor, _ACTIVE, **context)
+
+
+@console_pages.get("/console/<uuid:org_id>/team")
+@signed_in_page
+def team(org_id):
+    return _page(org_actor(org_id, "members:read"))
+
+
+@console_pages.post("/console/<uuid:org_id>/team/invitations")
+@signed_in_page
+def team_invite(org_id):
+    actor = org_actor(org_id, "members:write")
+    try:
+        fields = check_form(InvitationCreateSchema(), {"email": forms.text("email", 300),
+                                                       "roleId": forms.text("role_id", 60)})
+        invitations_service.check_invite(db_session(), actor=actor, **fields)
+    except AppError as error:
+        return _page(actor, error, form="invite")
+    return back(_ACTIVE, "invited", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/team/invitations/<uuid:invitation_id>/resend")
+@signed_in_page
+def team_resend(org_id, invitation_id):
+    """A new link by mail (inviting again revokes the old one), for the same address and role."""
+    actor = org_actor(org_id, "members:write")
+    pending = next((i for i in invitations_service.list_invitations(db_session(), actor=actor)
+                    if i.id == str(invitation_id)), None)
+    if pending is None:
+        return back(_ACTIVE, None, org_id=actor.organization_id)
+    invitations_service.check_invite(db_session(), actor=actor, email=pending.email, role_id=pending.role.id)
+    return back(_ACTIVE, "resent", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/team/invitations/<uuid:invitation_id>/revoke")
+@signed_in_page
+def team_revoke(org_id, invitation_id):
+    actor = org_actor(org_id, "members:write")
+    invitations_service.do_revoke(db_session(), actor=actor, invitation_id=str(invitation_id))
+    return back(_ACTIVE, "revoked", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/team/members/<uuid:membership_id>")
+@signed_in_page
+def team_member(org_id, membership_id):
+    """One member's role, business accounts and suspension, from the row's form."""
+    actor = org_actor(org_id, "members:write")
+    membership_id = str(membership_id)
+    try:
+        action = request.form.get("action", "")
+        if action == "role":
+            memberships_service.check_set_role(db_session(), actor=actor, membership_id=membership_id,
+                                               role_id=forms.text("role_id", 60))
+        elif action == "scope":
+            memberships_service.check_set_waba_scope(db_session(), actor=actor, membership_id=membership_id,
+                                                     waba_pks=forms.checked("waba_pks"))
+        elif action in ("suspend", "unsuspend"):
+            memberships_service.check_set_suspension(db_session(), actor=actor, membership_id=membership_id,
+                                                     suspended=action == "suspend")
+        elif action == "remove":
+            memberships_service.check_remove_member(db_session(), actor=actor, membership_id=membership_id)
+        else:
+            return back(_ACTIVE, None, org_id=actor.organization_id)
+    except AppError as error:
+        return _page(actor, error, form="members")
+    return back(_ACTIVE, f"member_{action}", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/team/roles")
+@signed_in_page
+def team_role(org_id):
+    actor = org_actor(org_id, "roles:write")
+    try:
+        fields = check_form(RoleCreateSchema(), {"name": forms.text("role_name", 100),
+                                                 "description": forms.text("role_description", 400),
+                                                 "permissions": forms.checked("permissions")})
+        roles_service.check_create_role(db_session(), actor=actor, **fields)
+    except AppError as error:
+        return _page(actor, error, form="role")
+    return back(_ACTIVE, "role_created", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/team/roles/<uuid:role_id>/delete")
+@signed_in_page
+def team_role_delete(org_id, role_id):
+    actor = org_actor(org_id, "roles:write")
+    try:
+        roles_service.check_delete_role(db_session(), actor=actor, role_id=str(role_id))
+    except AppError as error:
+        return _page(actor, error, form="role")
+    return back(_ACTIVE, "role_deleted", org_id=actor.organization_id)

@@ -1,0 +1,218 @@
+"""What the console says, in every language (appliance/http/pages.py: Texts)."""
+
+from appliance.http.pages import Texts
+
+_WEEKDAYS_EN = {"mon": "Monday", "tue": "Tuesday", "wed": "Wednesday", "thu": "Thursday", "fri": "Friday",
+                "sat": "Saturday", "sun": "Sunday"}
+_WEEKDAYS_ES = {"mon": "Lunes", "tue": "Martes", "wed": "Miércoles", "thu": "Jueves", "fri": "Viernes",
+                "sat": "Sábado", "sun": "Domingo"}
+
+TEXTS = Texts(
+    "console",
+    en={
+        # navigation
+        "nav_inbox": "Inbox", "nav_organization": "Organization", "nav_team": "Team", "nav_api_keys": "API keys",
+        "nav_whatsapp": "WhatsApp", "nav_account": "My account", "console": "Console", "menu": "Menu",
+        # first run, sign-up, password reset, new organization
+        "setup_title": "Set up your appliance", "setup_intro": "Two minutes: you, your business, then WhatsApp. "
+        "You become the owner; you can invite your team afterwards.",
+        "you": "You, the owner", "name": "Your name", "email": "Email", "password": "Password",
+        "password_hint": "At least 8 characters.", "business": "Your business", "org_name": "Business name",
+        "country": "Country (2 letters)", "country_hint": "For example CO, MX, ES, US.",
+        "currency": "Currency (3 letters)", "currency_hint": "For example COP, MXN, EUR, USD.",
+        "timezone": "Time zone", "timezone_hint": "Business hours, reports and reminders use it.",
+        "hours": "Business hours", "hours_hint": "When people answer. Outside these hours the automation can "
+        "say so.", "open": "Open", "from": "From", "to": "To", "setup_button": "Create my business",
+        "signup_title": "Create your account", "signup_button": "Create account",
+        "have_account": "Already have an account?", "sign_in": "Sign in",
+        "forgot_title": "Reset your password", "forgot_intro": "We will mail a link to choose a new password.",
+        "forgot_button": "Send me a link", "forgot_sent": "If an account uses this address, a link is on its "
+        "way. It works for one hour.", "back_to_sign_in": "Back to sign in",
+        "new_org_title": "Create an organization", "new_org_first": "You are not in any organization yet. "
+        "Create your business, or ask a colleague for an invitation.",
+        "quota": "You can create {remaining} more.", "create": "Create",
+        # account
+        "account_title": "My account", "profile": "Profile", "language": "Language", "save": "Save",
+        "change_password": "Password", "current_password": "Current password", "new_password": "New password",
+        "password_note": "Your other sessions are closed when the password changes.",
+        "two_factor": "Two-step sign-in", "two_factor_off": "Off. A code from an authenticator app protects "
+        "the account even if the password leaks.", "two_factor_on": "On. You sign in with a code from your app.",
+        "set_up": "Set up", "scan": "Scan this code with an authenticator app (or type the key), then enter "
+        "the 6-digit code it shows.", "key": "Key", "code": "Code", "turn_on": "Turn on", "turn_off": "Turn off",
+        "code_or_recovery": "Code or recovery code", "new_recovery_codes": "New recovery codes",
+        "recovery_title": "Your recovery codes", "recovery_note": "Each works once if you lose your phone. "
+        "Keep them somewhere safe: they are not shown again.", "copy": "Copy", "copied": "Copied",
+        "sessions": "Sessions", "sessions_intro": "Browsers and apps signed in to your account.",
+        "device": "Device", "ip": "Address", "last_used": "Last used", "this_one": "this one", "close": "Close",
+        "close_others": "Close all others", "mails_title": "Mail waiting for you",
+        "mails_intro": "No mail server is set yet, so the appliance keeps its mails here instead of sending them.",
+        "done": {"profile": "Profile saved.", "password": "Password changed; your other sessions were closed.",
+                 "session_closed": "Session closed.", "sessions_closed": "Every other session was closed.",
+                 "2fa_off": "Two-step sign-in is off.", "saved": "Saved.", "invited": "Invitation sent.",
+                 "resent": "Invitation sent again with a new link.", "revoked": "Revoked.",
+                 "member_role": "Role changed.", "member_scope": "Business accounts changed.",
+                 "member_suspend": "Member suspended.", "member_unsuspend": "Member can work again.",
+                 "member_remove": "Member removed.", "role_created": "Role created.", "role_deleted": "Role deleted.",
+                 "connected": "Business account connected.", "disconnected": "Business account disconnected.",
+                 "resubscribed": "Webhooks subscribed again."},
+        # organization
+        "organization_title": "Organization", "billing_email": "Billing email", "plan": "Plan",
+        "billing_group": "Billing group", "billing_parent": "Billed with its parent organization.",
+        "billing_own": "Billed on its own.", "opt_out": "Opt-out", "opt_out_enabled": "Customers can stop "
+        "marketing messages by writing a keyword", "keywords": "Keywords", "keywords_hint": "Separated by commas.",
+        "suspended_title": "This organization is suspended", "suspended_note": "Its data is kept; most actions are "
+        "refused until it is lifted.", "read_only": "You can see these settings; changing them needs the "
+        "organization:write permission.",
+        # team
+        "team_title": "Team", "members": "Members", "member": "Member", "role": "Role", "scope": "Business accounts",
+        "all_accounts": "All", "status": "Status", "active": "Active", "suspended": "Suspended", "you_tag": "you",
+        "change": "Change", "suspend": "Suspend", "unsuspend": "Let work", "remove": "Remove",
+        "confirm_remove": "Remove this member from the organization?", "invitations": "Invitations",
+        "invite": "Invite someone", "send_invitation": "Send invitation", "expires": "Expires", "resend": "Send again",
+        "revoke": "Revoke", "confirm_revoke": "Revoke this invitation? The link stops working.",
+        "no_invitations": "No invitation waiting. Invite a colleague with their email and a role.",
+        "roles": "Roles", "system_role": "built-in", "permissions": "Permissions", "new_role": "New role",
+        "role_name": "Name", "role_description": "Description", "create_role": "Create role", "delete": "Delete",
+        "confirm_delete_role": "Delete this role?",
+        # API keys
+        "api_keys_title": "API keys", "api_keys_intro": "Keys let your local systems (a shop, an ERP) use the "
+        "REST API. Give each system its own key with only what it needs.", "key_name": "Name",
+        "scopes": "Scopes", "scopes_hint": "None checked: full access to the organization's permissions.",
+        "numbers": "Phone numbers", "numbers_hint": "None checked: every number.", "create_key": "Create key",
+        "created_title": "Your new key", "created_note": "Copy it now: it is shown only this once.",
+        "prefix": "Prefix", "used": "Last used", "never": "never", "no_keys": "No keys yet. Create one for each "
+        "system that talks to the appliance.", "confirm_revoke_key": "Revoke this key? Systems using it stop "
+        "working at once.", "full_access": "full access", "all_numbers": "all numbers",
+        "docs_link": "API documentation",
+        # WhatsApp
+        "whatsapp_title": "WhatsApp", "welcome_title": "Your business is ready. Now, WhatsApp",
+        "welcome_connect": "Connect WhatsApp", "welcome_connect_note": "Use your Meta business account and a "
+        "system-user token. Customers write to your real number.", "welcome_sandbox": "Try the sandbox",
+        "welcome_sandbox_note": "A simulated network with a test number: play the customer and answer in the "
+        "inbox. No real messages are sent.", "sandbox_ready": "Your sandbox number is ready.",
+        "sandbox_preparing": "Preparing your sandbox number…",
+        "sandbox_open": "Open the inbox and simulate a customer",
+        "sandbox_off": "This server runs with the real network. To try the sandbox, start it with `make sandbox` "
+        "(or APPLIANCE_SANDBOX=true).",
+        "accounts": "Business accounts", "no_accounts": "No business account connected yet. Connect one below: "
+        "its numbers appear here with their quality and throughput.", "number": "Number",
+        "verified_name": "Display name", "quality": "Quality", "throughput": "Messages per second",
+        "connected_on": "Connected", "needs_reauth": "Needs a new token", "disconnect": "Disconnect",
+        "confirm_disconnect": "Disconnect this business account? Its numbers stop sending and receiving.",
+        "resubscribe": "Subscribe webhooks again", "connect_title": "Connect a business account",
+        "step_webhook": "1. In Meta's app dashboard, WhatsApp → Configuration, set the callback URL and verify token:",
+        "webhook_url": "Callback URL", "verify_token": "Verify token",
+        "step_credentials": "2. Paste the account's id, a system-user token and the app secret. We check that the "
+        "account answers before saving.", "waba_id": "WhatsApp Business Account id", "access_token": "Access token",
+        "app_secret": "App secret", "display_name": "Name in the appliance (optional)", "connect": "Connect",
+        "sandbox_tag": "sandbox", "unknown": "unknown",
+        "weekdays": _WEEKDAYS_EN,
+        "errors": {"email_taken": "An account already uses this email. Sign in, or reset the password.",
+                   "invalid_credentials": "The current password is not right.",
+                   "invalid_two_factor_code": "That code is not valid (or was already used). Try the next one.",
+                   "permission_escalation": "You cannot grant permissions you do not hold yourself."},
+    },
+    es={
+        "nav_inbox": "Bandeja", "nav_organization": "Organización", "nav_team": "Equipo", "nav_api_keys": "Claves API",
+        "nav_whatsapp": "WhatsApp", "nav_account": "Mi cuenta", "console": "Consola", "menu": "Menú",
+        "setup_title": "Configura tu equipo", "setup_intro": "Dos minutos: tú, tu negocio y luego WhatsApp. "
+        "Serás el propietario; después puedes invitar a tu equipo.",
+        "you": "Tú, el propietario", "name": "Tu nombre", "email": "Correo", "password": "Contraseña",
+        "password_hint": "Mínimo 8 caracteres.", "business": "Tu negocio", "org_name": "Nombre del negocio",
+        "country": "País (2 letras)", "country_hint": "Por ejemplo CO, MX, ES, US.",
+        "currency": "Moneda (3 letras)", "currency_hint": "Por ejemplo COP, MXN, EUR, USD.",
+        "timezone": "Zona horaria", "timezone_hint": "La usan el horario, los informes y los recordatorios.",
+        "hours": "Horario de atención", "hours_hint": "Cuándo responden las personas. Fuera de este horario la "
+        "automatización puede decirlo.", "open": "Abierto", "from": "Desde", "to": "Hasta",
+        "setup_button": "Crear mi negocio",
+        "signup_title": "Crea tu cuenta", "signup_button": "Crear cuenta",
+        "have_account": "¿Ya tienes cuenta?", "sign_in": "Inicia sesión",
+        "forgot_title": "Restablece tu contraseña", "forgot_intro": "Te enviaremos un enlace para elegir una nueva.",
+        "forgot_button": "Enviarme un enlace", "forgot_sent": "Si una cuenta usa esta dirección, el enlace va en "
+        "camino. Sirve durante una hora.", "back_to_sign_in": "Volver a iniciar sesión",
+        "new_org_title": "Crea una organización", "new_org_first": "Aún no estás en ninguna organización. Crea tu "
+        "negocio o pide una invitación a un colega.",
+        "quota": "Puedes crear {remaining} más.", "create": "Crear",
+        "account_title": "Mi cuenta", "profile": "Perfil", "language": "Idioma", "save": "Guardar",
+        "change_password": "Contraseña", "current_password": "Contraseña actual", "new_password": "Contraseña nueva",
+        "password_note": "Al cambiarla se cierran tus otras sesiones.",
+        "two_factor": "Inicio de sesión en dos pasos", "two_factor_off": "Desactivado. Un código de una app "
+        "autenticadora protege la cuenta aunque se filtre la contraseña.",
+        "two_factor_on": "Activado. Entras con un código de tu app.",
+        "set_up": "Configurar", "scan": "Escanea este código con una app autenticadora (o escribe la clave) y "
+        "escribe el código de 6 dígitos que muestra.", "key": "Clave", "code": "Código", "turn_on": "Activar",
+        "turn_off": "Desactivar", "code_or_recovery": "Código o código de recuperación",
+        "new_recovery_codes": "Nuevos códigos de recuperación", "recovery_title": "Tus códigos de recuperación",
+        "recovery_note": "Cada uno sirve una vez si pierdes el teléfono. Guárdalos en un lugar seguro: no se "
+        "vuelven a mostrar.", "copy": "Copiar", "copied": "Copiado",
+        "sessions": "Sesiones", "sessions_intro": "Navegadores y apps con tu cuenta abierta.",
+        "device": "Dispositivo", "ip": "Dirección", "last_used": "Último uso", "this_one": "esta", "close": "Cerrar",
+        "close_others": "Cerrar todas las demás", "mails_title": "Correo que espera por ti",
+        "mails_intro": "Aún no hay un servidor de correo, así que el equipo guarda aquí los correos en vez de "
+        "enviarlos.",
+        "done": {"profile": "Perfil guardado.", "password": "Contraseña cambiada; tus otras sesiones se cerraron.",
+                 "session_closed": "Sesión cerrada.", "sessions_closed": "Se cerraron todas las demás sesiones.",
+                 "2fa_off": "El inicio en dos pasos está desactivado.", "saved": "Guardado.",
+                 "invited": "Invitación enviada.", "resent": "Invitación enviada otra vez con un enlace nuevo.",
+                 "revoked": "Revocada.", "member_role": "Rol cambiado.", "member_scope": "Cuentas de negocio cambiadas.",
+                 "member_suspend": "Miembro suspendido.", "member_unsuspend": "El miembro puede trabajar de nuevo.",
+                 "member_remove": "Miembro retirado.", "role_created": "Rol creado.", "role_deleted": "Rol eliminado.",
+                 "connected": "Cuenta de negocio conectada.", "disconnected": "Cuenta de negocio desconectada.",
+                 "resubscribed": "Webhooks suscritos de nuevo."},
+        "organization_title": "Organización", "billing_email": "Correo de facturación", "plan": "Plan",
+        "billing_group": "Grupo de facturación", "billing_parent": "Se factura con su organización principal.",
+        "billing_own": "Se factura por separado.", "opt_out": "Baja de mensajes", "opt_out_enabled": "Los clientes "
+        "pueden dejar de recibir mensajes de marketing escribiendo una palabra", "keywords": "Palabras clave",
+        "keywords_hint": "Separadas por comas.",
+        "suspended_title": "Esta organización está suspendida", "suspended_note": "Sus datos se conservan; casi "
+        "todas las acciones se rechazan hasta que se levante.", "read_only": "Puedes ver estos ajustes; para "
+        "cambiarlos hace falta el permiso organizations:write.",
+        "team_title": "Equipo", "members": "Miembros", "member": "Miembro", "role": "Rol", "scope": "Cuentas de negocio",
+        "all_accounts": "Todas", "status": "Estado", "active": "Activo", "suspended": "Suspendido", "you_tag": "tú",
+        "change": "Cambiar", "suspend": "Suspender", "unsuspend": "Dejar trabajar", "remove": "Retirar",
+        "confirm_remove": "¿Retirar a este miembro de la organización?", "invitations": "Invitaciones",
+        "invite": "Invitar a alguien", "send_invitation": "Enviar invitación", "expires": "Caduca",
+        "resend": "Enviar de nuevo", "revoke": "Revocar",
+        "confirm_revoke": "¿Revocar esta invitación? El enlace deja de funcionar.",
+        "no_invitations": "No hay invitaciones pendientes. Invita a un colega con su correo y un rol.",
+        "roles": "Roles", "system_role": "incluido", "permissions": "Permisos", "new_role": "Rol nuevo",
+        "role_name": "Nombre", "role_description": "Descripción", "create_role": "Crear rol", "delete": "Eliminar",
+        "confirm_delete_role": "¿Eliminar este rol?",
+        "api_keys_title": "Claves API", "api_keys_intro": "Las claves permiten a tus sistemas locales (una tienda, "
+        "un ERP) usar la API REST. Da a cada sistema su propia clave con solo lo que necesita.",
+        "key_name": "Nombre", "scopes": "Permisos", "scopes_hint": "Ninguno marcado: acceso total a los permisos "
+        "de la organización.", "numbers": "Números", "numbers_hint": "Ninguno marcado: todos los números.",
+        "create_key": "Crear clave", "created_title": "Tu clave nueva",
+        "created_note": "Cópiala ahora: solo se muestra esta vez.", "prefix": "Prefijo", "used": "Último uso",
+        "never": "nunca", "no_keys": "Aún no hay claves. Crea una para cada sistema que hable con el equipo.",
+        "confirm_revoke_key": "¿Revocar esta clave? Los sistemas que la usan dejan de funcionar al instante.",
+        "full_access": "acceso total", "all_numbers": "todos los números", "docs_link": "Documentación de la API",
+        "whatsapp_title": "WhatsApp", "welcome_title": "Tu negocio está listo. Ahora, WhatsApp",
+        "welcome_connect": "Conectar WhatsApp", "welcome_connect_note": "Usa tu cuenta de negocio de Meta y un token "
+        "de usuario del sistema. Los clientes escriben a tu número real.", "welcome_sandbox": "Probar el sandbox",
+        "welcome_sandbox_note": "Una red simulada con un número de prueba: haz de cliente y responde en la bandeja. "
+        "No se envían mensajes reales.", "sandbox_ready": "Tu número de sandbox está listo.",
+        "sandbox_preparing": "Preparando tu número de sandbox…",
+        "sandbox_open": "Abre la bandeja y simula un cliente",
+        "sandbox_off": "Este servidor usa la red real. Para probar el sandbox, inícialo con `make sandbox` "
+        "(o APPLIANCE_SANDBOX=true).",
+        "accounts": "Cuentas de negocio", "no_accounts": "Aún no hay cuentas de negocio conectadas. Conecta una abajo: "
+        "sus números aparecen aquí con su calidad y capacidad.", "number": "Número",
+        "verified_name": "Nombre visible", "quality": "Calidad", "throughput": "Mensajes por segundo",
+        "connected_on": "Conectada", "needs_reauth": "Necesita un token nuevo", "disconnect": "Desconectar",
+        "confirm_disconnect": "¿Desconectar esta cuenta de negocio? Sus números dejan de enviar y recibir.",
+        "resubscribe": "Suscribir webhooks de nuevo", "connect_title": "Conectar una cuenta de negocio",
+        "step_webhook": "1. En el panel de la app de Meta, WhatsApp → Configuración, pon la URL de devolución y el "
+        "token de verificación:", "webhook_url": "URL de devolución", "verify_token": "Token de verificación",
+        "step_credentials": "2. Pega el id de la cuenta, un token de usuario del sistema y el secreto de la app. "
+        "Comprobamos que la cuenta responde antes de guardar.", "waba_id": "Id de la cuenta de WhatsApp Business",
+        "access_token": "Token de acceso", "app_secret": "Secreto de la app",
+        "display_name": "Nombre en el equipo (opcional)", "connect": "Conectar", "sandbox_tag": "sandbox",
+        "unknown": "desconocida",
+        "weekdays": _WEEKDAYS_ES,
+        "errors": {"email_taken": "Ya hay una cuenta con este correo. Inicia sesión o restablece la contraseña.",
+                   "invalid_credentials": "La contraseña actual no es correcta.",
+                   "invalid_two_factor_code": "Ese código no es válido (o ya se usó). Prueba con el siguiente.",
+                   "permission_escalation": "No puedes conceder permisos que tú no tienes."},
+    },
+)

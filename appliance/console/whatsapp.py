@@ -1,0 +1,79 @@
+"""WhatsApp: connect a business account (with what to paste into Meta: the webhook URL and verify
+token), its numbers with status, quality and throughput, disconnect and re-subscribe. After the
+first run it also welcomes the owner with the two ways on: connect, or try the sandbox."""
+
+from __future__ import annotations
+
+from flask import request
+
+from appliance.console import forms
+from appliance.console.common import back, console_pages, org_actor, render, render_error
+from appliance.core import crypto, runtime
+from appliance.core.errors import AppError
+from appliance.http.browser import signed_in_page
+from appliance.http.pages import check_form
+from appliance.http.unit_of_work import db_session
+from appliance.phone_numbers import service as phone_numbers_service
+from appliance.wabas import service as wabas_service
+from appliance.wabas.schemas import BusinessAccountConnectSchema
+
+_PAGE, _ACTIVE = "console/whatsapp.html", "console_pages.whatsapp"
+
+
+def _page(actor, error: AppError | None = None):
+    session = db_session()
+    settings = runtime.get().settings
+    accounts = wabas_service.list_wabas(session, actor=actor)
+    numbers = phone_numbers_service.list_phone_numbers(session, actor=actor) if actor.can("phone-numbers:read") else []
+    context = {"accounts": [{"account": a, "numbers": [n for n in numbers if n.waba_pk == a.id]} for a in accounts],
+               "webhook_url": settings.base_url.rstrip("/") + "/webhooks/whatsapp",
+               "verify_token": request.form.get("verify_token") or crypto.random_token(18),
+               "sandbox_mode": settings.sandbox, "welcome": bool(request.args.get("welcome")),
+               "done": request.args.get("done"),
+               "values": {"waba_id": request.form.get("waba_id", "")[:40], "name": request.form.get("name", "")[:100]}}
+    if error is not None:
+        return render_error(_PAGE, actor, _ACTIVE, error, **context)
+    return render(_PAGE, actor, _ACTIVE, **context)
+
+
+@console_pages.get("/console/<uuid:org_id>/whatsapp")
+@signed_in_page
+def whatsapp(org_id):
+    return _page(org_actor(org_id, "waba:read"))
+
+
+@console_pages.post("/console/<uuid:org_id>/whatsapp")
+@signed_in_page
+def whatsapp_connect(org_id):
+    """Connecting asks the network for the account's numbers first: a wrong id or token is said
+    here, next to the field, before anything is stored."""
+    actor = org_actor(org_id, "waba:write")
+    try:
+        fields = check_form(BusinessAccountConnectSchema(), {
+            "wabaId": forms.text("waba_id", 40), "accessToken": request.form.get("access_token", "").strip()[:4000],
+            "appSecret": request.form.get("app_secret", "").strip()[:500],
+            "verifyToken": forms.text("verify_token", 200), **({"name": forms.text("name", 100)}
+                                                              if forms.text("name", 100) else {})})
+        wabas_service.check_connect(db_session(), actor=actor, **fields)
+    except AppError as error:
+        return _page(actor, error)
+    return back(_ACTIVE, "connected", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/whatsapp/<uuid:waba_pk>/disconnect")
+@signed_in_page
+def whatsapp_disconnect(org_id, waba_pk):
+    actor = org_actor(org_id, "waba:write")
+    wabas_service.do_disconnect(db_session(), actor=actor, waba_pk=str(waba_pk))
+    return back(_ACTIVE, "disconnected", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/whatsapp/<uuid:waba_pk>/resubscribe")
+@signed_in_page
+def whatsapp_resubscribe(org_id, waba_pk):
+    actor = org_actor(org_id, "waba:write")
+    try:
+        wabas_service.check_resubscribe(db_session(), actor=actor, waba_pk=str(waba_pk))
+    except AppError as error:
+        return _page(actor, error)
+    return back(_ACTIVE, "resubscribed", org_id=actor.organization_id)

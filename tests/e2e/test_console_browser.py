@@ -1,0 +1,159 @@
+"""Issue 16's walk in a real browser, without a terminal: a fresh `appliance serve --sandbox`; `/`
+leads to the first-run page; the owner creates herself and the business, finds her sandbox number,
+invites an agent (the mail read from a local SMTP server), creates an API key that works, and
+answers a simulated customer in the inbox. The agent accepts in the browser and reads the console in
+Spanish on a phone. Screenshots of every console page (`make screenshots` keeps them in docs/)."""
+
+import re
+
+import pytest
+import requests
+
+from tests.e2e.conftest import free_port, start_server
+from tests.waiting import eventually
+
+PASSWORD = "correct horse battery"
+CUSTOMER = "5215512345678"
+
+
+@pytest.fixture
+def fresh_server(tmp_path, smtp):
+    port = free_port()
+    proc = start_server(tmp_path / "data", port, "--sandbox", env={"APPLIANCE_SMTP_URL": f"smtp://127.0.0.1:{smtp[1]}"})
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def _browser(chromium, locale="en-US", viewport=None):
+    context = chromium.new_context(locale=locale, viewport=viewport or {"width": 1366, "height": 860})
+    return context.new_page()
+
+
+def _first_run(page, base, screenshot):
+    page.goto(base + "/")
+    page.wait_for_url("**/setup")
+    screenshot(page, "console-setup")
+    page.fill("input[name=name]", "Olga")
+    page.fill("input[name=email]", "olga@sol.test")
+    page.fill("input[name=password]", "short")  # the page says what is wrong, next to the field
+    page.fill("input[name=org_name]", "Panadería Sol")
+    page.fill("input[name=country]", "co")
+    page.fill("input[name=currency]", "cop")
+    page.fill("input[name=timezone]", "America/Bogota")
+    page.check("input[name=hours-sat-open]")
+    page.fill("input[name=hours-sat-from]", "08:00")
+    page.fill("input[name=hours-sat-to]", "13:00")
+    page.click("button[type=submit]")
+    page.wait_for_selector(".field-error:has-text('between 8 and 128')")
+    assert page.input_value("input[name=org_name]") == "Panadería Sol"  # nothing typed is lost
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/whatsapp?welcome=1")
+
+
+def test_a_new_owner_sets_up_everything_in_the_browser(fresh_server, mailbox, chromium, screenshot):
+    base = fresh_server
+    olga = _browser(chromium)
+    _first_run(olga, base, screenshot)
+    assert requests.get(f"{base}/setup", timeout=10).status_code == 404  # only once
+    olga.wait_for_selector("text=Your sandbox number is ready")
+    olga.wait_for_selector(".account td:has-text('+1')")  # the simulated number, listed
+    screenshot(olga, "console-whatsapp-welcome")
+    org_id = olga.url.split("/console/")[1].split("/")[0]
+
+    # The organization: the hours she chose are there; a bad time zone is refused by the field.
+    olga.click("nav a:has-text('Organization')")
+    assert olga.is_checked("input[name=hours-sat-open]") and olga.input_value("input[name=hours-sat-to]") == "13:00"
+    olga.fill("input[name=timezone]", "Mars/Base")
+    olga.click("form.panel button[type=submit]")
+    olga.wait_for_selector(".field-error:has-text('Unknown time zone')")
+    olga.fill("input[name=timezone]", "America/Bogota")
+    olga.fill("input[name=keywords]", "BAJA, STOP")
+    olga.click("form.panel button[type=submit]")
+    olga.wait_for_selector("#done")
+    screenshot(olga, "console-organization")
+
+    # The team: invite Beto as an agent; the mail arrives at the local SMTP server.
+    olga.click("nav a:has-text('Team')")
+    olga.fill("input[name=email]", "beto@sol.test")
+    olga.select_option("select[name=role_id]", label="Agent")
+    olga.click("button:has-text('Send invitation')")
+    olga.wait_for_selector("text=Invitation sent.")
+    olga.wait_for_selector(".rows li:has-text('beto@sol.test')")
+    olga.click("summary:has-text('New role')")
+    olga.fill("input[name=role_name]", "Cajero")
+    olga.check("input[value='contacts:read']")
+    olga.check("input[value='conversations:read']")
+    olga.click("button:has-text('Create role')")
+    olga.wait_for_selector(".rows li:has-text('Cajero')")
+    screenshot(olga, "console-team")
+    mail = eventually(lambda: [m for m in mailbox.to("beto@sol.test") if "/invitations/" in m.get_content()], bool)[-1]
+    link = re.search(r"https?://\S+/invitations/accept\?token=[\w-]+", mail.get_content()).group(0)
+
+    # An API key: the secret is shown once and works against the API.
+    olga.click("nav a:has-text('API keys')")
+    olga.wait_for_selector("text=No keys yet")
+    olga.fill("input[name=name]", "ERP")
+    olga.check("input[value='contacts:read']")
+    olga.click("button:has-text('Create key')")
+    secret = olga.text_content("#new-secret").strip()
+    assert secret.startswith("mk_")
+    screenshot(olga, "console-api-keys")
+    assert requests.get(f"{base}/organizations/{org_id}/contacts", headers={"X-Api-Key": secret},
+                        timeout=10).status_code == 200
+    assert requests.get(f"{base}/organizations/{org_id}/roles", headers={"X-Api-Key": secret},
+                        timeout=10).status_code == 403  # only what it was given
+
+    # My account: the verification link waits in the console only without SMTP; here it was mailed.
+    olga.click("nav a:has-text('My account')")
+    olga.click("button:has-text('Set up')")
+    olga.wait_for_selector(".qr svg")
+    screenshot(olga, "console-account-2fa")
+
+    # Beto accepts in the browser (Spanish), then looks at the console on a phone.
+    beto = _browser(chromium, locale="es-MX", viewport={"width": 390, "height": 844})
+    beto.goto(link.replace("http://127.0.0.1:8080", base).replace("http://appliance.test", base))
+    beto.click("details:nth-of-type(2) summary")
+    beto.fill("input[name=name]", "Beto")
+    beto.fill("details:nth-of-type(2) input[name=password]", PASSWORD)
+    beto.click("details:nth-of-type(2) button[type=submit]")
+    beto.wait_for_selector("text=Panadería Sol")
+    beto.goto(f"{base}/console")
+    beto.wait_for_url("**/organization")
+    nav = beto.text_content("nav")
+    assert "Bandeja" in nav and "Mi cuenta" in nav
+    assert "Claves API" not in nav and "WhatsApp" not in nav  # an agent does not see what it cannot open
+    assert beto.is_disabled("input[name=org_name]")
+    screenshot(beto, "console-phone-organization-es", full_page=False)
+    beto.goto(f"{base}/console/account")
+    screenshot(beto, "console-phone-account-es")
+
+    # A simulated customer writes; Olga answers from the inbox, linked from the console.
+    olga.click("nav a:has-text('Inbox')")
+    olga.wait_for_selector("[data-simulate]")
+    olga.click("[data-simulate] button")
+    olga.wait_for_selector(".conversations a.row", timeout=15000)
+    olga.click(".conversations a.row")
+    olga.fill("[data-reply]", "¡Hola! Sí, tenemos pan dulce.")
+    olga.press("[data-reply]", "Enter")
+    olga.wait_for_selector("#thread .bubble.out:has-text('pan dulce')")
+    sent = eventually(lambda: requests.get(f"{base}/netsim/_control/sent", timeout=10).json()["data"],
+                      lambda items: any("pan dulce" in m.get("text", {}).get("body", "") for m in items))
+    assert sent
+
+    # Every console page in Spanish on a phone, for the screenshots.
+    for name, path in (("whatsapp", f"/console/{org_id}/whatsapp"), ("team", f"/console/{org_id}/team"),
+                       ("api-keys", f"/console/{org_id}/api-keys")):
+        phone = _browser(chromium, locale="es-ES", viewport={"width": 390, "height": 844})
+        phone.goto(f"{base}/sign-in?next={path}")
+        phone.fill("input[name=email]", "olga@sol.test")
+        phone.fill("input[name=password]", PASSWORD)
+        phone.click("button[type=submit]")
+        phone.wait_for_url(f"**{path}")
+        screenshot(phone, f"console-phone-{name}-es")
+        phone.context.close()
+    for page in (olga, beto):
+        page.context.close()
