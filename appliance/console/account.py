@@ -11,7 +11,7 @@ from appliance.auth import service as auth_service
 from appliance.auth import sessions as auth_sessions
 from appliance.auth import two_factor
 from appliance.console import forms
-from appliance.console.common import back, console_pages, render, render_error
+from appliance.console.common import back, console_pages, render
 from appliance.core import runtime
 from appliance.core.errors import AppError
 from appliance.http.auth import client_ip
@@ -41,10 +41,8 @@ def _page(status: int = 200, error: AppError | None = None, **extra):
     context = {"user": user, "sessions": auth_sessions.list_sessions(db_session(), actor=actor),
                "current_session": actor.session_id, "mails": _unsent_mails(user.email),
                "done": request.args.get("done"), **extra}
-    if error is not None:
-        return render_error(_ACCOUNT, None, _ACTIVE, error, **context)
     secret_shown = "setup" in extra or "recovery_codes" in extra
-    return render(_ACCOUNT, None, _ACTIVE, status=status, no_store=secret_shown, **context)
+    return render(_ACCOUNT, None, _ACTIVE, error=error, status=status, no_store=secret_shown, **context)
 
 
 @console_pages.get("/console/account")

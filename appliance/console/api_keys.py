@@ -8,7 +8,7 @@ from flask import request
 from appliance.api_keys import service as api_keys_service
 from appliance.api_keys.schemas import ApiKeyCreateSchema
 from appliance.console import forms
-from appliance.console.common import back, console_pages, org_actor, render, render_error
+from appliance.console.common import back, console_pages, org_actor, render
 from appliance.core.errors import AppError
 from appliance.http.browser import signed_in_page
 from appliance.http.pages import check_form, page_language
@@ -33,9 +33,7 @@ def _page(actor, error: AppError | None = None, created=None):
                "created": created, "done": request.args.get("done"),
                "values": {"name": request.form.get("name", "")[:100], "scopes": forms.checked("scopes"),
                           "numbers": forms.checked("phone_number_pks")}}
-    if error is not None:
-        return render_error(_PAGE, actor, _ACTIVE, error, **context)
-    return render(_PAGE, actor, _ACTIVE, no_store=created is not None, **context)
+    return render(_PAGE, actor, _ACTIVE, error=error, no_store=created is not None, **context)
 
 
 @console_pages.get("/console/<uuid:org_id>/api-keys")

@@ -50,9 +50,9 @@ def my_organizations():
     return organizations_service.list_my_organizations(db_session(), actor=browser_actor())
 
 
-def current_org_id() -> str | None:
+def current_org_id(organizations=None) -> str | None:
     """The organization last opened in the console, else the person's first, else None."""
-    organizations = my_organizations()
+    organizations = my_organizations() if organizations is None else organizations
     remembered = session.get("console_org")
     if any(o.id == remembered for o in organizations):
         return remembered
@@ -84,22 +84,21 @@ def _nav_actor(org_id: str | None) -> OrgActor | None:
 
 
 def _context(actor: OrgActor | None, active: str) -> dict:
-    org_id = actor.organization_id if actor else current_org_id()
-    organizations = my_organizations()
+    organizations = my_organizations()  # once: the switcher, the name and the remembered one
+    org_id = actor.organization_id if actor else current_org_id(organizations)
     return {"nav": _navigation(actor or _nav_actor(org_id), org_id, active), "org_id": org_id, "actor": actor,
             "organizations": organizations, "active": active,
             "organization": next((o for o in organizations if o.id == org_id), None)}
 
 
-def render(template: str, actor: OrgActor | None, active: str, *, status: int = 200, no_store: bool = False,
-           **context):
-    """A console page; `no_store` for pages that show a secret once (kept out of the browser's cache)."""
+def render(template: str, actor: OrgActor | None, active: str, *, error: AppError | None = None,
+           status: int = 200, no_store: bool = False, **context):
+    """A console page; with `error`, the form's page again with what went wrong (its status, so
+    the unit of work rolls back). `no_store` for pages that show a secret once."""
+    if error is not None:
+        return render_failure(template, TEXTS, error, **_context(actor, active), **context)
     html, status = render_page(template, TEXTS, status=status, **_context(actor, active), **context)
     return (html, status, {"Cache-Control": "no-store"}) if no_store else (html, status)
-
-
-def render_error(template: str, actor: OrgActor | None, active: str, error, **context):
-    return render_failure(template, TEXTS, error, **_context(actor, active), **context)
 
 
 def back(endpoint: str, done: str | None = None, **values):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import request
 
 from appliance.console import forms
-from appliance.console.common import back, console_pages, org_actor, render, render_error
+from appliance.console.common import back, console_pages, org_actor, render
 from appliance.core.errors import AppError
 from appliance.http.browser import signed_in_page
 from appliance.http.pages import check_form
@@ -27,8 +27,7 @@ def _page(actor, error: AppError | None = None):
                              "country": request.form.get("country", "")[:10],
                              "timezone": request.form.get("timezone", "")[:64],
                              "keywords": request.form.get("keywords", "")[:2000], "hours": forms.business_hours()}
-        return render_error(_PAGE, actor, _ACTIVE, error, **context)
-    return render(_PAGE, actor, _ACTIVE, **context)
+    return render(_PAGE, actor, _ACTIVE, error=error, **context)
 
 
 @console_pages.get("/console/<uuid:org_id>/organization")

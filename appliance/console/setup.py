@@ -9,7 +9,7 @@ from appliance.auth import email_links
 from appliance.auth.pages import sign_in_browser
 from appliance.auth.schemas import SignupSchema
 from appliance.console import forms
-from appliance.console.common import console_pages, current_org_id, my_organizations, render, render_error
+from appliance.console.common import console_pages, current_org_id, my_organizations, render
 from appliance.console.texts import TEXTS
 from appliance.core.actor import Actor
 from appliance.core.errors import AppError, Invalid
@@ -158,6 +158,6 @@ def new_organization():
         fields, hours = _check_all(*_organization_checks(user.email))
         organization = _create_organization(user.id, fields, hours)
     except AppError as error:
-        return render_error(_NEW_ORG, None, "console_pages.new_organization", error, values=_form_values(),
+        return render(_NEW_ORG, None, "console_pages.new_organization", error=error, values=_form_values(),
                             weekdays=forms.WEEKDAYS, quota=quota, first=not my_organizations())
     return redirect(url_for("console_pages.whatsapp", org_id=organization.id, welcome=1))

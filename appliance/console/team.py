@@ -8,7 +8,7 @@ from itertools import groupby
 from flask import request
 
 from appliance.console import forms
-from appliance.console.common import back, console_pages, org_actor, render, render_error
+from appliance.console.common import back, console_pages, org_actor, render
 from appliance.core.errors import AppError
 from appliance.http.browser import browser_actor, signed_in_page
 from appliance.http.pages import check_form, page_language
@@ -44,9 +44,7 @@ def _page(actor, error: AppError | None = None, **extra):
                "values": {"email": request.form.get("email", "")[:254], "role_name": request.form.get("role_name", "")[:60],
                           "role_description": request.form.get("role_description", "")[:300],
                           "permissions": forms.checked("permissions")}, **extra}
-    if error is not None:
-        return render_error(_PAGE, actor, _ACTIVE, error, **context)
-    return render(_PAGE, actor, _ACTIVE, **context)
+    return render(_PAGE, actor, _ACTIVE, error=error, **context)
 
 
 @console_pages.get("/console/<uuid:org_id>/team")

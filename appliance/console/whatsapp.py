@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import request
 
 from appliance.console import forms
-from appliance.console.common import back, console_pages, org_actor, render, render_error
+from appliance.console.common import back, console_pages, org_actor, render
 from appliance.core import crypto, runtime
 from appliance.core.errors import AppError
 from appliance.http.browser import signed_in_page
@@ -31,9 +31,7 @@ def _page(actor, error: AppError | None = None):
                "sandbox_mode": settings.sandbox, "welcome": bool(request.args.get("welcome")),
                "done": request.args.get("done"),
                "values": {"waba_id": request.form.get("waba_id", "")[:40], "name": request.form.get("name", "")[:100]}}
-    if error is not None:
-        return render_error(_PAGE, actor, _ACTIVE, error, **context)
-    return render(_PAGE, actor, _ACTIVE, **context)
+    return render(_PAGE, actor, _ACTIVE, error=error, **context)
 
 
 @console_pages.get("/console/<uuid:org_id>/whatsapp")
