@@ -7,6 +7,7 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from appliance import bootstrap, callers, sandbox
+from appliance.core import phones
 from appliance.blueprints import BLUEPRINTS, PAGES
 from appliance.netsim.app import create_netsim_app
 from appliance.oauth.server import server as oauth_server
@@ -43,6 +44,7 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     for page_blueprint in PAGES:
         app.register_blueprint(page_blueprint)
     app.jinja_env.globals["sandbox"] = settings.sandbox
+    app.jinja_env.filters["phone"] = phones.for_people  # {{ contact.wa_id|phone }}: "+57 300 1234567"
     if settings.sandbox:  # the simulated network beside the app, at /netsim
         netsim = create_netsim_app(sandbox.start(settings))
         netsim.config["MOUNT_PATH"] = sandbox.MOUNT_PATH

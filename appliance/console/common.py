@@ -11,7 +11,7 @@ from appliance.console.texts import TEXTS
 from appliance.core.actor import OrgActor
 from appliance.core.errors import AppError
 from appliance.http.browser import browser_actor
-from appliance.http.pages import render_failure, render_page
+from appliance.http.pages import Texts, render_failure, render_page
 from appliance.http.unit_of_work import db_session
 from appliance.memberships import service as memberships_service
 from appliance.organizations import service as organizations_service
@@ -34,6 +34,8 @@ SECTIONS = (
     Section("console_pages.team", "nav_team", "members:read"),
     Section("console_pages.api_keys", "nav_api_keys", "api-keys:read"),
     Section("console_pages.whatsapp", "nav_whatsapp", "waba:read"),
+    Section("console_pages.templates", "nav_templates", "templates:read"),
+    Section("console_pages.contacts", "nav_contacts", "contacts:read"),
 )
 
 
@@ -92,12 +94,14 @@ def _context(actor: OrgActor | None, active: str) -> dict:
 
 
 def render(template: str, actor: OrgActor | None, active: str, *, error: AppError | None = None,
-           status: int = 200, no_store: bool = False, **context):
+           status: int = 200, no_store: bool = False, texts: Texts | None = None, **context):
     """A console page; with `error`, the form's page again with what went wrong (its status, so
-    the unit of work rolls back). `no_store` for pages that show a secret once."""
+    the unit of work rolls back). `no_store` for pages that show a secret once. A section with its
+    own `texts` reads them over the console's."""
+    words = TEXTS | texts if texts is not None else TEXTS
     if error is not None:
-        return render_failure(template, TEXTS, error, **_context(actor, active), **context)
-    html, status = render_page(template, TEXTS, status=status, **_context(actor, active), **context)
+        return render_failure(template, words, error, **_context(actor, active), **context)
+    html, status = render_page(template, words, status=status, **_context(actor, active), **context)
     return (html, status, {"Cache-Control": "no-store"}) if no_store else (html, status)
 
 

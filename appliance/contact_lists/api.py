@@ -10,7 +10,6 @@ from appliance.http.unit_of_work import db_session
 blp = Blueprint("contact_lists", __name__, url_prefix="/organizations/<uuid:org_id>/contact-lists",
                 description="Named sets of contacts; members are listed by GET .../contacts?listId=")
 
-MAX_CSV_BYTES = 5 * 1024 * 1024
 
 
 @blp.route("")
@@ -83,7 +82,7 @@ class ContactListImport(MethodView):
     @blp.requires("contacts:write")
     @blp.arguments(schemas.ImportArgsSchema, location="query")
     @blp.response(200, schemas.ImportSummarySchema)
-    @takes_upload(max_bytes=MAX_CSV_BYTES, content_types=("text/csv", "text/plain"),
+    @takes_upload(max_bytes=csv_import.MAX_BYTES, content_types=("text/csv", "text/plain"),
                   description=f"CSV, UTF-8 or Windows-1252, comma or semicolon, at most 5 MB and "
                               f"{csv_import.MAX_ROWS:,} rows; a phone column (phone, telefono, waId...)")
     def post(self, args, org_id, list_id):

@@ -14,6 +14,7 @@ from appliance.contacts.service import normalize_wa_id
 from appliance.core.errors import Invalid
 from appliance.core.text import fold
 
+MAX_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 20_000  # one import holds the write lock ~2 s at this size on these machines
 MAX_REJECTIONS_LISTED = 100
 _PHONE_HEADERS = {"waid", "wa", "phone", "phonenumber", "telephone", "telefono", "tel", "numero", "number",

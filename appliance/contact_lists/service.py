@@ -140,6 +140,41 @@ def do_remove_by_filter(session: Session, *, actor: OrgActor, list_id: str, **fi
     return {"removed": removed.rowcount}
 
 
+@dataclass
+class ImportPreview:
+    """What an import would do, read without writing: the first rows, how many numbers are new."""
+
+    rows: int = 0
+    new: int = 0
+    known: int = 0
+    columns: list[str] = field(default_factory=list)
+    sample: list = field(default_factory=list)  # csv_import.Row, the first PREVIEW_ROWS
+    rejected: int = 0
+    rejections: list[dict] = field(default_factory=list)
+
+
+PREVIEW_ROWS = 10
+
+
+def check_import_preview(session: Session, *, actor: OrgActor, list_id: str, content: bytes) -> ImportPreview:
+    parsed = csv_import.parse(content)
+    access_list(session, actor=actor, list_id=list_id)
+    known = contacts_service.find_by_wa_ids(session, organization_id=actor.organization_id,
+                                            wa_ids=[row.wa_id for row in parsed.rows])
+    columns = list(dict.fromkeys(name for row in parsed.rows[:1000] for name in row.attributes))
+    return ImportPreview(rows=len(parsed.rows) + parsed.rejected, new=len(parsed.rows) - len(known), known=len(known),
+                         columns=columns, sample=parsed.rows[:PREVIEW_ROWS], rejected=parsed.rejected,
+                         rejections=parsed.rejections)
+
+
+def lists_of_contact(session: Session, *, actor: OrgActor, contact_id: str) -> list[ContactList]:
+    contacts_service.access_contact(session, actor=actor, contact_id=contact_id)
+    return list(session.exec(select(ContactList).join(ContactListMember, ContactListMember.list_id == ContactList.id)
+                             .where(ContactListMember.contact_id == contact_id,
+                                    ContactList.organization_id == actor.organization_id)
+                             .order_by(ContactList.name)).all())
+
+
 def do_import_csv(session: Session, *, actor: OrgActor, list_id: str, content: bytes,
                   update_existing: bool = False) -> ImportSummary:
     """Every readable row becomes a member of the list: new numbers become contacts; known ones keep

@@ -28,6 +28,30 @@ class Texts:
     def __getitem__(self, lang: str) -> dict:
         return self.by_locale[lang]
 
+    def __or__(self, other: "Texts") -> "CombinedTexts":
+        """A section's texts over its area's (the console's navigation and a page's own words)."""
+        return CombinedTexts((self, other))
+
+
+class CombinedTexts:
+    """Several domains' texts read as one: later ones win, and their `done` and `errors` dicts are
+    merged rather than replaced."""
+
+    def __init__(self, parts: tuple):
+        self.parts, self._cache = parts, {}
+
+    def __or__(self, other: Texts) -> "CombinedTexts":
+        return CombinedTexts((*self.parts, other))
+
+    def __getitem__(self, lang: str) -> dict:
+        if lang not in self._cache:
+            merged: dict = {}
+            for part in self.parts:
+                for key, value in part[lang].items():
+                    merged[key] = {**merged.get(key, {}), **value} if key in ("done", "errors") else value
+            self._cache[lang] = merged
+        return self._cache[lang]
+
 
 LAYOUT_TEXTS = Texts(
     "layouts",
@@ -53,18 +77,18 @@ def choose_language(lang: str) -> None:
         session["lang"] = lang
 
 
-def render_page(template: str, texts: Texts, *, status: int = 200, **context):
+def render_page(template: str, texts: Texts | CombinedTexts, *, status: int = 200, **context):
     """The page `template` in the reader's language, with `t` its texts; (html, status)."""
     lang = page_language()
     return render_template(template, lang=lang, t=texts[lang], layout=LAYOUT_TEXTS[lang], **context), status
 
 
-def error_text(texts: Texts, error: AppError) -> str:
+def error_text(texts: Texts | CombinedTexts, error: AppError) -> str:
     """What a page says for a failure: the domain's wording for its code, else the error's detail."""
     return texts[page_language()].get("errors", {}).get(error.code, error.detail)
 
 
-def render_failure(template: str, texts: Texts, error: AppError, **context):
+def render_failure(template: str, texts: Texts | CombinedTexts, error: AppError, **context):
     """The form's page again, with what went wrong (`error`, and `field_errors` by field) and the
     error's status, so the unit of work rolls back what the attempt wrote."""
     return render_page(template, texts, status=error.status, error=error_text(texts, error),

@@ -54,6 +54,50 @@ def _first_run(page, base, screenshot):
     page.wait_for_url("**/whatsapp?welcome=1")
 
 
+CSV = "telefono,nombre,ciudad\n+57 300 111 2222,Ana,Cali\nsin número,Beto,Bogotá\n+57 310 555 0000,Carla,Pasto\n"
+
+
+def _templates_and_contacts(olga, screenshot):
+    """A template written with its preview drawn while typing; a list filled from a CSV, with the
+    preview of the file first and the rejected row named by its line."""
+    olga.click("nav a:has-text('Templates')")
+    olga.wait_for_selector("text=No templates here yet")
+    olga.click("a:has-text('New template')")
+    olga.fill("input[name=name]", "pedido_listo")
+    olga.fill("textarea[name=body_text]", "Hola {{1}}, tu pedido {{2}} está listo.")
+    olga.fill("textarea[name=body_examples]", "Ana\nA-17")
+    olga.fill("input[name=footer_text]", "Panadería Sol")
+    olga.fill("input[name=quick_reply] >> nth=0", "¡Gracias!")
+    olga.wait_for_selector(".wa-body:has-text('Hola Ana, tu pedido A-17 está listo.')")  # drawn as typed
+    olga.wait_for_selector(".wa-button:has-text('¡Gracias!')")
+    screenshot(olga, "console-template-new")
+    olga.click("button:has-text('Send for review')")
+    olga.wait_for_selector("text=Sent for review")
+    olga.click("a:has-text('All templates')")
+    olga.wait_for_selector("td:has-text('pedido_listo')")
+    screenshot(olga, "console-templates")
+
+    olga.click("nav a:has-text('Contacts')")
+    olga.click(".tabs a:has-text('Lists')")
+    olga.fill("input[name=name]", "Feria de mayo")
+    olga.click("button:has-text('Create')")
+    olga.wait_for_selector("text=List created")
+    olga.set_input_files("input[type=file]", files=[{"name": "feria.csv", "mimeType": "text/csv",
+                                                     "buffer": CSV.encode()}])
+    olga.click("button:has-text('Read the file')")  # uploaded with a progress bar, then the preview
+    olga.wait_for_selector("text=3 rows: 2 new contacts, 0 already known, 1 rejected.")
+    olga.wait_for_selector("td:has-text('not a phone number')")
+    screenshot(olga, "console-contacts-import-preview")
+    olga.click("button:has-text('Import 2 contacts')")
+    olga.wait_for_selector("text=Import finished")
+    olga.click("a:has-text('See contacts')")
+    olga.wait_for_selector("td:has-text('+57 310 5550000')")  # numbers written for people
+    screenshot(olga, "console-contacts")
+    olga.click("a:has-text('Carla')")
+    olga.wait_for_selector("input[name=attr_name][value=ciudad]")
+    screenshot(olga, "console-contact")
+
+
 def test_a_new_owner_sets_up_everything_in_the_browser(fresh_server, mailbox, chromium, screenshot):
     base = fresh_server
     olga = _browser(chromium)
@@ -106,6 +150,8 @@ def test_a_new_owner_sets_up_everything_in_the_browser(fresh_server, mailbox, ch
                         timeout=10).status_code == 200
     assert requests.get(f"{base}/organizations/{org_id}/roles", headers={"X-Api-Key": secret},
                         timeout=10).status_code == 403  # only what it was given
+
+    _templates_and_contacts(olga, screenshot)
 
     # My account: the verification link waits in the console only without SMTP; here it was mailed.
     olga.click("nav a:has-text('My account')")

@@ -32,3 +32,67 @@ document.addEventListener("DOMContentLoaded", () => {
     if (!field.value) field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
   }
 });
+
+// - data-upload-progress on a file form: upload with a progress bar, then show the answer page.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!form.matches("[data-upload-progress]") || event.defaultPrevented) return;
+  event.preventDefault();
+  const bar = form.querySelector("progress");
+  const button = form.querySelector("button[type=submit]");
+  bar.hidden = false;
+  button.disabled = true;
+  const request = new XMLHttpRequest();
+  request.open(form.method, form.action || location.href);
+  request.upload.onprogress = (e) => { if (e.lengthComputable) { bar.max = e.total; bar.value = e.loaded; } };
+  request.upload.onload = () => { bar.removeAttribute("value"); button.textContent = form.dataset.uploading; };
+  request.onload = () => { document.open(); document.write(request.responseText); document.close(); };
+  request.onerror = () => { button.disabled = false; bar.hidden = true; form.submit(); };
+  request.send(new FormData(form));
+});
+// - data-busy="Working…" on a form: a long step (an import) shows it is under way.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!form.dataset.busy || event.defaultPrevented) return;
+  const bar = form.querySelector("progress");
+  if (bar) bar.hidden = false;
+  const button = form.querySelector("button[type=submit]");
+  setTimeout(() => { button.disabled = true; button.textContent = form.dataset.busy; });
+});
+// - data-template-editor: redraw the WhatsApp preview while the template is written.
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+function fillPlaceholders(text, values) {
+  let index = 0;
+  return text.replace(PLACEHOLDER, (whole, name) => {
+    const value = /^\d+$/.test(name) ? values[Number(name) - 1] : values[index];
+    index += 1;
+    return value || whole;
+  });
+}
+function redrawPreview(form) {
+  const preview = document.querySelector("[data-wa-preview]");
+  if (!preview) return;
+  const lines = (name) => form.elements[name].value.split("\n").map((s) => s.trim()).filter(Boolean);
+  const part = (name) => preview.querySelector(`[data-part="${name}"]`);
+  const header = fillPlaceholders(form.elements.header_text.value.trim(), lines("header_example"));
+  part("header").textContent = header;
+  part("header").hidden = !header;
+  part("body").textContent = fillPlaceholders(form.elements.body_text.value.trim(), lines("body_examples"));
+  const footer = form.elements.footer_text.value.trim();
+  part("footer").textContent = footer;
+  part("footer").hidden = !footer;
+  const buttons = part("buttons");
+  buttons.replaceChildren();
+  for (const input of form.querySelectorAll("[data-button-source]")) {
+    const text = input.value.trim();
+    if (!text) continue;
+    const span = document.createElement("span");
+    span.className = "wa-button";
+    span.textContent = (input.dataset.buttonSource === "url" ? "↗ " : "") + text;
+    buttons.append(span);
+  }
+}
+document.addEventListener("input", (event) => {
+  const form = event.target.closest("form[data-template-editor]");
+  if (form) redrawPreview(form);
+});
