@@ -12,12 +12,12 @@ from appliance.auth import sessions as auth_sessions
 from appliance.auth import two_factor
 from appliance.console import forms
 from appliance.console.common import back, console_pages, render
-from appliance.core import runtime
 from appliance.core.errors import AppError
 from appliance.http.auth import client_ip
 from appliance.http.browser import browser_actor, signed_in_page
 from appliance.http.pages import check_form, choose_language
 from appliance.http.unit_of_work import db_session
+from appliance.mail import servers as mail_servers
 from appliance.mail import service as mail_service
 from appliance.users import service as users_service
 from appliance.users.schemas import ChangePasswordSchema, UserUpdateSchema
@@ -29,7 +29,7 @@ _LINK = re.compile(r"https?://\S+")
 
 def _unsent_mails(email: str) -> list[dict]:
     """Without SMTP, mail is only kept: show the person theirs (verification links) here."""
-    if runtime.get().settings.smtp_url:
+    if mail_servers.is_set(db_session()):
         return []
     mails = mail_service.list_mails(db_session(), to=email, limit=5)
     return [{"subject": m.subject, "at": m.created_at, "links": _LINK.findall(m.body or "")} for m in mails]

@@ -15,6 +15,7 @@ from appliance.http.pages import Texts, render_failure, render_page
 from appliance.http.unit_of_work import db_session
 from appliance.memberships import service as memberships_service
 from appliance.organizations import service as organizations_service
+from appliance.users import service as users_service
 from appliance.users.schemas import TIMEZONE_NAMES
 
 console_pages = Blueprint("console_pages", __name__)
@@ -68,6 +69,9 @@ def _navigation(actor: OrgActor | None, org_id: str | None, active: str) -> list
         items += [{"href": url_for(s.endpoint, org_id=actor.organization_id), "label": s.label,
                    "active": s.endpoint == active} for s in SECTIONS
                   if s.permission is None or actor.can(s.permission)]
+    if users_service.access_me(db_session(), actor=browser_actor()).installation_admin:
+        items.append({"href": url_for("console_pages.mail_server"), "label": "nav_mail",
+                      "active": active == "console_pages.mail_server"})
     items.append({"href": url_for("console_pages.account"), "label": "nav_account",
                   "active": active == "console_pages.account"})
     return items

@@ -12,10 +12,10 @@ from appliance.console import forms
 from appliance.console.common import console_pages, current_org_id, my_organizations, render
 from appliance.console.texts import TEXTS
 from appliance.core.actor import Actor
-from appliance.core.errors import AppError, Invalid
+from appliance.core.errors import AppError
 from appliance.core.locales import LOCALES
 from appliance.http.browser import browser_actor, browser_form, signed_in_page
-from appliance.http.pages import check_form, page_language, render_failure, render_page
+from appliance.http.pages import check_form, check_forms, page_language, render_failure, render_page
 from appliance.http.unit_of_work import db_session
 from appliance.organizations import service as organizations_service
 from appliance.organizations.schemas import OrganizationCreateSchema, OrganizationUpdateSchema
@@ -42,19 +42,6 @@ def _create_person(fields: dict):
     email_links.do_send_verification(db_session(), user)
     sign_in_browser(user)
     return user
-
-
-def _check_all(*checks) -> list[dict]:
-    """Each (schema, data) checked; every field's message at once, not the first form's only."""
-    loaded, errors = [], {}
-    for schema, data in checks:
-        try:
-            loaded.append(check_form(schema, data))
-        except Invalid as error:
-            errors.update(error.errors or {})
-    if errors:
-        raise Invalid("Check the marked fields.", errors=errors)
-    return loaded
 
 
 def _organization_checks(billing_email: str) -> list[tuple]:
@@ -95,7 +82,7 @@ def setup():
         return render_page(_SETUP, TEXTS, values=_setup_defaults(), weekdays=forms.WEEKDAYS)
     try:
         # The owner's email is the billing email; an empty one is reported once, by the person's part.
-        person, fields, hours = _check_all((SignupSchema(), _person_fields()),
+        person, fields, hours = check_forms((SignupSchema(), _person_fields()),
                                            *_organization_checks(forms.text("email", 300) or "owner@example.com"))
         user = _create_person(person)
         organization = _create_organization(user.id, fields, hours)
@@ -155,7 +142,7 @@ def new_organization():
         return render(_NEW_ORG, None, "console_pages.new_organization", values=_setup_defaults(),
                       weekdays=forms.WEEKDAYS, quota=quota, first=not my_organizations())
     try:
-        fields, hours = _check_all(*_organization_checks(user.email))
+        fields, hours = check_forms(*_organization_checks(user.email))
         organization = _create_organization(user.id, fields, hours)
     except AppError as error:
         return render(_NEW_ORG, None, "console_pages.new_organization", error=error, values=_form_values(),

@@ -3,6 +3,7 @@ send again, revoke); custom roles with a permission picker grouped by area."""
 
 from __future__ import annotations
 
+import re
 from itertools import groupby
 
 from flask import request
@@ -15,6 +16,8 @@ from appliance.http.pages import check_form, page_language
 from appliance.http.unit_of_work import db_session
 from appliance.invitations import service as invitations_service
 from appliance.invitations.schemas import InvitationCreateSchema
+from appliance.mail import servers as mail_servers
+from appliance.mail import service as mail_service
 from appliance.memberships import service as memberships_service
 from appliance.permissions import service as permissions_service
 from appliance.roles import service as roles_service
@@ -33,12 +36,31 @@ def permission_groups() -> list[dict]:
                                                                       key=lambda p: p.resource)]
 
 
+_INVITATION_LINK = re.compile(r"https?://\S+/invitations/accept\?token=[\w-]+")
+
+
+def _invitation_links(session, invitations) -> dict[str, str]:
+    """Without a mail server the invitations are only kept: their links, for the inviter to pass on
+    (the newest mail to each address holds the link that works)."""
+    if not invitations or mail_servers.is_set(session):
+        return {}
+    links = {}
+    for invitation in invitations:
+        for mail in mail_service.list_mails(session, to=invitation.email, limit=5):
+            found = _INVITATION_LINK.search(mail.body or "")
+            if found:
+                links[invitation.id] = found.group(0)
+                break
+    return links
+
+
 def _page(actor, error: AppError | None = None, **extra):
     session = db_session()
+    invitations = invitations_service.list_invitations(session, actor=actor) if actor.can("members:read") else []
     context = {"members": memberships_service.list_members(session, actor=actor),
                "roles": roles_service.list_roles(session, actor=actor),
-               "invitations": invitations_service.list_invitations(session, actor=actor)
-               if actor.can("members:read") else [],
+               "invitations": invitations,
+               "invitation_links": _invitation_links(session, invitations) if actor.can("members:write") else {},
                "wabas": wabas_service.list_wabas(session, actor=actor) if actor.can("waba:read") else [],
                "groups": permission_groups(), "me": browser_actor().user_id, "done": request.args.get("done"),
                "values": {"email": request.form.get("email", "")[:254], "role_name": request.form.get("role_name", "")[:60],

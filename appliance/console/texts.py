@@ -55,7 +55,25 @@ TEXTS = Texts(
                  "member_suspend": "Member suspended.", "member_unsuspend": "Member can work again.",
                  "member_remove": "Member removed.", "role_created": "Role created.", "role_deleted": "Role deleted.",
                  "connected": "Business account connected.", "disconnected": "Business account disconnected.",
-                 "resubscribed": "Webhooks subscribed again."},
+                 "resubscribed": "Webhooks subscribed again.",
+                 "mail_server_saved": "The test mail was delivered; the mail server is saved."},
+        "mail_title": "Mail server", "nav_mail": "Mail",
+        "mail_intro": "The appliance mails invitations, password resets and notices through this server (SMTP). "
+        "It belongs to the whole installation: only its administrator sets it.",
+        "mail_not_set": "Not set yet: mail is kept here instead of sent, and each person finds their links on My "
+        "account; inviters find invitation links on the team page.",
+        "mail_set": "Mail goes through {host} (test mail delivered {date}).",
+        "mail_from_environment": "Mail goes through {host}, set by APPLIANCE_SMTP_URL when the server started. "
+        "Change it there.", "mail_server": "Server", "mail_host": "Host", "mail_port": "Port",
+        "mail_security": "Connection", "mail_security_names": {"starttls": "STARTTLS (usually port 587)",
+                                                               "ssl": "TLS from the start (usually port 465)",
+                                                               "none": "Unencrypted (only on a trusted network)"},
+        "mail_username": "User name (optional)", "mail_password": "Password (optional)",
+        "mail_password_kept": "unchanged if left empty", "mail_sender": "Sender address",
+        "mail_sender_hint": "What people see in From; the server must allow it.",
+        "mail_test_note": "Saving sends a test mail to you first; nothing is saved unless it is delivered.",
+        "mail_save": "Send a test mail and save", "mail_testing": "Sending a test mail…",
+        "invitation_link": "Mail is not set up: give this link to them",
         # organization
         "organization_title": "Organization", "billing_email": "Billing email", "plan": "Plan",
         "billing_group": "Billing group", "billing_parent": "Billed with its parent organization.",
@@ -160,7 +178,25 @@ TEXTS = Texts(
                  "member_suspend": "Miembro suspendido.", "member_unsuspend": "El miembro puede trabajar de nuevo.",
                  "member_remove": "Miembro retirado.", "role_created": "Rol creado.", "role_deleted": "Rol eliminado.",
                  "connected": "Cuenta de negocio conectada.", "disconnected": "Cuenta de negocio desconectada.",
-                 "resubscribed": "Webhooks suscritos de nuevo."},
+                 "resubscribed": "Webhooks suscritos de nuevo.",
+                 "mail_server_saved": "El correo de prueba se entregó; el servidor de correo está guardado."},
+        "mail_title": "Servidor de correo", "nav_mail": "Correo",
+        "mail_intro": "El equipo envía invitaciones, restablecimientos de contraseña y avisos por este servidor "
+        "(SMTP). Es de toda la instalación: solo su administrador lo configura.",
+        "mail_not_set": "Aún sin configurar: el correo se guarda aquí en vez de enviarse, y cada persona ve sus "
+        "enlaces en Mi cuenta; quien invita ve los enlaces de invitación en la página del equipo.",
+        "mail_set": "El correo sale por {host} (correo de prueba entregado el {date}).",
+        "mail_from_environment": "El correo sale por {host}, configurado con APPLIANCE_SMTP_URL al iniciar el "
+        "servidor. Cámbialo allí.", "mail_server": "Servidor", "mail_host": "Servidor (host)", "mail_port": "Puerto",
+        "mail_security": "Conexión", "mail_security_names": {"starttls": "STARTTLS (normalmente puerto 587)",
+                                                             "ssl": "TLS desde el inicio (normalmente puerto 465)",
+                                                             "none": "Sin cifrar (solo en una red de confianza)"},
+        "mail_username": "Usuario (opcional)", "mail_password": "Contraseña (opcional)",
+        "mail_password_kept": "sin cambios si la dejas vacía", "mail_sender": "Dirección del remitente",
+        "mail_sender_hint": "Lo que la gente ve en De; el servidor debe permitirla.",
+        "mail_test_note": "Al guardar primero se te envía un correo de prueba; no se guarda nada si no se entrega.",
+        "mail_save": "Enviar un correo de prueba y guardar", "mail_testing": "Enviando un correo de prueba…",
+        "invitation_link": "El correo no está configurado: dale este enlace",
         "organization_title": "Organización", "billing_email": "Correo de facturación", "plan": "Plan",
         "billing_group": "Grupo de facturación", "billing_parent": "Se factura con su organización principal.",
         "billing_own": "Se factura por separado.", "opt_out": "Baja de mensajes", "opt_out_enabled": "Los clientes "

@@ -112,3 +112,17 @@ def check_form(schema: Schema, data: dict) -> dict:
         return schema.load(data)
     except ValidationError as exc:
         raise Invalid("Check the marked fields.", errors=_flatten(exc.messages)) from None
+
+
+def check_forms(*checks: tuple[Schema, dict]) -> list[dict]:
+    """Several parts of one form, each (schema, data), checked together: every field's message at
+    once, not the first part's only."""
+    loaded, errors = [], {}
+    for schema, data in checks:
+        try:
+            loaded.append(check_form(schema, data))
+        except Invalid as error:
+            errors.update(error.errors or {})
+    if errors:
+        raise Invalid("Check the marked fields.", errors=errors)
+    return loaded

@@ -19,3 +19,21 @@ class OutgoingMail(SQLModel, table=True):
     last_error: str | None = None
     created_at: datetime = Field(sa_type=UTCDateTime)
     delivered_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class MailServer(SQLModel, table=True):
+    """The installation's outgoing mail server as its administrator set it in the console (one
+    row; APPLIANCE_SMTP_URL, when given, wins over it). The password is sealed with the keyring."""
+
+    __tablename__ = "mail_servers"
+
+    id: str = Field(default="default", primary_key=True, max_length=20)
+    host: str = Field(max_length=253)
+    port: int
+    security: str = Field(max_length=10)  # none | starttls | ssl
+    username: str | None = Field(default=None, max_length=254)
+    password_sealed: str | None = None
+    sender: str = Field(max_length=254)
+    tested_at: datetime = Field(sa_type=UTCDateTime)  # saved only after a test mail went through
+    updated_by: str | None = Field(default=None, max_length=36)
+    updated_at: datetime = Field(sa_type=UTCDateTime)

@@ -45,8 +45,14 @@ def list_stuck_ids(session: Session, *, older_than_seconds: int = 60) -> list[st
 
 @dataclass(frozen=True)
 class MailTransport:
-    smtp_url: str
+    """Where mail goes: an SMTP server (None: kept in the outbox table and logged) and the sender."""
+
+    config: smtp.SmtpConfig | None
     sender: str
+
+    @classmethod
+    def from_url(cls, smtp_url: str, sender: str) -> "MailTransport":
+        return cls(smtp.SmtpConfig.from_url(smtp_url) if smtp_url else None, sender)
 
 
 def deliver(database: Database, transport: MailTransport, mail_id: str) -> None:
@@ -59,12 +65,12 @@ def deliver(database: Database, transport: MailTransport, mail_id: str) -> None:
         mail = session.get(OutgoingMail, mail_id)
         if mail is None or mail.status != "pending":
             return
-    if not transport.smtp_url:
+    if transport.config is None:
         log.info("mail (no SMTP configured) to=%s subject=%s\n%s", mail.to_address, mail.subject, mail.body)
         _finish(database, mail_id, "logged")
         return
     try:
-        smtp.send(smtp.SmtpConfig.from_url(transport.smtp_url), sender=transport.sender,
+        smtp.send(transport.config, sender=transport.sender,
                   to=mail.to_address, subject=mail.subject, body=mail.body,
                   message_id=f"<{mail.id}@appliance>")
     except Exception as exc:

@@ -2,13 +2,14 @@ from huey import crontab
 
 from appliance.core import runtime
 from appliance.core.queue import huey
-from appliance.mail import service
+from appliance.mail import servers, service
 from appliance.mail.service import MAX_ATTEMPTS
 
 
 def _transport() -> service.MailTransport:
-    settings = runtime.get().settings
-    return service.MailTransport(smtp_url=settings.smtp_url, sender=settings.mail_from)
+    """Read at each delivery: the administrator may set the server while the process runs."""
+    with runtime.get().db.unit_of_work(write=False) as session:
+        return servers.transport(session)
 
 
 @huey.task(retries=MAX_ATTEMPTS - 1, retry_delay=30)

@@ -24,6 +24,16 @@ _TEXTS: dict[str, dict[str, MailText]] = {
             "Abre la conversación:\n{link}\n\n"
             "Recibes este correo porque la bandeja de la organización avisa de esperas de más de {delay} minutos.\n"),
     },
+    "mail_server_test": {
+        "en": MailText(
+            "Test mail from your appliance",
+            "Hello {name},\n\nThis mail proves that {host} delivers the appliance's mail: invitations, password "
+            "resets and notices will now reach people.\n"),
+        "es": MailText(
+            "Correo de prueba de tu equipo",
+            "Hola {name}:\n\nEste correo demuestra que {host} entrega el correo del equipo: las invitaciones, los "
+            "restablecimientos de contraseña y los avisos llegarán a las personas.\n"),
+    },
     "verify_email": {
         "en": MailText(
             "Confirm your email address",

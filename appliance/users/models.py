@@ -16,6 +16,9 @@ class User(SQLModel, table=True):
     locale: str = Field(default="en", max_length=10)
     timezone: str = Field(default="UTC", max_length=64)
     email_verified_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    # The person who ran the first-run setup: sets what belongs to the installation, not to one
+    # organization (the mail server). Anyone may sign up and own an organization; not this.
+    installation_admin: bool = Field(default=False)
     # TOTP seed sealed with the keyring; `totp_pending_secret` holds a seed between setup and enable.
     totp_secret: str | None = None
     totp_pending_secret: str | None = None

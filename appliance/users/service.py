@@ -38,8 +38,10 @@ def do_create_user(session: Session, *, email: str, password: str, name: str,
         raise Conflict("An account with this email already exists.", code="email_taken",
                        errors={"email": ["Already registered."]})
     now = clock.now()
+    # The installation's first person administers it (its mail server), however they signed up.
     user = User(email=email.lower(), name=name, password_hash=crypto.hash_password(password),
-                locale=locale, password_changed_at=now, created_at=now, updated_at=now)
+                locale=locale, installation_admin=not anyone_exists(session), password_changed_at=now,
+                created_at=now, updated_at=now)
     session.add(user)
     try:
         with session.begin_nested():

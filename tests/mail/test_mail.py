@@ -34,7 +34,7 @@ def test_without_smtp_mail_is_kept_and_logged(app, caplog):
     """No SMTP URL: the mail stays in the outbox table as 'logged' and its text is in the log."""
     database, mail_id = _queue_one()
     caplog.set_level("INFO")
-    service.deliver(database, service.MailTransport(smtp_url="", sender="a@b"), mail_id)
+    service.deliver(database, service.MailTransport.from_url("", "a@b"), mail_id)
     assert _status(database, mail_id).status == "logged"
     assert "Confirm your email address" in caplog.text
 
@@ -42,7 +42,7 @@ def test_without_smtp_mail_is_kept_and_logged(app, caplog):
 def test_smtp_delivery_marks_sent_and_is_idempotent(app, mailbox, settings):
     """Delivered once over real SMTP; running the task again sends nothing more."""
     database, mail_id = _queue_one()
-    transport = service.MailTransport(smtp_url=settings.smtp_url, sender="a@b")
+    transport = service.MailTransport.from_url(settings.smtp_url, "a@b")
     service.deliver(database, transport, mail_id)
     service.deliver(database, transport, mail_id)
     assert _status(database, mail_id).status == "sent"
@@ -53,6 +53,6 @@ def test_smtp_down_counts_the_attempt_and_raises_for_retry(app):
     """A refused connection raises (the queue retries) and the attempt is recorded."""
     database, mail_id = _queue_one()
     with pytest.raises(OSError):
-        service.deliver(database, service.MailTransport(smtp_url="smtp://127.0.0.1:1", sender="a@b"), mail_id)
+        service.deliver(database, service.MailTransport.from_url("smtp://127.0.0.1:1", "a@b"), mail_id)
     mail = _status(database, mail_id)
     assert mail.status == "pending" and mail.attempts == 1 and mail.last_error
