@@ -45,8 +45,9 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
         app.register_blueprint(page_blueprint)
     app.jinja_env.globals["sandbox"] = settings.sandbox
     app.jinja_env.filters["phone"] = phones.for_people  # {{ contact.wa_id|phone }}: "+57 300 1234567"
-    if settings.sandbox:  # the simulated network beside the app, at /netsim
-        netsim = create_netsim_app(sandbox.start(settings))
-        netsim.config["MOUNT_PATH"] = sandbox.MOUNT_PATH
-        app.wsgi_app = DispatcherMiddleware(app.wsgi_app, {sandbox.MOUNT_PATH: netsim})
+    # The simulated network beside the app, at /netsim: the whole network in sandbox mode, else
+    # only for organizations that try the sandbox (its control API closed).
+    netsim = create_netsim_app(sandbox.start(settings), control=settings.sandbox)
+    netsim.config["MOUNT_PATH"] = sandbox.MOUNT_PATH
+    app.wsgi_app = DispatcherMiddleware(app.wsgi_app, {sandbox.MOUNT_PATH: netsim})
     return app

@@ -56,7 +56,8 @@ TEXTS = Texts(
                  "member_remove": "Member removed.", "role_created": "Role created.", "role_deleted": "Role deleted.",
                  "connected": "Business account connected.", "disconnected": "Business account disconnected.",
                  "resubscribed": "Webhooks subscribed again.",
-                 "mail_server_saved": "The test mail was delivered; the mail server is saved."},
+                 "mail_server_saved": "The test mail was delivered; the mail server is saved.",
+                 "sandbox_connected": "Your sandbox number is ready: open the inbox and play a customer."},
         "mail_title": "Mail server", "nav_mail": "Mail",
         "mail_intro": "The appliance mails invitations, password resets and notices through this server (SMTP). "
         "It belongs to the whole installation: only its administrator sets it.",
@@ -111,8 +112,6 @@ TEXTS = Texts(
         "inbox. No real messages are sent.", "sandbox_ready": "Your sandbox number is ready.",
         "sandbox_preparing": "Preparing your sandbox number…",
         "sandbox_open": "Open the inbox and simulate a customer",
-        "sandbox_off": "This server runs with the real network. To try the sandbox, start it with `make sandbox` "
-        "(or APPLIANCE_SANDBOX=true).",
         "accounts": "Business accounts", "no_accounts": "No business account connected yet. Connect one below: "
         "its numbers appear here with their quality and throughput.", "number": "Number",
         "verified_name": "Display name", "quality": "Quality", "throughput": "Messages per second",
@@ -179,7 +178,8 @@ TEXTS = Texts(
                  "member_remove": "Miembro retirado.", "role_created": "Rol creado.", "role_deleted": "Rol eliminado.",
                  "connected": "Cuenta de negocio conectada.", "disconnected": "Cuenta de negocio desconectada.",
                  "resubscribed": "Webhooks suscritos de nuevo.",
-                 "mail_server_saved": "El correo de prueba se entregó; el servidor de correo está guardado."},
+                 "mail_server_saved": "El correo de prueba se entregó; el servidor de correo está guardado.",
+                 "sandbox_connected": "Tu número de sandbox está listo: abre la bandeja y haz de cliente."},
         "mail_title": "Servidor de correo", "nav_mail": "Correo",
         "mail_intro": "El equipo envía invitaciones, restablecimientos de contraseña y avisos por este servidor "
         "(SMTP). Es de toda la instalación: solo su administrador lo configura.",
@@ -232,8 +232,6 @@ TEXTS = Texts(
         "No se envían mensajes reales.", "sandbox_ready": "Tu número de sandbox está listo.",
         "sandbox_preparing": "Preparando tu número de sandbox…",
         "sandbox_open": "Abre la bandeja y simula un cliente",
-        "sandbox_off": "Este servidor usa la red real. Para probar el sandbox, inícialo con `make sandbox` "
-        "(o APPLIANCE_SANDBOX=true).",
         "accounts": "Cuentas de negocio", "no_accounts": "Aún no hay cuentas de negocio conectadas. Conecta una abajo: "
         "sus números aparecen aquí con su calidad y capacidad.", "number": "Número",
         "verified_name": "Nombre visible", "quality": "Calidad", "throughput": "Mensajes por segundo",

@@ -22,6 +22,7 @@ from appliance.messages import thread
 from appliance.messages.models import Message
 from appliance.messages.text import plain_text
 from appliance.phone_numbers import service as phone_numbers_service
+from appliance.sandbox import service as sandbox_service
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.tags import service as tags_service
 from appliance.templates.components import expected_variables
@@ -72,13 +73,16 @@ class Sidebar:
     counts: dict
     tags: list
     numbers: list
+    sandbox_number: object | None = None  # a number on the simulated network: its customer can be played
 
 
 def sidebar(session: Session, actor: OrgActor) -> Sidebar:
     tabs = inbox_settings.read_settings(session, actor.organization_id, "messaging")["inbox_tabs"]
+    numbers = phone_numbers_service.list_phone_numbers(session, actor=actor)
+    simulated = {n.id for n in sandbox_service.sandbox_numbers(session, organization_id=actor.organization_id)}
     return Sidebar(tabs=[t for t in tabs if t in TABS] or ["all"], counts=inbox.unread_counts(session, actor=actor),
-                   tags=tags_service.list_tags(session, actor=actor),
-                   numbers=phone_numbers_service.list_phone_numbers(session, actor=actor))
+                   tags=tags_service.list_tags(session, actor=actor), numbers=numbers,
+                   sandbox_number=next((n for n in numbers if n.id in simulated), None))
 
 
 @dataclass

@@ -20,7 +20,10 @@ from appliance.netsim.network import MEDIA_TYPES, NetworkError
 from appliance.netsim.simulator import Simulator
 
 
-def create_netsim_app(simulator: Simulator | None = None) -> Flask:
+def create_netsim_app(simulator: Simulator | None = None, *, control: bool = True) -> Flask:
+    """`control=False`: only the Graph API (each call proven by an account's token); the control
+    API answers 404, as when the appliance serves its sandbox accounts beside the real network and
+    their customers are played through the console's signed-in routes instead."""
     simulator = simulator or Simulator()
     network = simulator.network
     app = Flask("appliance.netsim")
@@ -37,6 +40,8 @@ def create_netsim_app(simulator: Simulator | None = None) -> Flask:
     @app.before_request
     def graph_faults():
         if request.path.startswith("/_control"):
+            if not control:
+                return jsonify(NetworkError(100, f"Unknown path components: {request.path}").envelope()), 404
             return None
         if simulator.faults.slow_seconds:
             time.sleep(simulator.faults.slow_seconds)

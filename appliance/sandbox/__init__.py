@@ -1,8 +1,14 @@
-"""Sandbox mode (`appliance serve --sandbox`, APPLIANCE_SANDBOX=true): the network simulator runs in
-this process, mounted at /netsim, and plays the WhatsApp network. Every new organization gets a
-simulated business account with one number, connected as `sandbox: true`, so a fresh install can be
-tried end to end with no Meta account. Its customers are driven through the simulator's control API
-(/netsim/_control/...).
+"""The sandbox: the network simulator runs in this process, mounted at /netsim, and plays the
+WhatsApp network for sandbox business accounts (`sandbox: true`), so the appliance can be tried end
+to end with no Meta account.
+
+- Sandbox mode (`appliance serve --sandbox`, APPLIANCE_SANDBOX=true): the simulator is the whole
+  network; every new organization gets a sandbox account; the control API (/netsim/_control/...)
+  is open, for demos and tests to play the customers.
+- Otherwise an organization may still "Try the sandbox" from the console: its account lives in the
+  simulator and its calls are routed there by token (wabas.network.route_simulated_tokens), while
+  other organizations talk to the real network. The control API is closed; its customers are
+  played through the console's signed-in route (console/sandbox.py).
 
 The simulator keeps its state in memory; on start the sandbox accounts stored in the database are
 recreated in it with their ids and secrets. A demo mode, and so the one place outside server.py
@@ -39,11 +45,18 @@ def simulator() -> Simulator:
     return _simulator
 
 
+def owns_token(token: str) -> bool:
+    return _simulator is not None and any(a.access_token == token for a in _simulator.network.accounts.values())
+
+
 def start(settings) -> Simulator:
-    """A fresh simulator with the stored sandbox accounts recreated in it (app.py mounts it)."""
+    """A fresh simulator with the stored sandbox accounts recreated in it (app.py mounts it), and
+    the Graph calls made with its tokens routed to it."""
     global _simulator
     _simulator = Simulator()
     from appliance.sandbox import service
+    from appliance.wabas import network
+    network.route_simulated_tokens(owns_token, graph_url(settings))
     restored = service.restore(_simulator, webhook_url(settings))
     log.info("sandbox: simulated network at %s (%d business accounts restored)", graph_url(settings), restored)
     return _simulator

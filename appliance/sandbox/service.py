@@ -6,6 +6,7 @@ from sqlmodel import Session, select
 
 from appliance.core import runtime
 from appliance.core.actor import OrgActor
+from appliance.core.errors import Invalid, NotFound
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.wabas import service as wabas_service
 from appliance.wabas.models import BusinessAccount
@@ -44,3 +45,36 @@ def restore(simulator, webhook_url: str) -> int:
                 webhook_url=webhook_url, numbers=[{"phoneNumberId": n.phone_number_id, "verifiedName": n.verified_name,
                                                    "displayPhoneNumber": n.display_phone_number} for n in numbers])
         return len(accounts)
+
+
+def sandbox_numbers(session: Session, *, organization_id: str) -> list[PhoneNumber]:
+    """The organization's numbers on the simulated network (its sandbox accounts')."""
+    return list(session.exec(
+        select(PhoneNumber).join(BusinessAccount, BusinessAccount.id == PhoneNumber.waba_pk)
+        .where(BusinessAccount.organization_id == organization_id, BusinessAccount.sandbox.is_(True),
+               BusinessAccount.disconnected_at.is_(None))
+        .order_by(PhoneNumber.created_at)).all())
+
+
+def do_try_sandbox(session: Session, simulator, *, actor: OrgActor, webhook_url: str) -> BusinessAccount:
+    """An organization asks for its sandbox account from the console (on any server: its calls
+    go to the in-process simulator by token). Asking again answers the same account."""
+    return do_connect_sandbox(session, simulator, organization_id=actor.organization_id, webhook_url=webhook_url)
+
+
+SIMULATED_CUSTOMER = ("5215550001234", "Cliente de prueba")
+
+
+def check_customer_writes(session: Session, simulator, *, actor: OrgActor, phone_number_pk: str, text: str) -> str:
+    """The simulated customer writes `text` to one of the organization's sandbox numbers; the
+    simulator posts the webhook as Meta would. Answers the message's wamid."""
+    number = next((n for n in sandbox_numbers(session, organization_id=actor.organization_id)
+                   if n.id == phone_number_pk), None)
+    if number is None:
+        raise NotFound("No sandbox number with this id in this organization.", code="sandbox_number_not_found")
+    text = text.strip()
+    if not 0 < len(text) <= 4096:
+        raise Invalid("Write between 1 and 4,096 characters.", code="invalid_text",
+                      errors={"text": ["Between 1 and 4,096 characters."]})
+    wa_id, name = SIMULATED_CUSTOMER
+    return simulator.customer_writes(number.phone_number_id, wa_id, {"type": "text", "text": {"body": text}}, name=name)

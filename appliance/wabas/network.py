@@ -5,6 +5,8 @@ templates, messages) comes here."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 
 from appliance.core import runtime
@@ -18,10 +20,47 @@ def _client(base_url: str, version: str, timeout: float) -> GraphClient:
     return GraphClient(base_url, version, timeout=timeout)
 
 
+@dataclass(frozen=True)
+class _SimulatedNetwork:
+    owns_token: Callable[[str], bool]
+    graph_url: str
+
+
+_simulated: _SimulatedNetwork | None = None
+
+
+def route_simulated_tokens(owns_token: Callable[[str], bool] | None, graph_url: str | None = None) -> None:
+    """The sandbox (appliance/sandbox) registers its in-process simulator: a call made with a token
+    it issued goes there, whatever network the installation talks to, so a sandbox organization
+    works on a real server without a restart. The simulator's tokens exist nowhere else, so routing
+    by token is exact. None: forget it."""
+    global _simulated
+    _simulated = _SimulatedNetwork(owns_token, graph_url) if owns_token and graph_url else None
+
+
+class _ByToken:
+    """A GraphClient's face (every call takes the token first) over two networks."""
+
+    def __init__(self, real: GraphClient, simulated: GraphClient, owns_token: Callable[[str], bool]):
+        self._real, self._simulated, self._owns_token = real, simulated, owns_token
+
+    def __getattr__(self, name: str):
+        def call(token: str, *args, **kwargs):
+            client = self._simulated if self._owns_token(token) else self._real
+            return getattr(client, name)(token, *args, **kwargs)
+        return call
+
+
 def graph_client() -> GraphClient:
-    """The process's Graph API client, from the settings of the installed runtime."""
+    """The process's Graph API client, from the settings of the installed runtime (and the
+    sandbox's simulator for the tokens it issued)."""
     settings = runtime.get().settings
-    return _client(settings.graph_api_url, settings.graph_api_version, settings.graph_timeout_seconds)
+    real = _client(settings.graph_api_url, settings.graph_api_version, settings.graph_timeout_seconds)
+    simulated = _simulated
+    if simulated is None or simulated.graph_url == settings.graph_api_url:
+        return real
+    return _ByToken(real, _client(simulated.graph_url, settings.graph_api_version, settings.graph_timeout_seconds),
+                    simulated.owns_token)  # type: ignore[return-value]
 
 
 def as_app_error(error: GraphError, *, what: str) -> AppError:

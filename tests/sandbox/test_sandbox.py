@@ -35,7 +35,7 @@ def test_new_organizations_get_a_sandbox_account_that_survives_a_restart(setting
     runtime.get().db.dispose()
 
 
-def test_without_the_sandbox_nothing_is_connected_or_mounted(client, api):
+def test_without_sandbox_mode_nothing_is_connected_and_the_control_api_is_closed(client, api):
     token = api.signup()["tokens"]["accessToken"]
     org = api.post("/organizations", {"name": "Sol", "slug": "sol", "billingEmail": "b@sol.test"}, token=token).json["data"]
     assert api.get(f"/organizations/{org['id']}/wabas", token=token).json["data"] == []

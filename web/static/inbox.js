@@ -174,15 +174,14 @@
     }
   });
 
-  // The sandbox's simulated customer writes through the built-in simulator.
+  // The sandbox's simulated customer writes (a signed-in console route; without JavaScript the
+  // form posts there and comes back to the inbox). The message arrives by the live stream.
   document.addEventListener("submit", async (e) => {
     const form = e.target.closest("[data-simulate]");
     if (!form) return;
     e.preventDefault();
-    const answer = await fetch("/netsim/_control/inbound", {
-      method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({phoneNumberId: form.dataset.number, from: "5215550001234", name: "Cliente de prueba",
-                            type: "text", text: {body: form.elements.text.value}}),
+    const answer = await fetch(form.action, {
+      method: "POST", headers: {"X-Requested-With": "fetch"}, body: new URLSearchParams(new FormData(form)),
     }).catch(() => null);
     if (!answer || !answer.ok) say("toast", body.dataset.error, 5000);
   });

@@ -1,0 +1,38 @@
+"""The sandbox from the console, on any server: an organization asks for its simulated account
+("Try the sandbox"), and plays its customer from the inbox. Sandbox mode's open control API is not
+needed (and is closed on a real server): these routes are signed in and scoped to the organization."""
+
+from __future__ import annotations
+
+from flask import redirect, request, url_for
+
+from appliance import sandbox
+from appliance.console import forms
+from appliance.console.common import back, console_pages, org_actor
+from appliance.core import runtime
+from appliance.http.browser import signed_in_page
+from appliance.http.unit_of_work import db_session
+from appliance.sandbox import service as sandbox_service
+
+
+@console_pages.post("/console/<uuid:org_id>/sandbox")
+@signed_in_page
+def sandbox_try(org_id):
+    actor = org_actor(org_id, "waba:write")
+    sandbox_service.do_try_sandbox(db_session(), sandbox.simulator(), actor=actor,
+                                   webhook_url=sandbox.webhook_url(runtime.get().settings))
+    return back("console_pages.whatsapp", "sandbox_connected", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/sandbox/customer")
+@signed_in_page
+def sandbox_customer_writes(org_id):
+    """From the inbox's empty state: with JavaScript a 204 (the message arrives by the live
+    stream); without, back to the inbox."""
+    actor = org_actor(org_id, "conversations:read")
+    sandbox_service.check_customer_writes(db_session(), sandbox.simulator(), actor=actor,
+                                          phone_number_pk=forms.text("phone_number_pk", 40),
+                                          text=request.form.get("text", "")[:5000])
+    if request.headers.get("X-Requested-With") == "fetch":
+        return "", 204
+    return redirect(url_for("inbox_pages.page", org_id=actor.organization_id))
