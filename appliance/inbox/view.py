@@ -79,7 +79,8 @@ class Sidebar:
 def sidebar(session: Session, actor: OrgActor) -> Sidebar:
     tabs = inbox_settings.read_settings(session, actor.organization_id, "messaging")["inbox_tabs"]
     numbers = phone_numbers_service.list_phone_numbers(session, actor=actor)
-    simulated = {n.id for n in sandbox_service.sandbox_numbers(session, organization_id=actor.organization_id)}
+    simulated = ({n.id for n in sandbox_service.sandbox_numbers(session, organization_id=actor.organization_id)}
+                 if numbers else set())  # no number, no query on every inbox page
     return Sidebar(tabs=[t for t in tabs if t in TABS] or ["all"], counts=inbox.unread_counts(session, actor=actor),
                    tags=tags_service.list_tags(session, actor=actor), numbers=numbers,
                    sandbox_number=next((n for n in numbers if n.id in simulated), None))

@@ -1,6 +1,8 @@
 """Sandbox mode in-process: a new organization gets a simulated account; a restarted process
 recreates it in its fresh simulator with the same ids and secrets."""
 
+import re
+
 from appliance.app import create_app
 from appliance.core import runtime
 
@@ -40,3 +42,37 @@ def test_without_sandbox_mode_nothing_is_connected_and_the_control_api_is_closed
     org = api.post("/organizations", {"name": "Sol", "slug": "sol", "billingEmail": "b@sol.test"}, token=token).json["data"]
     assert api.get(f"/organizations/{org['id']}/wabas", token=token).json["data"] == []
     assert client.get("/netsim/_control/sent").status_code == 404
+
+
+def test_trying_the_sandbox_from_the_console_and_its_bad_input(client, api, owner):
+    """On a server outside sandbox mode: an owner connects the organization's sandbox account (no
+    network call: the simulator is in the process); an agent may not; the simulated customer only
+    writes to this organization's sandbox numbers, and only a text of 1 to 4,096 characters."""
+    from tests.browser_forms import csrf_of, sign_in
+    from tests.factories import add_member
+    org_id = owner["org"]["id"]
+    add_member(api, org_id, "agent", "agent@example.com")
+    sign_in(client, email="agent@example.com")
+    page = client.get(f"/console/{org_id}/team")
+    assert client.post(f"/console/{org_id}/sandbox", data={"csrf": csrf_of(page)}).status_code == 403
+    client.post("/sign-out", data={"csrf": csrf_of(page)})
+
+    sign_in(client, email="owner@example.com")
+    page = client.get(f"/console/{org_id}/whatsapp")
+    assert "Try the sandbox" in page.text
+    tried = client.post(f"/console/{org_id}/sandbox", data={"csrf": csrf_of(page)})
+    assert tried.status_code == 302
+    [waba] = api.get(f"/organizations/{org_id}/wabas", token=owner["token"]).json["data"]
+    assert waba["sandbox"] is True
+    assert client.post(f"/console/{org_id}/sandbox", data={"csrf": csrf_of(page)}).status_code == 302
+    assert len(api.get(f"/organizations/{org_id}/wabas", token=owner["token"]).json["data"]) == 1  # the same one
+
+    inbox = client.get(f"/inbox/{org_id}")
+    number_pk = re.search(r'name="phone_number_pk" value="([^"]+)"', inbox.text).group(1)
+    customer = f"/console/{org_id}/sandbox/customer"
+    unknown = client.post(customer, data={"csrf": csrf_of(inbox), "phone_number_pk": org_id, "text": "Hola"})
+    assert unknown.status_code == 404
+    empty = client.post(customer, data={"csrf": csrf_of(inbox), "phone_number_pk": number_pk, "text": "   "})
+    assert empty.status_code == 400
+    too_long = client.post(customer, data={"csrf": csrf_of(inbox), "phone_number_pk": number_pk, "text": "a" * 4097})
+    assert too_long.status_code == 400
