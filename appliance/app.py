@@ -49,5 +49,7 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     # only for organizations that try the sandbox (its control API closed).
     netsim = create_netsim_app(sandbox.start(settings), control=settings.sandbox)
     netsim.config["MOUNT_PATH"] = sandbox.MOUNT_PATH
+    # The appliance calls it on loopback; pictures it serves are addressed for people's browsers.
+    netsim.config["PUBLIC_URL"] = sandbox.public_url(settings)
     app.wsgi_app = DispatcherMiddleware(app.wsgi_app, {sandbox.MOUNT_PATH: netsim})
     return app

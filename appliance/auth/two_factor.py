@@ -49,8 +49,20 @@ def do_setup(session: Session, *, actor: Actor) -> SetupInfo:
     secret = pyotp.random_base32()
     user.totp_pending_secret = runtime.get().keyring.seal(secret)
     session.add(user)
-    uri = pyotp.TOTP(secret).provisioning_uri(name=user.email, issuer_name=ISSUER)
+    return _setup_info(secret, user.email)
+
+
+def _setup_info(secret: str, email: str) -> SetupInfo:
+    uri = pyotp.TOTP(secret).provisioning_uri(name=email, issuer_name=ISSUER)
     return SetupInfo(secret, uri, segno.make(uri, error="m").svg_inline(scale=4, border=2))
+
+
+def pending_setup(session: Session, *, actor: Actor) -> SetupInfo | None:
+    """The enrolment under way, shown again (same seed) after a code that did not match."""
+    user = users_service.access_me(session, actor=actor)
+    if user.two_factor_enabled or not user.totp_pending_secret:
+        return None
+    return _setup_info(runtime.get().keyring.unseal(user.totp_pending_secret), user.email)
 
 
 def check_enable(session: Session, *, actor: Actor, code: str, ip: str) -> list[str]:

@@ -16,13 +16,20 @@ class BusinessProfileSchema(ApiSchema):
     profile_picture_url = fields.String(allow_none=True)
 
 
+def _email_or_empty(value: str) -> None:
+    if value:
+        validate.Email()(value)
+
+
 class BusinessProfileUpdateSchema(ApiSchema):
-    """The network's limits: about 139 characters, address 256, description 512, email 128, two websites."""
+    """The network's limits: about 139 characters, address 256, description 512, email 128, two
+    websites. An empty address, description or email (or no websites) clears it."""
 
     about = Text(min_length=1, max_length=139)
     address = Text(max_length=256)
     description = Text(max_length=512, multiline=True)
-    email = fields.Email(validate=validate.Length(max=128))
+    email = fields.String(validate=[validate.Length(max=128), _email_or_empty],
+                          metadata={"description": "An email address, or empty to clear it"})
     vertical = fields.String(validate=validate.OneOf(VERTICALS))
     websites = fields.List(fields.Url(schemes={"http", "https"}, validate=validate.Length(max=256)),
                            validate=validate.Length(max=2))

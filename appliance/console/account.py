@@ -106,8 +106,9 @@ def account_2fa_enable():
     try:
         codes = two_factor.check_enable(db_session(), actor=browser_actor(), code=forms.text("code", 40),
                                         ip=client_ip())
-    except AppError as error:
-        return _page(error=error, form="2fa")
+    except AppError as error:  # the same QR code again, to try the next code
+        setup = two_factor.pending_setup(db_session(), actor=browser_actor())
+        return _page(error=error, form="2fa", **({"setup": setup} if setup else {}))
     return _page(recovery_codes=codes)
 
 

@@ -112,8 +112,11 @@ def contact_delete(org_id, contact_id):
 @signed_in_page
 def contact_join_list(org_id, contact_id):
     actor = org_actor(org_id, "contacts:write")
-    lists_service.do_add_members(db_session(), actor=actor, list_id=forms.text("list_id", 40),
-                                 contact_ids=[str(contact_id)])
+    try:  # a list picked from the page can be gone (or never ours) by the time it is posted
+        lists_service.do_add_members(db_session(), actor=actor, list_id=forms.text("list_id", 40),
+                                     contact_ids=[str(contact_id)])
+    except AppError as error:
+        return _contact_page(actor, str(contact_id), error)
     return back("console_pages.contact", "list_joined", org_id=actor.organization_id, contact_id=contact_id)
 
 

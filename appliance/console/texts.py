@@ -92,6 +92,11 @@ TEXTS = Texts(
         "revoke": "Revoke", "confirm_revoke": "Revoke this invitation? The link stops working.",
         "no_invitations": "No invitation waiting. Invite a colleague with their email and a role.",
         "roles": "Roles", "system_role": "built-in", "permissions": "Permissions", "new_role": "New role",
+        "role_names": {"owner": "Owner", "admin": "Admin", "supervisor": "Supervisor", "agent": "Agent"},
+        "role_descriptions": {"owner": "Everything, including billing and ownership.",
+                              "admin": "Everything except billing changes.",
+                              "supervisor": "Runs the team: sees everything, works conversations, manages attendance.",
+                              "agent": "Works conversations and contacts."},
         "role_name": "Name", "role_description": "Description", "create_role": "Create role", "delete": "Delete",
         "confirm_delete_role": "Delete this role?",
         # API keys
@@ -115,6 +120,7 @@ TEXTS = Texts(
         "accounts": "Business accounts", "no_accounts": "No business account connected yet. Connect one below: "
         "its numbers appear here with their quality and throughput.", "number": "Number",
         "verified_name": "Display name", "quality": "Quality", "throughput": "Messages per second",
+        "quality_names": {"GREEN": "High", "YELLOW": "Medium", "RED": "Low"},
         "connected_on": "Connected", "needs_reauth": "Needs a new token", "disconnect": "Disconnect",
         "confirm_disconnect": "Disconnect this business account? Its numbers stop sending and receiving.",
         "resubscribe": "Subscribe webhooks again", "connect_title": "Connect a business account",
@@ -214,6 +220,12 @@ TEXTS = Texts(
         "confirm_revoke": "¿Revocar esta invitación? El enlace deja de funcionar.",
         "no_invitations": "No hay invitaciones pendientes. Invita a un colega con su correo y un rol.",
         "roles": "Roles", "system_role": "incluido", "permissions": "Permisos", "new_role": "Rol nuevo",
+        "role_names": {"owner": "Propietario", "admin": "Administrador", "supervisor": "Supervisor",
+                       "agent": "Agente"},
+        "role_descriptions": {"owner": "Todo, incluidos la facturación y la propiedad.",
+                              "admin": "Todo salvo cambios de facturación.",
+                              "supervisor": "Dirige el equipo: ve todo, atiende conversaciones, gestiona la asistencia.",
+                              "agent": "Atiende conversaciones y contactos."},
         "role_name": "Nombre", "role_description": "Descripción", "create_role": "Crear rol", "delete": "Eliminar",
         "confirm_delete_role": "¿Eliminar este rol?",
         "api_keys_title": "Claves API", "api_keys_intro": "Las claves permiten a tus sistemas locales (una tienda, "
@@ -235,6 +247,7 @@ TEXTS = Texts(
         "accounts": "Cuentas de negocio", "no_accounts": "Aún no hay cuentas de negocio conectadas. Conecta una abajo: "
         "sus números aparecen aquí con su calidad y capacidad.", "number": "Número",
         "verified_name": "Nombre visible", "quality": "Calidad", "throughput": "Mensajes por segundo",
+        "quality_names": {"GREEN": "Alta", "YELLOW": "Media", "RED": "Baja"},
         "connected_on": "Conectada", "needs_reauth": "Necesita un token nuevo", "disconnect": "Desconectar",
         "confirm_disconnect": "¿Desconectar esta cuenta de negocio? Sus números dejan de enviar y recibir.",
         "resubscribe": "Suscribir webhooks de nuevo", "connect_title": "Conectar una cuenta de negocio",

@@ -89,6 +89,7 @@ class InvitationPreview:
     organization_name: str
     email: str
     role_name: str
+    system_role_key: str | None  # a system role's name is said in the reader's language
 
 
 def _find(session: Session, token: str) -> Invitation:
@@ -102,8 +103,9 @@ def _find(session: Session, token: str) -> Invitation:
 
 def preview(session: Session, *, token: str) -> InvitationPreview:
     invitation = _find(session, token)
+    role = session.get(Role, invitation.role_id)
     return InvitationPreview(session.get(Organization, invitation.organization_id).name, invitation.email,
-                             session.get(Role, invitation.role_id).name)
+                             role.name, role.key if role.system else None)
 
 
 def check_accept(session: Session, *, actor: Actor, token: str) -> Membership:

@@ -7,6 +7,7 @@ TEXTS = Texts(
     en={
         "title": "Join {organization}",
         "intro": "You were invited as {role}, with {email}.",
+        "role_names": {"owner": "Owner", "admin": "Admin", "supervisor": "Supervisor", "agent": "Agent"},
         "have_account": "I have an account",
         "new_account": "I am new here",
         "name": "Your name",
@@ -30,6 +31,7 @@ TEXTS = Texts(
     es={
         "title": "Únete a {organization}",
         "intro": "Te invitaron como {role}, con {email}.",
+        "role_names": {"owner": "Propietario", "admin": "Administrador", "supervisor": "Supervisor", "agent": "Agente"},
         "have_account": "Ya tengo cuenta",
         "new_account": "Soy nuevo",
         "name": "Tu nombre",

@@ -62,6 +62,10 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
             raise NetworkError(190, "Error validating access token: the session is invalid or has expired")
         return found
 
+    def base_url() -> str:
+        """Where this simulator answers, as the caller reached it."""
+        return request.host_url.rstrip("/") + (app.config.get("MOUNT_PATH") or "")
+
     def json_body() -> dict:
         body = request.get_json(silent=True)
         if not isinstance(body, dict):
@@ -117,13 +121,21 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
     @app.get("/<version>/<media_id>")
     def media_url(version, media_id):
         media = _media(media_id)
-        return jsonify(media.as_graph(request.host_url.rstrip("/") + (app.config.get("MOUNT_PATH") or "")))
+        return jsonify(media.as_graph(base_url()))
 
     @app.delete("/<version>/<media_id>")
     def delete_media(version, media_id):
         _media(media_id)
         network.media.pop(media_id, None)
         return jsonify({"success": True})
+
+    @app.get("/_pictures/<name>")
+    def picture(name):
+        """Profile pictures are public, as on WhatsApp's CDN (no token)."""
+        content, mime_type = network.pictures.get(name) or (None, None)
+        if content is None:
+            raise NetworkError(100, f"Object with ID '{name}' does not exist")
+        return Response(content, mimetype=mime_type, headers={"Cache-Control": "public, max-age=86400"})
 
     @app.get("/_media/<media_id>")
     def download(media_id):
@@ -146,7 +158,8 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
         changes = {k: v for k, v in body.items() if k in number.profile and k != "profile_picture_url"}
         if body.get("profile_picture_handle"):
             changes["profile_picture_url"] = network.profile_picture(network.accounts[number.waba_id],
-                                                                     str(body["profile_picture_handle"]))
+                                                                     str(body["profile_picture_handle"]),
+                                                                     app.config.get("PUBLIC_URL") or base_url())
         number.profile.update(changes)
         return jsonify({"success": True})
 

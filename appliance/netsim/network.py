@@ -135,6 +135,7 @@ class Network:
         self.customers: dict[str, Customer] = {}
         self.media: dict[str, Media] = {}
         self.uploads: dict[str, dict] = {}  # resumable upload sessions: id -> {app_id, length, type, content}
+        self.pictures: dict[str, tuple[bytes, str]] = {}  # profile pictures served: name -> (content, type)
         self.sent: list[dict] = []  # every message a business sent and the network accepted
         self.refused: dict[int, int] = {}  # sends refused, by error code (benchmarks count 130429)
         self.read_marks: list[dict] = []
@@ -386,12 +387,16 @@ class Network:
             upload["handle"] = handle
             return handle
 
-    def profile_picture(self, account: Account, handle: str) -> str:
+    def profile_picture(self, account: Account, handle: str, base_url: str) -> str:
+        """Like WhatsApp's picture CDN, the simulator serves the picture at a public address that
+        changes with the picture (so a console shows the sandbox's picture, not a dead link)."""
         with self.lock:
             upload = next((u for u in self.uploads.values() if u.get("handle") == handle and u["app_id"] == account.app_id), None)
-        if upload is None or upload["type"] not in ("image/jpeg", "image/jpg", "image/png"):
-            raise NetworkError(100, "profile_picture_handle is not the handle of an uploaded image")
-        return f"https://pps.whatsapp.net/v/t61/{hashlib.sha256(handle.encode()).hexdigest()[:24]}.jpg"
+            if upload is None or upload["type"] not in ("image/jpeg", "image/jpg", "image/png"):
+                raise NetworkError(100, "profile_picture_handle is not the handle of an uploaded image")
+            name = hashlib.sha256(handle.encode()).hexdigest()[:24]
+            self.pictures[name] = (upload["content"], "image/png" if upload["type"] == "image/png" else "image/jpeg")
+        return f"{base_url}/_pictures/{name}"
 
     # Customers writing in ---------------------------------------------------------------------------
 

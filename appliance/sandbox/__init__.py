@@ -39,6 +39,18 @@ def webhook_url(settings) -> str:
     return local_url(settings) + "/webhooks/whatsapp"
 
 
+def public_url(settings) -> str:
+    """Where people reach the simulator: the addresses it gives out (profile pictures) use it."""
+    return settings.base_url.rstrip("/") + MOUNT_PATH
+
+
+def same_origin(url: str, settings) -> str:
+    """An address the simulator gave out, as a path on whichever host the person's browser used
+    (the configured base URL may be loopback while they browse from the LAN); others unchanged."""
+    base = settings.base_url.rstrip("/")
+    return url[len(base):] if url.startswith(public_url(settings) + "/") else url
+
+
 def simulator() -> Simulator:
     if _simulator is None:
         raise RuntimeError("the sandbox is not running")

@@ -47,7 +47,10 @@ def test_profile_picture_jpg_or_png_up_to_5_mb(line):
     posted = line.client.post(url, data={"file": (io.BytesIO(_png()), "logo.png", "image/png")}, headers=headers,
                               content_type="multipart/form-data")
     assert posted.status_code == 201, posted.json
-    assert posted.json["data"]["profilePictureUrl"].startswith("https://pps.whatsapp.net/")
+    picture_url = posted.json["data"]["profilePictureUrl"]
+    assert picture_url.startswith("http") and "/_pictures/" in picture_url
+    served = requests.get(line.netsim_url + "/_pictures/" + picture_url.rsplit("/", 1)[1], timeout=5)
+    assert served.status_code == 200 and served.content == _png() and served.headers["Content-Type"] == "image/png"
     as_body = line.client.post(url, data=b"\xff\xd8\xff\xe0" + b"\x00" * 64, headers={**headers, "Content-Type": "image/jpeg"})
     assert as_body.status_code == 201, as_body.json
     disguised = line.client.post(url, data={"file": (io.BytesIO(b"GIF89a..."), "logo.png", "image/png")},

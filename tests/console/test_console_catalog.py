@@ -96,6 +96,8 @@ def test_contacts_searched_edited_listed_and_erased(client, owner):
     assert _post_from(client, lists, lists, {"name": "Clientes VIP"}).status_code == 409
     joined = _post_from(client, contact_page, f"{contact_page}/lists", {"list_id": list_id})
     assert joined.status_code == 302 and "Clientes VIP" in client.get(contact_page).text
+    gone = _post_from(client, contact_page, f"{contact_page}/lists", {"list_id": "0" * 8 + "-0000-4000-8000-" + "0" * 12})
+    assert gone.status_code == 404 and "Ana María" in gone.text and 'role="alert"' in gone.text  # the page, saying why
     assert "Ana María" in client.get(f"{contacts}?list={list_id}").text
     assert "Ana María" in client.get(f"{contacts}?q=300").text
     assert "No contact matches" in client.get(f"{contacts}?q=zzz").text

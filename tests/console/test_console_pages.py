@@ -109,6 +109,9 @@ def test_api_keys_team_and_organization_forms(client, owner, mailbox):
     role = _post_from(client, f"/console/{org_id}/team", f"/console/{org_id}/team/roles", role_name="Cajero",
                       role_description="Caja", permissions=["contacts:read", "conversations:read"])
     assert role.status_code == 302 and "Cajero" in client.get(f"/console/{org_id}/team").text
+    spanish = client.get(f"/console/{org_id}/team", headers={"Accept-Language": "es"}).text
+    assert ">Agente</option>" in spanish and "Atiende conversaciones y contactos." in spanish  # system roles
+    assert "Cajero" in spanish  # a role people made keeps its name
 
     saved = _post_from(client, f"/console/{org_id}/organization", f"/console/{org_id}/organization",
                        org_name="Sol", billing_email="pagos@sol.test", country="co", timezone="America/Bogota",
@@ -125,6 +128,7 @@ def test_two_factor_set_up_from_the_account_page(client, owner):
     seed = re.search(r"<code>([A-Z2-7]+)</code>", setup.text).group(1)
     wrong = client.post("/console/account/2fa/enable", data={"csrf": csrf_of(setup), "code": "000000"})
     assert wrong.status_code == 401 and "not valid" in wrong.text
+    assert f"<code>{seed}</code>" in wrong.text and "<svg" in wrong.text  # the same QR code, to try again
     enabled = client.post("/console/account/2fa/enable", data={"csrf": csrf_of(setup), "code": pyotp.TOTP(seed).now()})
     assert enabled.status_code == 200 and 'id="recovery-codes"' in enabled.text
     assert "two-step sign-in" in client.get("/console/account").text.lower()

@@ -5,6 +5,8 @@ answers a simulated customer in the inbox. The agent accepts in the browser and 
 Spanish on a phone. Screenshots of every console page (`make screenshots` keeps them in docs/)."""
 
 import re
+import struct
+import zlib
 
 import pytest
 import requests
@@ -19,9 +21,9 @@ CUSTOMER = "5215512345678"
 @pytest.fixture
 def fresh_server(tmp_path, smtp):
     port = free_port()
-    proc = start_server(tmp_path / "data", port, "--sandbox", env={"APPLIANCE_SMTP_URL": f"smtp://127.0.0.1:{smtp[1]}"})
+    proc = start_server(tmp_path / "data", port, "--sandbox", env={"APPLIANCE_SMTP_URL": ""})  # set in the browser
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", smtp[1]
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -98,8 +100,62 @@ def _templates_and_contacts(olga, screenshot):
     screenshot(olga, "console-contact")
 
 
+def _mail_server(olga, smtp_port, mailbox, screenshot):
+    """Until a mail server is set, her mails wait on her account page; she sets the local one and
+    it is saved only once its test mail arrived."""
+    olga.click("nav a:has-text('My account')")
+    olga.wait_for_selector("text=Mail waiting for you")
+    olga.click("nav a:has-text('Mail')")
+    olga.fill("input[name=host]", "127.0.0.1")
+    olga.fill("input[name=port]", "1")  # nothing listens there: said, nothing saved
+    olga.check("input[name=security][value=none]")
+    olga.fill("input[name=sender]", "avisos@sol.test")
+    olga.click("button:has-text('Send a test mail and save')")
+    olga.wait_for_selector(".error[role=alert]")
+    olga.fill("input[name=port]", str(smtp_port))
+    olga.click("button:has-text('Send a test mail and save')")
+    olga.wait_for_selector("#done")
+    assert eventually(lambda: mailbox.to("olga@sol.test"), bool)
+    screenshot(olga, "console-mail")
+
+
+def _business_profile(olga, screenshot):
+    """The sandbox number's profile as customers will see it, with a picture."""
+    olga.click("nav a:has-text('WhatsApp')")
+    olga.click(".account td a")
+    olga.fill("input[name=about]", "Pan recién hecho todos los días")
+    olga.fill("textarea[name=description]", "Panadería de barrio desde 1987.")
+    olga.select_option("select[name=vertical]", "RESTAURANT")
+    olga.fill("input[name=websites] >> nth=0", "https://sol.test")
+    olga.click("button:has-text('Save profile')")
+    olga.wait_for_selector("text=Profile saved on WhatsApp.")
+    olga.set_input_files("input[name=file]", files=[{"name": "sol.png", "mimeType": "image/png", "buffer": _logo()}])
+    olga.click("button:has-text('Upload picture')")
+    olga.wait_for_selector("text=Picture saved on WhatsApp.")
+    olga.wait_for_function("document.querySelector('.profile-picture img').naturalWidth === 192")  # served, shown
+    assert "done=picture_saved" in olga.url  # the upload's answer at its own address
+    screenshot(olga, "console-number")
+    return olga.url.split("?")[0].replace(olga.url.split("/console/")[0], "")
+
+
+def _logo() -> bytes:
+    """A 192×192 PNG (a warm circle), drawn here so the test needs no image file."""
+    size, rows = 192, []
+    for y in range(size):
+        row = bytearray(b"\x00")
+        for x in range(size):
+            inside = (x - 96) ** 2 + (y - 96) ** 2 < 80 ** 2
+            row += bytes((230, 150, 40) if inside else (255, 248, 235))
+        rows.append(bytes(row))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b""))
+
+
 def test_a_new_owner_sets_up_everything_in_the_browser(fresh_server, mailbox, chromium, screenshot):
-    base = fresh_server
+    base, smtp_port = fresh_server
     olga = _browser(chromium)
     _first_run(olga, base, screenshot)
     assert requests.get(f"{base}/setup", timeout=10).status_code == 404  # only once
@@ -119,6 +175,8 @@ def test_a_new_owner_sets_up_everything_in_the_browser(fresh_server, mailbox, ch
     olga.click("form.panel button[type=submit]")
     olga.wait_for_selector("#done")
     screenshot(olga, "console-organization")
+    _mail_server(olga, smtp_port, mailbox, screenshot)
+    number_page = _business_profile(olga, screenshot)
 
     # The team: invite Beto as an agent; the mail arrives at the local SMTP server.
     olga.click("nav a:has-text('Team')")
@@ -181,8 +239,7 @@ def test_a_new_owner_sets_up_everything_in_the_browser(fresh_server, mailbox, ch
     olga.click("nav a:has-text('Inbox')")
     olga.wait_for_selector("[data-simulate]")
     olga.click("[data-simulate] button")
-    olga.wait_for_selector(".conversations a.row", timeout=15000)
-    olga.click(".conversations a.row")
+    olga.wait_for_selector("#conversation", timeout=15000)  # the first conversation opens as it arrives
     olga.fill("[data-reply]", "¡Hola! Sí, tenemos pan dulce.")
     olga.press("[data-reply]", "Enter")
     olga.wait_for_selector("#thread .bubble.out:has-text('pan dulce')")
@@ -192,7 +249,9 @@ def test_a_new_owner_sets_up_everything_in_the_browser(fresh_server, mailbox, ch
 
     # Every console page in Spanish on a phone, for the screenshots.
     for name, path in (("whatsapp", f"/console/{org_id}/whatsapp"), ("team", f"/console/{org_id}/team"),
-                       ("api-keys", f"/console/{org_id}/api-keys")):
+                       ("api-keys", f"/console/{org_id}/api-keys"), ("templates", f"/console/{org_id}/templates"),
+                       ("template-new", f"/console/{org_id}/templates/new"), ("contacts", f"/console/{org_id}/contacts"),
+                       ("mail", "/console/mail"), ("number", number_page)):
         phone = _browser(chromium, locale="es-ES", viewport={"width": 390, "height": 844})
         phone.goto(f"{base}/sign-in?next={path}")
         phone.fill("input[name=email]", "olga@sol.test")

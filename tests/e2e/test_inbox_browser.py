@@ -122,6 +122,15 @@ def test_two_agents_see_a_customer_live_one_takes_it_and_replies(inbox_server, m
     phone.wait_for_selector(".conversation-head .back", state="visible")
     assert not phone.is_visible(".list-pane")
     screenshot(phone, "inbox-phone-conversation", full_page=False)
+    # The contact panel: an icon in the header that opens a sheet over the conversation, and closes.
+    assert phone.evaluate("document.querySelector('.panel-toggle svg').getBoundingClientRect().width") > 0
+    phone.click(".panel-toggle")
+    phone.wait_for_selector("#panel .panel-close", state="visible")
+    box = phone.locator("#panel").bounding_box()
+    assert box["y"] == 0 and box["height"] >= 780 - 1  # over the page, not below the composer
+    screenshot(phone, "inbox-phone-panel", full_page=False)
+    phone.keyboard.press("Escape")
+    phone.wait_for_selector("#panel", state="hidden")
     for page in (olga, beto, phone):
         page.context.close()
 

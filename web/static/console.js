@@ -46,7 +46,10 @@ document.addEventListener("submit", (event) => {
   request.open(form.method, form.action || location.href);
   request.upload.onprogress = (e) => { if (e.lengthComputable) { bar.max = e.total; bar.value = e.loaded; } };
   request.upload.onload = () => { bar.removeAttribute("value"); button.textContent = form.dataset.uploading; };
-  request.onload = () => { document.open(); document.write(request.responseText); document.close(); };
+  request.onload = () => {  // the answer page, at its own address (a redirect was followed)
+    if (request.responseURL) history.replaceState(null, "", request.responseURL);
+    document.open(); document.write(request.responseText); document.close();
+  };
   request.onerror = () => { button.disabled = false; bar.hidden = true; form.submit(); };
   request.send(new FormData(form));
 });

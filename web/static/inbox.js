@@ -26,9 +26,17 @@
     if (el && window.htmx) htmx.trigger(el, "refresh");
   }
 
+  // After the sandbox's customer writes from the empty inbox, their conversation opens as it arrives.
+  let openSimulated = false;
+
   function onEvent(event) {
     let data = {};
     try { data = JSON.parse(event.data).data || {}; } catch (e) { return; }
+    if (openSimulated && data.conversationId && !openConversationId()) {
+      openSimulated = false;
+      window.location.assign(`/inbox/${org}/c/${data.conversationId}`);
+      return;
+    }
     clearTimeout(listTimer);
     listTimer = setTimeout(() => refresh("#list"), 150);  // bursts of events: one refresh
     if (data.conversationId && data.conversationId === openConversationId()) {
@@ -115,6 +123,7 @@
     const typing = /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName) || e.target.isContentEditable;
     if (e.key === "Escape") {
       if (typing) { e.target.blur(); return; }
+      if (location.hash === "#panel") { location.hash = "conversation"; return; }  // the contact sheet first
       const back = document.querySelector(".conversation-head .back");
       if (back) back.click();
       return;
@@ -163,7 +172,6 @@
 
   document.addEventListener("click", (e) => {
     if (e.target.closest("[data-help]")) document.getElementById("help").showModal();
-    if (e.target.closest("[data-toggle-panel]")) document.getElementById("panel").classList.toggle("shown");
   });
 
   document.addEventListener("change", (e) => {
@@ -183,7 +191,8 @@
     const answer = await fetch(form.action, {
       method: "POST", headers: {"X-Requested-With": "fetch"}, body: new URLSearchParams(new FormData(form)),
     }).catch(() => null);
-    if (!answer || !answer.ok) say("toast", body.dataset.error, 5000);
+    if (!answer || !answer.ok) { say("toast", body.dataset.error, 5000); return; }
+    openSimulated = true;
   });
 
   connect();
