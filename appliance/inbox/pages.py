@@ -7,7 +7,7 @@ organization (permissions, business-account scope) as the actor."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, request, send_file, url_for
+from flask import Blueprint, abort, redirect, request, url_for
 
 from appliance.conversations import inbox
 from appliance.conversations import service as conversations_service
@@ -16,6 +16,7 @@ from appliance.core.errors import AppError, Invalid
 from appliance.core.events import LIVE as LIVE_EVENTS
 from appliance.http.api import writes_on_get
 from appliance.http.browser import browser_actor, signed_in_page
+from appliance.http.files import serve_stored_file
 from appliance.http.pages import render_page
 from appliance.http.unit_of_work import db_session
 from appliance.inbox import view
@@ -150,8 +151,7 @@ def events(org_id):
 @signed_in_page
 def media(org_id, message_id):
     found = media_files.open_media(actor=_actor(org_id, "messages:read"), message_id=str(message_id))
-    return send_file(found.path, mimetype=found.mime_type, download_name=found.filename, conditional=True,
-                     max_age=3600)
+    return serve_stored_file(found.path, claimed_type=found.mime_type, filename=found.filename)
 
 
 def _field(name: str, max_length: int = 4000) -> str | None:

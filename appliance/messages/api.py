@@ -1,9 +1,9 @@
 """/organizations/{orgId}/messages: sending every type, and what happens to a message after."""
 
-from flask import send_file
 from flask.views import MethodView
 
 from appliance.http.api import Blueprint, takes_upload, uploaded_file
+from appliance.http.files import serve_stored_file
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
 from appliance.messages import media_files, schemas, search, service, thread
@@ -153,12 +153,14 @@ class MessageReactions(MethodView):
 @blp.route("/<uuid:message_id>/media")
 class MessageMedia(MethodView):
     @blp.requires("messages:read")
-    @blp.doc(responses={"200": {"description": "The file, served with its own content type", "content": {
+    @blp.doc(responses={"200": {"description": "The file: raster images inline with their type; audio and video "
+                                "with theirs; anything else as an attachment (application/octet-stream unless "
+                                "a harmless document type)", "content": {
         "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}})
     def get(self, org_id, message_id):
         """The message's media: from the local copy, else fetched from the network"""
         media = media_files.open_media(actor=current_org_actor(), message_id=str(message_id))
-        return send_file(media.path, mimetype=media.mime_type, download_name=media.filename, conditional=True)
+        return serve_stored_file(media.path, claimed_type=media.mime_type, filename=media.filename)
 
 
 @thread_blp.route("/search")
