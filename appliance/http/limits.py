@@ -1,10 +1,12 @@
-"""Request body rules: JSON only (unless a route takes uploads), and no larger than the setting."""
+"""Request body rules: JSON only (unless a route takes uploads), no larger than the setting, and
+nested no deeper than core/json_text.MAX_DEPTH."""
 
 from __future__ import annotations
 
 from flask import Flask, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from appliance.core import json_text
 from appliance.core.errors import Invalid
 from appliance.http.api import view_attr
 
@@ -39,3 +41,5 @@ def init_app(app: Flask, *, max_json_bytes: int) -> None:
         if not request.is_json and not view_attr("_form_body"):
             raise Invalid("Send the body as JSON with 'Content-Type: application/json'.",
                           code="unsupported_content_type")
+        if request.is_json:  # before any parser recurses into it
+            json_text.check_depth(request.get_data(cache=True))

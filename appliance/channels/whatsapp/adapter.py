@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -24,7 +23,7 @@ from sqlmodel import Session
 
 from appliance.contacts import service as contacts_service
 from appliance.conversations import recording as conversation_recording
-from appliance.core import runtime
+from appliance.core import json_text, runtime
 from appliance.core.db import after_commit, read_row
 from appliance.core.errors import Invalid, NotFound, Unauthorized
 from appliance.core.text import fold
@@ -137,10 +136,7 @@ def receive(session: Session, raw: bytes, signature: str | None) -> Outcome:
     unit of the request, begun only at step 5."""
     if not signature:
         check_signature(raw, signature, [])  # 401 before even reading the body
-    try:
-        payload = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise Invalid("The body is not valid JSON.", code="invalid_json") from None
+    payload = json_text.loads(raw)  # within limits; a lone surrogate in a text becomes U+FFFD
     changes = check_shape(payload)
     numbers, accounts = check_routing(runtime.get().db, changes, raw, signature)
     return do_apply(session, changes, numbers, accounts)
