@@ -64,9 +64,13 @@ def view_list(session: Session, *, actor: OrgActor, list_id: str) -> ListView:
 
 
 def _check_name_free(session: Session, actor: OrgActor, name: str, *, other_than: str | None = None) -> None:
-    taken = session.exec(select(ContactList.id).where(ContactList.organization_id == actor.organization_id,
-                                                      func.lower(ContactList.name) == name.lower())).first()
-    if taken is not None and taken != other_than:
+    """Names are compared case-folded in Python: SQL's lower() folds ASCII only in SQLite, so "Über"
+    and "über" (or "Über" twice, past the check, into the UNIQUE constraint) were not caught.
+    An organization has tens of lists, not thousands."""
+    wanted = name.casefold()
+    rows = session.exec(select(ContactList.id, ContactList.name).where(
+        ContactList.organization_id == actor.organization_id)).all()
+    if any(name_of.casefold() == wanted and list_id != other_than for list_id, name_of in rows):
         raise Conflict("A contact list with this name already exists.", code="contact_list_name_taken")
 
 

@@ -9,11 +9,18 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, missing, pre_load, validate
 
 from appliance.core import clock
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u2028\u2029]")
+# Never in any text: C0 controls but tab and line breaks, DEL, C1 controls, the Unicode line and
+# paragraph separators, and lone UTF-16 surrogates (they cannot be stored as UTF-8).
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+# Never in a one-line text (a name, a title): characters that hide or reorder what people read
+# (zero-width space, word joiner, BOM, Mongolian vowel separator, bidi embeddings, overrides and
+# isolates). Zero-width joiners stay: emoji sequences and several scripts need them.
+_INVISIBLE = re.compile("[\u200b\u2060\ufeff\u180e\u202a-\u202e\u2066-\u2069]")
+_CREDENTIAL = re.compile(r"^[\x21-\x7e]+$")
 
 
 def camelcase(name: str) -> str:
@@ -33,6 +40,22 @@ class ApiSchema(Schema):
 
     def on_bind_field(self, field_name, field_obj):
         field_obj.data_key = camelcase(field_obj.data_key or field_name)
+
+    @pre_load
+    def _whole_numbers(self, data, **kwargs):
+        """An integer field takes whole numbers only: marshmallow would turn 1.9 into 1 (and true
+        into 1) without a word."""
+        if not hasattr(data, "get"):
+            return data
+        errors = {}
+        for field in self.load_fields.values():
+            if isinstance(field, fields.Integer):
+                raw = data.get(field.data_key)
+                if isinstance(raw, bool) or (isinstance(raw, float) and not raw.is_integer()):
+                    errors[field.data_key] = ["Not a valid integer."]
+        if errors:
+            raise ValidationError(errors)
+        return data
 
     def _serialize(self, obj, *, many=False):
         # Marshmallow's dump reaches each value through four generic accessor calls; every
@@ -76,6 +99,8 @@ def _no_control_chars(value: str) -> None:
 def _single_line(value: str) -> None:
     if "\n" in value or "\r" in value or "\t" in value:
         raise ValidationError("Must be a single line.")
+    if _INVISIBLE.search(value):
+        raise ValidationError("Invisible or direction-changing characters are not allowed.")
 
 
 class Text(fields.String):
@@ -98,6 +123,19 @@ class Secret(fields.String):
     def __init__(self, *, max_length: int, min_length: int = 1, **kwargs):
         super().__init__(validate=[validate.Length(min=min_length, max=max_length), _no_control_chars],
                          **kwargs)
+
+
+class Credential(fields.String):
+    """A token or secret another system reads in a header: printable ASCII without spaces (a
+    pasted token with a stray line break or a non-Latin-1 letter is refused here, not at the
+    network's door)."""
+
+    def __init__(self, *, max_length: int, **kwargs):
+        super().__init__(validate=[validate.Length(min=1, max=max_length), validate.Regexp(
+            _CREDENTIAL, error="Use only printable ASCII characters, without spaces or line breaks.")], **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return super()._deserialize(value, attr, data, **kwargs).strip()  # pasted with a trailing newline
 
 
 class EmailAddress(fields.Email):

@@ -1,6 +1,6 @@
 from marshmallow import fields, validate
 
-from appliance.core.schema import ApiSchema, IsoDateTime, Secret, Text
+from appliance.core.schema import ApiSchema, Credential, IsoDateTime, Secret, Text
 
 _GRAPH_ID = validate.Regexp(r"^[0-9]{1,40}$", error="A Graph id: digits only.")
 
@@ -18,7 +18,7 @@ class BusinessAccountSchema(ApiSchema):
 
 class BusinessAccountConnectSchema(ApiSchema):
     waba_id = fields.String(required=True, validate=_GRAPH_ID)
-    access_token = Secret(required=True, max_length=4000, metadata={"description": "System-user token; stored sealed, never returned"})
-    app_secret = Secret(required=True, max_length=500, metadata={"description": "The Meta app's secret, to check webhook signatures; stored sealed"})
+    access_token = Credential(required=True, max_length=4000, metadata={"description": "System-user token; stored sealed, never returned"})
+    app_secret = Credential(required=True, max_length=500, metadata={"description": "The Meta app's secret, to check webhook signatures; stored sealed"})
     verify_token = Secret(max_length=200, metadata={"description": "The token Meta sends when verifying the webhook URL"})
     name = Text(min_length=1, max_length=100)

@@ -43,3 +43,50 @@ def test_a_signed_webhook_with_a_lone_surrogate_is_stored_mended(line):
     with runtime.get().db.unit_of_work(write=False) as session:
         [message] = session.exec(select(Message)).all()
     assert message.payload["text"]["body"] == "hola \ufffd chau"
+
+
+def test_a_pasted_token_with_a_stray_character_is_a_400(api, owner, account):
+    org_id = owner["org"]["id"]
+    for token in ("EAAG\u00f1token", "EAAG token", "EAAG\u2028x", "\nEAAGtoken"):
+        answer = api.post(f"/organizations/{org_id}/wabas", {"wabaId": account["wabaId"], "accessToken": token,
+                                                             "appSecret": account["appSecret"]}, token=owner["token"])
+        assert answer.status_code == 400, (token, answer.json)  # a 500 (Latin-1) or a 503 (newline) before
+        if token.strip() == token:
+            assert "accessToken" in answer.json["errors"]
+        else:  # trimmed, well formed: the network says it does not know it
+            assert answer.json["code"] == "graph_token_invalid"
+    pasted = api.post(f"/organizations/{org_id}/wabas", {"wabaId": account["wabaId"],
+                                                         "accessToken": account["accessToken"] + "\n",
+                                                         "appSecret": account["appSecret"]}, token=owner["token"])
+    assert pasted.status_code == 201, pasted.json  # a trailing line break from the clipboard is trimmed
+
+
+def test_list_names_that_differ_only_in_case_are_one_name_in_every_script(api, owner):
+    lists = f"/organizations/{owner['org']['id']}/contact-lists"
+    assert api.post(lists, {"name": "Über"}, token=owner["token"]).status_code == 201
+    for same in ("Über", "über", "ÜBER"):
+        assert_problem(api.post(lists, {"name": same}, token=owner["token"]), 409, "contact_list_name_taken")
+    assert api.post(lists, {"name": "Uber"}, token=owner["token"]).status_code == 201
+
+
+@pytest.mark.parametrize("name", ["Ana\u202eazúcar", "Ana\u200bMaría", "Ana\u0085x", "\ufeffAna", "Ana\u2066x\u2069"])
+def test_names_refuse_hidden_and_reordering_characters(api, owner, name):
+    answer = api.post(f"/organizations/{owner['org']['id']}/contacts", {"waId": "573001112222", "name": name},
+                      token=owner["token"])
+    assert answer.status_code == 400 and "name" in answer.json["errors"], answer.json
+
+
+def test_emoji_sequences_with_joiners_are_names(api, owner):
+    family = "Familia \U0001F468\u200D\U0001F469\u200D\U0001F467"
+    answer = api.post(f"/organizations/{owner['org']['id']}/contacts", {"waId": "573001112222", "name": family},
+                      token=owner["token"])
+    assert answer.status_code == 201 and answer.json["data"]["name"] == family
+
+
+@pytest.mark.parametrize("value", [80.5, True])
+def test_integers_are_whole_numbers_not_truncated(line, value):
+    answer = line.api.patch(f"/organizations/{line.org_id}/phone-numbers/{line.number['id']}",
+                            {"messagesPerSecond": value}, token=line.owner["token"])
+    assert answer.status_code == 400 and "messagesPerSecond" in answer.json["errors"], answer.json
+    assert line.api.patch(f"/organizations/{line.org_id}/phone-numbers/{line.number['id']}",
+                          {"messagesPerSecond": 80.0}, token=line.owner["token"]).status_code == 200
