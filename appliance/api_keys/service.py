@@ -125,6 +125,8 @@ def access_key(session: Session, *, actor: OrgActor, key_id: str) -> ApiKey:
 def check_create_key(session: Session, *, actor: OrgActor, name: str, scopes: list[str] | None = None,
                      phone_number_pks: list[str] | None = None, expires_at: datetime | None = None) -> CreatedKey:
     ordered = _check_scopes(actor, scopes or [])
+    phone_number_pks = tenancy.check_ids_in_org(session, "phone_numbers", phone_number_pks or [], actor,
+                                                field="phoneNumberIds")
     if expires_at is not None and expires_at <= clock.now():
         raise Invalid("expiresAt must be in the future.", errors={"expiresAt": ["Must be in the future."]})
     prefix = "".join(secrets.choice(_PREFIX_ALPHABET) for _ in range(12))
@@ -147,7 +149,8 @@ def check_update_key(session: Session, *, actor: OrgActor, key_id: str, name: st
     if scopes is not None:
         key.scopes = _check_scopes(actor, scopes)
     if phone_number_pks is not None:
-        key.phone_number_pks = list(phone_number_pks)
+        key.phone_number_pks = tenancy.check_ids_in_org(session, "phone_numbers", phone_number_pks, actor,
+                                                        field="phoneNumberIds")
     key.updated_at = clock.now()
     session.add(key)
     session.flush()

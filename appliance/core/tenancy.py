@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Callable, TypeVar
 
+import sqlalchemy as sa
 from sqlalchemy.sql import Select
 from sqlmodel import Session
 
 from appliance.core.actor import OrgActor
-from appliance.core.errors import Forbidden, NotFound
+from appliance.core.errors import Forbidden, Invalid, NotFound
 
 Row = TypeVar("Row")
 
@@ -57,3 +58,20 @@ def only_visible_wabas(query: Select, waba_column, actor: OrgActor) -> Select:
     if not actor.waba_pks:
         return query
     return query.where(waba_column.in_(actor.waba_pks))
+
+
+def check_ids_in_org(session: Session, table_name: str, ids: list[str], actor: OrgActor, *, field: str) -> list[str]:
+    """Ids a restriction names (a key's numbers, a member's business accounts), each one of this
+    organization's rows of `table_name`; 400 naming the others (another tenant's look as unknown).
+    A restriction to rows that do not exist would silently show nothing."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return wanted
+    rows = sa.table(table_name, sa.column("id"), sa.column("organization_id"))
+    found = set(session.execute(sa.select(rows.c.id).where(rows.c.organization_id == actor.organization_id,
+                                                           rows.c.id.in_(wanted))).scalars())
+    unknown = [row_id for row_id in wanted if row_id not in found]
+    if unknown:
+        raise Invalid(f"Unknown in this organization: {', '.join(unknown[:10])}.", code="unknown_ids",
+                      errors={field: [f"Unknown in this organization: {', '.join(unknown[:10])}."]})
+    return wanted

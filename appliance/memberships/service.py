@@ -151,7 +151,8 @@ def check_remove_member(session: Session, *, actor: OrgActor, membership_id: str
 def check_set_waba_scope(session: Session, *, actor: OrgActor, membership_id: str, waba_pks: list[str]) -> MemberView:
     membership = access_membership(session, actor=actor, membership_id=membership_id)
     _guard_owner_change(session, actor, membership, losing_owner=False)
-    membership.waba_pks, membership.updated_at = sorted(set(waba_pks)), clock.now()
+    waba_pks = tenancy.check_ids_in_org(session, "wabas", waba_pks, actor, field="wabaIds")
+    membership.waba_pks, membership.updated_at = waba_pks, clock.now()
     session.add(membership)
     session.flush()
     return _view(membership, session.get(User, membership.user_id), session.get(Role, membership.role_id))
@@ -160,11 +161,17 @@ def check_set_waba_scope(session: Session, *, actor: OrgActor, membership_id: st
 def check_set_suspension(session: Session, *, actor: Actor, membership_id: str, suspended: bool) -> MemberView:
     """Suspend or reactivate; a suspended member keeps the membership and loses access at once
     (every request re-reads it). The route has no organization in its path, so the check is here."""
+    unknown = NotFound("No member with this id.", code="membership_not_found")
     membership = session.get(Membership, membership_id)
     if membership is None:
-        raise NotFound("No member with this id.", code="membership_not_found")
-    org_actor = access_organization(session, actor=actor, organization_id=membership.organization_id,
-                                    permission="members:write")
+        raise unknown
+    try:
+        org_actor = access_organization(session, actor=actor, organization_id=membership.organization_id,
+                                        permission="members:write")
+    except Forbidden as refused:
+        if refused.code == "not_a_member":  # another organization's member: as unknown as a random id
+            raise unknown from None
+        raise
     if membership.id == org_actor.membership_id:
         raise Conflict("You cannot suspend yourself.", code="cannot_suspend_self")
     _guard_owner_change(session, org_actor, membership, losing_owner=suspended)

@@ -19,6 +19,7 @@ from appliance.messages import media_store
 from appliance.messages.inbound import media as media_service
 from appliance.messages.models import Message
 from appliance.netsim import webhooks
+from tests.factories import another_number
 from tests.fixtures.line import CUSTOMER, VERIFY_TOKEN
 from tests.problems import assert_problem
 
@@ -252,7 +253,7 @@ def test_pagination_and_other_tenants(line, api):
     assert api.get(f"/organizations/{theirs}/conversations/{conversation_id}/messages", token=stranger).status_code == 404
     assert api.get(f"/organizations/{theirs}/conversations", token=stranger).json["data"]["items"] == []
     key = api.post(f"/organizations/{line.org_id}/api-keys", {"name": "other number",
-                                                              "phoneNumberIds": ["00000000-0000-7000-8000-000000000002"]},
+                                                              "phoneNumberIds": [another_number(line.org_id)["phoneNumberPk"]]},
                    token=line.owner["token"]).json["data"]["secret"]
     listed = api.client.get(f"/organizations/{line.org_id}/conversations", headers={"X-Api-Key": key})
     assert listed.status_code == 200 and listed.json["data"]["items"] == []

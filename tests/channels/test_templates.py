@@ -8,6 +8,7 @@ from appliance.core import runtime
 from appliance.core.events import OutboxEvent
 from appliance.templates.models import Template
 from appliance.wabas.network import graph_client
+from tests.factories import another_number
 from tests.problems import assert_problem
 
 BODY = {"type": "BODY", "text": "Hola {{1}}, tu pedido {{2}} está listo",
@@ -142,7 +143,7 @@ def test_other_tenants_and_scopes(line, api):
     refused = api.client.post(f"/organizations/{line.org_id}/templates/sync", json={}, headers={"X-Api-Key": reader})
     assert refused.status_code == 403
     other_number = api.post(f"/organizations/{line.org_id}/api-keys", {
-        "name": "other number", "phoneNumberIds": ["00000000-0000-7000-8000-000000000002"]},
+        "name": "other number", "phoneNumberIds": [another_number(line.org_id)["phoneNumberPk"]]},
         token=line.owner["token"]).json["data"]["secret"]
     listed = api.client.get(f"/organizations/{line.org_id}/templates", headers={"X-Api-Key": other_number})
     assert listed.status_code == 200 and listed.json["data"]["items"] == []

@@ -5,7 +5,7 @@ import requests
 
 from appliance.core import runtime
 from appliance.wabas.models import BusinessAccount
-from tests.factories import add_member
+from tests.factories import add_member, another_number
 from tests.problems import assert_problem
 
 
@@ -88,17 +88,18 @@ def test_other_tenants_and_scopes_see_nothing(api, owner, account):
     agent = add_member(api, org_id, "admin", "ada@example.com")
     members = api.get(f"/organizations/{org_id}/memberships", token=owner["token"]).json["data"]
     ada = next(m for m in members if m["email"] == "ada@example.com")
+    other = another_number(org_id)
     scoped = api.put(f"/organizations/{org_id}/memberships/{ada['id']}/waba-scope",
-                     {"wabaIds": ["00000000-0000-7000-8000-000000000001"]}, token=owner["token"])
+                     {"wabaIds": [other["wabaPk"]]}, token=owner["token"])
     assert scoped.status_code == 200, scoped.json
-    assert api.get(f"/organizations/{org_id}/wabas", token=agent).json["data"] == []
-    assert api.get(f"/organizations/{org_id}/phone-numbers", token=agent).json["data"] == []
+    assert [w["id"] for w in api.get(f"/organizations/{org_id}/wabas", token=agent).json["data"]] == [other["wabaPk"]]
+    assert [n["id"] for n in api.get(f"/organizations/{org_id}/phone-numbers", token=agent).json["data"]] == [
+        other["phoneNumberPk"]]
     assert api.get(f"/organizations/{org_id}/wabas/{waba['id']}", token=agent).status_code == 404
-    key = api.post(f"/organizations/{org_id}/api-keys", {"name": "other number",
-                                                         "phoneNumberIds": ["00000000-0000-7000-8000-000000000002"]},
+    key = api.post(f"/organizations/{org_id}/api-keys", {"name": "other number", "phoneNumberIds": [other["phoneNumberPk"]]},
                    token=owner["token"]).json["data"]["secret"]
     listed = api.client.get(f"/organizations/{org_id}/phone-numbers", headers={"X-Api-Key": key})
-    assert listed.status_code == 200 and listed.json["data"] == []
+    assert listed.status_code == 200 and [n["id"] for n in listed.json["data"]] == [other["phoneNumberPk"]]
 
 
 def test_resubscribe_calls_the_network(api, owner, account, simulator):

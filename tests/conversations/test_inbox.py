@@ -3,7 +3,7 @@
 from datetime import timedelta
 
 from appliance.core import clock
-from tests.factories import add_member
+from tests.factories import add_member, another_number
 from tests.problems import assert_problem
 
 OTHER = "5215598765432"
@@ -181,7 +181,7 @@ def test_settings_have_defaults_and_validate_every_field(inbox):
 def test_a_key_limited_to_another_number_sees_no_conversations(inbox, api, line):
     inbox.customer("hola")
     key = api.post(f"/organizations/{line.org_id}/api-keys",
-                   {"name": "otra", "phoneNumberIds": ["00000000-0000-4000-8000-000000000001"]},
+                   {"name": "otra", "phoneNumberIds": [another_number(line.org_id)["phoneNumberPk"]]},
                    token=inbox.token)
     assert key.status_code == 201, key.json
     answer = api.client.get(inbox.base, headers={"X-Api-Key": key.json["data"]["secret"]})
@@ -215,7 +215,7 @@ def test_a_member_scoped_to_another_business_account_sees_none_of_these(inbox, a
     members = api.get(f"/organizations/{line.org_id}/memberships", token=inbox.token).json["data"]
     membership = next(m for m in members if m["email"] == "agente@example.com")
     scoped = api.put(f"/organizations/{line.org_id}/memberships/{membership['id']}/waba-scope",
-                     {"wabaIds": ["00000000-0000-4000-8000-000000000002"]}, token=inbox.token)
+                     {"wabaIds": [another_number(line.org_id)["wabaPk"]]}, token=inbox.token)
     assert scoped.status_code == 200, scoped.json
     assert inbox.call("GET", token=agent).json["data"]["items"] == []
     assert inbox.call("GET", f"/{conversation['id']}", token=agent).status_code == 404

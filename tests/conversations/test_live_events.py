@@ -9,6 +9,7 @@ import requests
 from waitress.server import create_server
 
 from appliance.live import feed
+from tests.factories import another_number
 from tests.conversations.test_inbox import OTHER
 from tests.waiting import eventually
 
@@ -124,7 +125,7 @@ def test_a_stream_holds_a_slot_until_its_client_leaves(inbox, served, line):
 
 def test_a_key_limited_to_other_numbers_hears_nothing_of_this_one(inbox, served, line, api):
     key = api.post(f"/organizations/{line.org_id}/api-keys",
-                   {"name": "otra", "phoneNumberIds": ["00000000-0000-4000-8000-000000000001"]}, token=inbox.token)
+                   {"name": "otra", "phoneNumberIds": [another_number(line.org_id)["phoneNumberPk"]]}, token=inbox.token)
     url = f"{served}/organizations/{line.org_id}/events"
     limited = Stream(url, {"X-Api-Key": key.json["data"]["secret"]})
     assert limited.response.status_code == 200
