@@ -11,7 +11,7 @@ from appliance.core import phones
 from appliance.blueprints import BLUEPRINTS, PAGES
 from appliance.netsim.app import create_netsim_app
 from appliance.oauth.server import server as oauth_server
-from appliance.http import browser, docs, errors, idempotency, limits, unit_of_work
+from appliance.http import browser, docs, errors, headers, idempotency, limits, unit_of_work
 from appliance.paths import WEB_DIR
 from appliance.settings import Settings, load_settings
 
@@ -31,6 +31,7 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_count, x_proto=settings.proxy_count)
 
     errors.init_app(app)
+    headers.init_app(app)  # one header policy for every answer
     unit_of_work.init_app(app)
     limits.init_app(app, max_json_bytes=settings.max_json_bytes)
     callers.init_app(app)  # who is calling, before every view

@@ -39,8 +39,7 @@ oauth_pages = Blueprint("oauth_pages", __name__)
 _SIGN_IN, _CONSENT, _ERROR = "oauth/sign_in.html", "oauth/consent.html", "oauth/error.html"
 TICKET_SECONDS = 600
 
-_NOT_FRAMED = {"X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'",
-               "Cache-Control": "no-store"}
+_NOT_FRAMED = {"X-Frame-Options": "DENY", "Cache-Control": "no-store"}  # and the pages' CSP (http/headers.py)
 
 
 def _page(template: str, *, status: int = 200, **context):

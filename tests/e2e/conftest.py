@@ -91,14 +91,41 @@ def _serve(tmp_path, *flags):
         proc.wait(timeout=30)
 
 
+CSP_VIOLATIONS: list[str] = []
+
+
+class _WatchedBrowser:
+    """The browser, whose every context reports what the pages' Content Security Policy blocked:
+    a blocked script is a page that silently does not work."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        context.on("console", lambda message: CSP_VIOLATIONS.append(message.text)
+                   if "Content Security Policy" in message.text else None)
+        return context
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def chromium():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
+        yield _WatchedBrowser(browser)
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_csp_violations():
+    CSP_VIOLATIONS.clear()
+    yield
+    assert not CSP_VIOLATIONS, CSP_VIOLATIONS
 
 
 @pytest.fixture

@@ -132,7 +132,8 @@ def _business_profile(olga, screenshot):
     olga.set_input_files("input[name=file]", files=[{"name": "sol.png", "mimeType": "image/png", "buffer": _logo()}])
     olga.click("button:has-text('Upload picture')")
     olga.wait_for_selector("text=Picture saved on WhatsApp.")
-    olga.wait_for_function("document.querySelector('.profile-picture img').naturalWidth === 192")  # served, shown
+    assert eventually(lambda: olga.evaluate("document.querySelector('.profile-picture img').naturalWidth"),
+                      lambda width: width == 192)  # served and shown
     assert "done=picture_saved" in olga.url  # the upload's answer at its own address
     screenshot(olga, "console-number")
     return olga.url.split("?")[0].replace(olga.url.split("/console/")[0], "")
