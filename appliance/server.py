@@ -36,7 +36,9 @@ def serve(settings: Settings) -> None:
     app = create_app(settings, migrate=True)
     try:
         server = create_server(app, host=settings.host, port=settings.port, threads=settings.threads,
-                               ident="appliance", channel_timeout=120)
+                               ident="appliance", channel_timeout=120,
+                               # reads ahead on a connection, so a stream learns at once that its client left
+                               channel_request_lookahead=1)
     except OSError as exc:
         lock.release()
         if exc.errno == errno.EADDRINUSE:

@@ -17,7 +17,8 @@ def event_stream_response(actor, last_event_id: str | None) -> Response:
     settings = runtime.get().settings
     chunks = feed.open_stream(runtime.get().db, actor=actor, last_event_id=feed.parse_last_event_id(last_event_id),
                               heartbeat_seconds=settings.live_heartbeat_seconds,
-                              limit=feed.stream_limit(settings.threads))
+                              limit=feed.stream_limit(settings.threads),
+                              client_gone=request.environ.get("waitress.client_disconnected", lambda: False))
     return Response(chunks, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

@@ -5,9 +5,9 @@ A stream reads `outbox_events` past its cursor (the last id it sent, or the clie
 `Last-Event-ID` after a reconnect, so nothing is lost in between), keeps what the subject may see,
 and waits for the next commit that emitted events. Commits wake every stream at once (a version
 counter under a condition); a stream that hears nothing still looks every few seconds (events
-written by another process) and says `: heartbeat` when it has been quiet for a while, which is
-also how it learns that its client left: the write fails, the server closes the generator, and
-its slot is free.
+written by another process) and says `: heartbeat` when it has been quiet for a while. While it
+waits it asks the server whether its client left (waitress's `client_disconnected`, with a
+request lookahead of 1); then it ends and its slot is free at once, not at the next heartbeat.
 
 Each open stream holds one of the server's threads, so streams are capped below the thread count:
 requests always have threads left."""
@@ -17,13 +17,14 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from appliance.core import clock, events
 from appliance.core.actor import OrgActor
 from appliance.core.db import driver_connection
-from appliance.core.errors import Invalid, Unavailable
+from appliance.core.errors import Invalid, TooMany, Unavailable
 
 POLL_SECONDS = 5.0  # the longest a stream waits without looking (events of other processes)
 # The shortest time between two reads of one stream: under a stream of commits (a busy number posts
@@ -32,6 +33,10 @@ POLL_SECONDS = 5.0  # the longest a stream waits without looking (events of othe
 MIN_READ_INTERVAL = 0.1
 BATCH = 200
 THREADS_KEPT_FOR_REQUESTS = 8
+STREAMS_PER_CALLER = 5
+# How often a waiting stream asks the server whether its client is still there (waitress notices
+# a closed socket at once; the slot is free within this, not at the next heartbeat).
+GONE_CHECK_SECONDS = 0.5
 
 
 class _Signal:
@@ -65,23 +70,44 @@ signal = _Signal()
 events.after_emitting_commit(signal.notify)
 
 
+def organization_limit(limit: int) -> int:
+    """One organization may hold at most three quarters of the slots: another's inbox still opens."""
+    return max(1, limit * 3 // 4)
+
+
 class StreamSlots:
-    """How many streams may be open at once (each holds a server thread)."""
+    """How many streams may be open at once (each holds a server thread): in all, per organization
+    and per caller (a person's tabs, an API key's or an application's clients), so that one tenant,
+    or one leaked key, cannot take every slot."""
 
     def __init__(self):
         self._lock = threading.Lock()
         self.open = 0
+        self._by_organization: Counter = Counter()
+        self._by_caller: Counter = Counter()
 
-    def take(self, limit: int) -> None:
+    def take(self, limit: int, organization_id: str, caller: str) -> None:
         with self._lock:
             if self.open >= limit:
                 raise Unavailable("Too many live-update streams are open; try again shortly.", code="too_many_streams",
                                   headers={"Retry-After": "5"})
+            if self._by_organization[organization_id] >= organization_limit(limit):
+                raise TooMany("This organization has as many live-update streams open as it may; close a tab "
+                              "or a client.", code="too_many_streams_for_organization", retry_after=5)
+            if self._by_caller[caller] >= STREAMS_PER_CALLER:
+                raise TooMany(f"At most {STREAMS_PER_CALLER} live-update streams per person or key; close one.",
+                              code="too_many_streams_for_caller", retry_after=5)
             self.open += 1
+            self._by_organization[organization_id] += 1
+            self._by_caller[caller] += 1
 
-    def give_back(self) -> None:
+    def give_back(self, organization_id: str, caller: str) -> None:
         with self._lock:
             self.open -= 1
+            self._by_organization[organization_id] -= 1
+            self._by_caller[caller] -= 1
+            self._by_organization += Counter()  # drop the zeros
+            self._by_caller += Counter()
 
 
 slots = StreamSlots()
@@ -120,24 +146,34 @@ class Subject:
         return {row[0] for row in driver.execute(sql, params)}
 
 
+def _caller(actor: OrgActor) -> str:
+    if actor.api_key_id:
+        return f"key:{actor.api_key_id}"
+    if actor.oauth_authorization_id:
+        return f"oauth:{actor.oauth_authorization_id}"
+    return f"user:{actor.user_id}"
+
+
 def open_stream(database, *, actor: OrgActor, last_event_id: int | None, heartbeat_seconds: float,
-                limit: int) -> Iterator[str]:
-    """Take a slot (503 if none) and answer the stream's text, chunk by chunk."""
+                limit: int, client_gone: Callable[[], bool] = lambda: False) -> Iterator[str]:
+    """Take a slot (503 when none is free, 429 past the organization's or the caller's share) and
+    answer the stream's text, chunk by chunk, until the server stops or `client_gone()`."""
     names = [n for n in events.LIVE if n.startswith("conversation.") or actor.can("messages:read")]
     with database.unit_of_work(write=False) as session:
         driver = driver_connection(session)
         if last_event_id is None:  # a new stream starts from now
             (last_event_id,) = driver.execute("SELECT coalesce(max(id), 0) FROM outbox_events").fetchone()
-    slots.take(limit)
-    return _Slot(_stream(database, Subject(actor), names, last_event_id, heartbeat_seconds))
+    holder = (actor.organization_id, _caller(actor))
+    slots.take(limit, *holder)
+    return _Slot(_stream(database, Subject(actor), names, last_event_id, heartbeat_seconds, client_gone), holder)
 
 
 class _Slot:
     """The stream as the server iterates it; closing it gives the slot back, once, even if the
     server never started it (a generator's `finally` would not run then)."""
 
-    def __init__(self, chunks: Iterator[str]):
-        self._chunks, self._open = chunks, True
+    def __init__(self, chunks: Iterator[str], holder: tuple[str, str]):
+        self._chunks, self._holder, self._open = chunks, holder, True
 
     def __iter__(self):
         return self._chunks
@@ -146,10 +182,24 @@ class _Slot:
         if self._open:
             self._open = False
             self._chunks.close()
-            slots.give_back()
+            slots.give_back(*self._holder)
 
 
-def _stream(database, subject: Subject, names: list[str], cursor: int, heartbeat_seconds: float) -> Iterator[str]:
+def _wait(seen: int, seconds: float, client_gone: Callable[[], bool]) -> bool:
+    """Wait for a commit, at most `seconds`, looking at the client meanwhile; True if it left."""
+    deadline = time.monotonic() + seconds
+    while signal.version == seen and not signal.closing:
+        if client_gone():
+            return True
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        signal.wait(seen, min(left, GONE_CHECK_SECONDS))
+    return client_gone()
+
+
+def _stream(database, subject: Subject, names: list[str], cursor: int, heartbeat_seconds: float,
+            client_gone: Callable[[], bool]) -> Iterator[str]:
     # The browser reconnects after 3 s; the comment opens the stream at once (proxies, clients).
     yield f"retry: 3000\n: connected at {clock.iso(clock.now())}\n\n"
     quiet_since = last_read = time.monotonic()
@@ -167,7 +217,8 @@ def _stream(database, subject: Subject, names: list[str], cursor: int, heartbeat
         if time.monotonic() - quiet_since >= heartbeat_seconds:
             yield ": heartbeat\n\n"
             quiet_since = time.monotonic()
-        signal.wait(seen, min(POLL_SECONDS, heartbeat_seconds))
+        if _wait(seen, min(POLL_SECONDS, heartbeat_seconds), client_gone):
+            return  # the server then closes the stream, and its slot is free
 
 
 def _read_past(database, subject: Subject, names: list[str], cursor: int) -> tuple[str, int]:

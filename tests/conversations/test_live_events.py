@@ -22,7 +22,7 @@ def settings(settings):
 
 @pytest.fixture
 def served(app):
-    server = create_server(app, host="127.0.0.1", port=0, threads=9)
+    server = create_server(app, host="127.0.0.1", port=0, threads=9, channel_request_lookahead=1)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}"
