@@ -48,7 +48,10 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     app.jinja_env.filters["phone"] = phones.for_people  # {{ contact.wa_id|phone }}: "+57 300 1234567"
     # The simulated network beside the app, at /netsim: the whole network in sandbox mode, else
     # only for organizations that try the sandbox (its control API closed).
-    netsim = create_netsim_app(sandbox.start(settings), control=settings.sandbox)
+    netsim = create_netsim_app(sandbox.start(settings), control=settings.sandbox,
+                               control_from_anywhere=settings.sandbox_control_from_anywhere)
+    if settings.proxy_count:  # the client's address, not the proxy's, decides "this machine"
+        netsim.wsgi_app = ProxyFix(netsim.wsgi_app, x_for=settings.proxy_count, x_proto=settings.proxy_count)
     netsim.config["MOUNT_PATH"] = sandbox.MOUNT_PATH
     # The appliance calls it on loopback; pictures it serves are addressed for people's browsers.
     netsim.config["PUBLIC_URL"] = sandbox.public_url(settings)

@@ -66,6 +66,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_PROXY_COUNT", "0", "Number of reverse proxies in front of the appliance whose X-Forwarded-For is trusted.", _positive_int),
     Setting("APPLIANCE_ORG_QUOTA", "3", "Organizations one person may create.", _positive_int),
     Setting("APPLIANCE_SANDBOX", "false", "Sandbox mode: the built-in network simulator runs in-process (at /netsim) and every new organization gets a simulated business account and number; no Meta account needed.", _bool),
+    Setting("APPLIANCE_SANDBOX_CONTROL_FROM_ANYWHERE", "false", "Let other machines use the simulator's control API (/netsim/_control: play customers, read what was sent); by default only this machine may. People play customers from the inbox either way.", _bool),
     Setting("APPLIANCE_GRAPH_API_URL", "https://graph.facebook.com", "Base URL of the WhatsApp Cloud API (Graph API); the sandbox points it at the built-in network simulator."),
     Setting("APPLIANCE_GRAPH_API_VERSION", "v23.0", "Graph API version used in every call."),
     Setting("APPLIANCE_GRAPH_TIMEOUT_SECONDS", "15", "Seconds to wait for the Graph API before a call counts as failed (and retryable).", float),

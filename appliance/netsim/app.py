@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import ipaddress
 import random
 import secrets
 import time
+import urllib.parse
 
 from flask import Flask, Response, jsonify, request
 
@@ -20,10 +22,25 @@ from appliance.netsim.network import MEDIA_TYPES, NetworkError
 from appliance.netsim.simulator import Simulator
 
 
-def create_netsim_app(simulator: Simulator | None = None, *, control: bool = True) -> Flask:
+def _loopback(host: str | None) -> bool:
+    host = (host or "").strip("[]").lower()
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def create_netsim_app(simulator: Simulator | None = None, *, control: bool = True,
+                      control_from_anywhere: bool = False) -> Flask:
     """`control=False`: only the Graph API (each call proven by an account's token); the control
     API answers 404, as when the appliance serves its sandbox accounts beside the real network and
-    their customers are played through the console's signed-in routes instead."""
+    their customers are played through the console's signed-in routes instead.
+
+    The control API has no accounts of its own (it plays every customer and reads every message
+    sent), so it answers only on this machine unless `control_from_anywhere`; and webhooks it
+    delivers (signed with the account's secret) may only go to this machine."""
     simulator = simulator or Simulator()
     network = simulator.network
     app = Flask("appliance.netsim")
@@ -42,6 +59,9 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
         if request.path.startswith("/_control"):
             if not control:
                 return jsonify(NetworkError(100, f"Unknown path components: {request.path}").envelope()), 404
+            if not control_from_anywhere and not _loopback(request.remote_addr):
+                return jsonify(NetworkError(10, "The simulator's control API answers only on its own machine "
+                                                "(APPLIANCE_SANDBOX_CONTROL_FROM_ANYWHERE)").envelope()), 403
             return None
         if simulator.faults.slow_seconds:
             time.sleep(simulator.faults.slow_seconds)
@@ -198,9 +218,19 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
 
     # Control API -------------------------------------------------------------------------------
 
+    def local_webhook(url) -> str | None:
+        """A webhook address on this machine, or none: deliveries never leave it."""
+        if not url:
+            return None
+        parsed = urllib.parse.urlsplit(str(url))
+        if parsed.scheme not in ("http", "https") or not _loopback(parsed.hostname):
+            raise NetworkError(100, "The simulator delivers webhooks only to this machine (http://127.0.0.1:...)")
+        return str(url)
+
     @app.post("/_control/accounts")
     def control_create_account():
         body = json_body()
+        body["webhookUrl"] = local_webhook(body.get("webhookUrl"))
         account = network.create_account(name=str(body.get("name") or "Demo business"), numbers=body.get("numbers") or [],
                                           waba_id=body.get("wabaId"), access_token=body.get("accessToken"),
                                           app_secret=body.get("appSecret"), webhook_url=body.get("webhookUrl"))
@@ -213,7 +243,7 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
         account = network.accounts.get(waba_id)
         if account is None:
             raise NetworkError(100, f"No business account {waba_id}")
-        account.webhook_url = str(json_body().get("url") or "") or None
+        account.webhook_url = local_webhook(json_body().get("url"))
         return jsonify({"wabaId": waba_id, "webhookUrl": account.webhook_url})
 
     @app.post("/_control/inbound")

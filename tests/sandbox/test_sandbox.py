@@ -76,3 +76,26 @@ def test_trying_the_sandbox_from_the_console_and_its_bad_input(client, api, owne
     assert empty.status_code == 400
     too_long = client.post(customer, data={"csrf": csrf_of(inbox), "phone_number_pk": number_pk, "text": "a" * 4097})
     assert too_long.status_code == 400
+
+
+def test_the_control_api_answers_only_on_this_machine_and_webhooks_stay_on_it(settings):
+    """Issue 17, finding 4: anyone could read every organization's sent messages, play any number's
+    customers and point any account's webhook at any address."""
+    sandbox_client = create_app(settings.replace(sandbox=True), queue_immediate=True).test_client()
+    lan = {"REMOTE_ADDR": "192.168.1.50"}
+    for method, path in (("GET", "/netsim/_control/sent"), ("POST", "/netsim/_control/inbound"),
+                         ("PUT", "/netsim/_control/accounts/1/webhook")):
+        answer = sandbox_client.open(path, method=method, json={}, environ_base=lan)
+        assert answer.status_code == 403, (path, answer.json)
+    account = sandbox_client.post("/netsim/_control/accounts", json={"name": "Demo"}).json
+    for url in ("https://attacker.example/hook", "http://10.0.0.5/hook", "ftp://127.0.0.1/x"):
+        moved = sandbox_client.put(f"/netsim/_control/accounts/{account['wabaId']}/webhook", json={"url": url})
+        assert moved.status_code == 400, url
+        assert sandbox_client.post("/netsim/_control/accounts", json={"webhookUrl": url}).status_code == 400
+    local = sandbox_client.put(f"/netsim/_control/accounts/{account['wabaId']}/webhook",
+                               json={"url": "http://127.0.0.1:8080/webhooks/whatsapp"})
+    assert local.status_code == 200
+    runtime.get().db.dispose()
+    anywhere = create_app(settings.replace(sandbox=True, sandbox_control_from_anywhere=True), queue_immediate=True)
+    assert anywhere.test_client().get("/netsim/_control/sent", environ_base={"REMOTE_ADDR": "192.168.1.50"}).status_code == 200
+    runtime.get().db.dispose()
