@@ -7,7 +7,7 @@ import logging
 from appliance import migrations
 from appliance.core import cache, queue, runtime
 from appliance.core.crypto import Keyring, load_master_key
-from appliance.core.data_dir import check_writable
+from appliance.core.data_dir import check_writable, make_private
 from appliance.core.db import Database, check_sqlite_runtime
 from appliance.settings import Settings
 
@@ -18,6 +18,7 @@ def start(settings: Settings, *, migrate: bool = False, queue_immediate: bool = 
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     check_sqlite_runtime()
     check_writable(settings.data_dir)
+    make_private(settings.data_dir)
     database = Database(settings.database_path, pool_size=max(5, settings.threads))
     rt = runtime.Runtime(settings=settings, db=database,
                          keyring=Keyring(load_master_key(settings.secret_key, settings.data_dir)))
@@ -27,4 +28,6 @@ def start(settings: Settings, *, migrate: bool = False, queue_immediate: bool = 
     import appliance.tasks  # noqa: F401  (registers every task and listener)
     if migrate:
         migrations.upgrade(database)
+        from appliance.mail import service as mail_service
+        mail_service.seal_clear_bodies(database)  # rows written before bodies were sealed
     return rt

@@ -166,7 +166,7 @@ def _mail(settings, args) -> int:
     for mail in reversed(mails):
         print(json.dumps({"to": mail.to_address, "subject": mail.subject, "status": mail.status,
                           "createdAt": mail.created_at.isoformat()}, ensure_ascii=False))
-        print(mail.body)
+        print(mail_service.body_of(mail))
     return 0
 
 

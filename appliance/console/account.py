@@ -32,7 +32,7 @@ def _unsent_mails(email: str) -> list[dict]:
     if mail_servers.is_set(db_session()):
         return []
     mails = mail_service.list_mails(db_session(), to=email, limit=5)
-    return [{"subject": m.subject, "at": m.created_at, "links": _LINK.findall(m.body or "")} for m in mails]
+    return [{"subject": m.subject, "at": m.created_at, "links": _LINK.findall(mail_service.body_of(m))} for m in mails]
 
 
 def _page(status: int = 200, error: AppError | None = None, **extra):

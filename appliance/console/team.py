@@ -47,7 +47,7 @@ def _invitation_links(session, invitations) -> dict[str, str]:
     links = {}
     for invitation in invitations:
         for mail in mail_service.list_mails(session, to=invitation.email, limit=5):
-            found = _INVITATION_LINK.search(mail.body or "")
+            found = _INVITATION_LINK.search(mail_service.body_of(mail))
             if found:
                 links[invitation.id] = found.group(0)
                 break

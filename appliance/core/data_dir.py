@@ -30,6 +30,21 @@ def check_writable(data_dir: Path) -> None:
                            "access to it") from None
 
 
+def make_private(data_dir: Path) -> None:
+    """The data directory holds the database, the master key and customers' files: only this user
+    may enter it (0700), and what this process creates from now on is its alone (umask 077: files
+    0600, folders 0700). The entries at the top get the same modes, for directories made by an
+    earlier version. No-op where modes do not exist (Windows)."""
+    if os.name != "posix":
+        return
+    os.umask(0o077)
+    os.chmod(data_dir, 0o700)
+    for entry in data_dir.iterdir():
+        if entry.is_symlink():
+            continue
+        os.chmod(entry, 0o700 if entry.is_dir() else 0o600)
+
+
 def hold(data_dir: Path) -> FileLock:
     """Take the data directory for this server; another server on it already: a sentence."""
     lock = FileLock(os.fspath(data_dir / LOCK_NAME), timeout=0)

@@ -12,7 +12,10 @@ class OutgoingMail(SQLModel, table=True):
     id: str = Field(default_factory=new_id, primary_key=True)
     to_address: str = Field(max_length=254, index=True)
     subject: str = Field(max_length=300)
-    body: str
+    # The text holds one-time links (reset, verification, invitation): kept sealed with the keyring,
+    # read through mail.service.body_of. `body` is empty but in rows written before it was sealed.
+    body: str = ""
+    body_sealed: str | None = None
     # pending -> sent (SMTP accepted it) | logged (no SMTP configured) | failed (gave up)
     status: str = Field(default="pending", max_length=10, index=True)
     attempts: int = 0

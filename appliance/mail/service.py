@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from sqlmodel import Session, select
 
-from appliance.core import clock
+from appliance.core import clock, runtime
 from appliance.core.db import Database
 from appliance.core.queue import enqueue_after_commit
 from appliance.mail import smtp, templates
@@ -23,11 +23,29 @@ def do_queue_mail(session: Session, *, to: str, kind: str, locale: str, **values
     from appliance.mail import tasks  # the task module imports this one
 
     text = templates.render(kind, locale, **values)
-    mail = OutgoingMail(to_address=to, subject=text.subject, body=text.body, created_at=clock.now())
+    mail = OutgoingMail(to_address=to, subject=text.subject, body_sealed=runtime.get().keyring.seal(text.body),
+                        created_at=clock.now())
     session.add(mail)
     session.flush()
     enqueue_after_commit(session, tasks.deliver_mail, mail.id)
     return mail
+
+
+def body_of(mail: OutgoingMail) -> str:
+    """The mail's text (its links work: show it only to whom it was written)."""
+    return runtime.get().keyring.unseal(mail.body_sealed) if mail.body_sealed is not None else mail.body
+
+
+def seal_clear_bodies(database: Database) -> int:
+    """Seal the bodies of mails written before bodies were sealed (at start, once; a migration has
+    no key). Answers how many."""
+    keyring = runtime.get().keyring
+    with database.unit_of_work(write=True) as session:
+        clear = session.exec(select(OutgoingMail).where(OutgoingMail.body_sealed.is_(None))).all()
+        for mail in clear:
+            mail.body_sealed, mail.body = keyring.seal(mail.body), ""
+            session.add(mail)
+    return len(clear)
 
 
 def list_mails(session: Session, *, to: str | None = None, limit: int = 20) -> list[OutgoingMail]:
@@ -66,12 +84,13 @@ def deliver(database: Database, transport: MailTransport, mail_id: str) -> None:
         if mail is None or mail.status != "pending":
             return
     if transport.config is None:
-        log.info("mail (no SMTP configured) to=%s subject=%s\n%s", mail.to_address, mail.subject, mail.body)
+        # Kept for the console (the person's account page, the team page), never in the log: its links work.
+        log.info("mail kept, no SMTP configured: to=%s subject=%s", mail.to_address, mail.subject)
         _finish(database, mail_id, "logged")
         return
     try:
         smtp.send(transport.config, sender=transport.sender,
-                  to=mail.to_address, subject=mail.subject, body=mail.body,
+                  to=mail.to_address, subject=mail.subject, body=body_of(mail),
                   message_id=f"<{mail.id}@appliance>")
     except Exception as exc:
         _record_failure(database, mail_id, exc)

@@ -30,13 +30,31 @@ def _status(database, mail_id):
         return session.get(OutgoingMail, mail_id)
 
 
-def test_without_smtp_mail_is_kept_and_logged(app, caplog):
-    """No SMTP URL: the mail stays in the outbox table as 'logged' and its text is in the log."""
+def test_without_smtp_mail_is_kept_and_its_links_never_logged(app, caplog):
+    """No SMTP URL: the mail stays in the outbox table as 'logged' (the console shows its links to
+    whom it was written); the log names it, never with its text (the links work)."""
     database, mail_id = _queue_one()
     caplog.set_level("INFO")
     service.deliver(database, service.MailTransport.from_url("", "a@b"), mail_id)
     assert _status(database, mail_id).status == "logged"
-    assert "Confirm your email address" in caplog.text
+    assert "ana@example.com" in caplog.text and "http://x" not in caplog.text
+
+
+def test_mail_bodies_are_sealed_at_rest_and_old_ones_sealed_at_start(app):
+    """Issue 17, finding 5: a reset link read from outgoing_mails.body reset the password."""
+    from sqlalchemy import text
+    database, mail_id = _queue_one()
+    with database.unit_of_work(write=False) as session:
+        body, sealed = session.execute(text("SELECT body, body_sealed FROM outgoing_mails WHERE id = :id"),
+                                       {"id": mail_id}).one()
+    assert body == "" and "http://x" not in sealed
+    assert "http://x" in service.body_of(_status(database, mail_id))
+    with database.unit_of_work(write=True) as session:  # as a version before this one wrote it
+        session.execute(text("UPDATE outgoing_mails SET body = 'reset: http://x/t', body_sealed = NULL"))
+    assert service.seal_clear_bodies(database) == 1
+    mail = _status(database, mail_id)
+    assert mail.body == "" and service.body_of(mail) == "reset: http://x/t"
+    assert service.seal_clear_bodies(database) == 0
 
 
 def test_smtp_delivery_marks_sent_and_is_idempotent(app, mailbox, settings):

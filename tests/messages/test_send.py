@@ -3,6 +3,7 @@
 import requests
 
 from appliance.core import clock
+from tests.factories import another_number
 from tests.fixtures.line import CUSTOMER
 from tests.problems import assert_problem
 
@@ -95,7 +96,7 @@ def test_a_reply_quotes_the_customers_message(outbox):
 def test_a_key_restricted_to_other_numbers_gets_403(outbox, api):
     line = outbox.line
     key = api.post(f"/organizations/{line.org_id}/api-keys", {
-        "name": "otro número", "phoneNumberIds": ["00000000-0000-7000-8000-000000000002"]},
+        "name": "otro número", "phoneNumberIds": [another_number(line.org_id)["phoneNumberPk"]]},
         token=line.owner["token"]).json["data"]["secret"]
     refused = api.client.post(f"/organizations/{line.org_id}/messages", headers={"X-Api-Key": key}, json={
         "phoneNumberId": line.number["id"], "to": CUSTOMER, "type": "text", "payload": {"body": "x"}})
