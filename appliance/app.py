@@ -11,7 +11,7 @@ from appliance.core import phones
 from appliance.blueprints import BLUEPRINTS, PAGES
 from appliance.netsim.app import create_netsim_app
 from appliance.oauth.server import server as oauth_server
-from appliance.http import browser, docs, errors, headers, idempotency, limits, unit_of_work
+from appliance.http import browser, cors, docs, errors, headers, idempotency, limits, unit_of_work
 from appliance.paths import WEB_DIR
 from appliance.settings import Settings, load_settings
 
@@ -32,6 +32,7 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
 
     errors.init_app(app)
     headers.init_app(app)  # one header policy for every answer
+    cors.init_app(app)  # the API for browser clients on other origins (before authentication)
     unit_of_work.init_app(app)
     limits.init_app(app, max_json_bytes=settings.max_json_bytes)
     callers.init_app(app)  # who is calling, before every view

@@ -24,7 +24,8 @@ from appliance.api_keys.models import ApiKey
 from appliance.organizations.models import Organization
 from appliance.permissions import service as permissions_service
 
-KEY_PREFIXES = ("mk_live_", "mk_test_")
+LIVE_PREFIX = "mk_live_"
+KEY_PREFIXES = (LIVE_PREFIX, "mk_test_")
 _PREFIX_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 _LAST_USED_EVERY = timedelta(minutes=1)
 
@@ -66,7 +67,9 @@ def _key_row(session: Session, prefix: str):
 
 def authenticate(session: Session, token: str) -> OrgActor:
     """The actor of a presented key; 401 for anything but a live key with the right secret."""
-    body = token[len("mk_live_"):] if is_api_key(token) else ""
+    # Every key is issued as mk_live_; mk_test_ is only recognised (reference: "Detection"), so the
+    # same secret under the other prefix is not the key.
+    body = token[len(LIVE_PREFIX):] if token.startswith(LIVE_PREFIX) else ""
     prefix, _, secret = body.partition(".")
     if not prefix or not secret or len(prefix) > 16 or len(secret) > 100:
         raise _invalid()
@@ -138,7 +141,7 @@ def check_create_key(session: Session, *, actor: OrgActor, name: str, scopes: li
                  created_by=actor.user_id, created_at=now, updated_at=now)
     session.add(key)
     session.flush()
-    return CreatedKey(key, f"mk_live_{prefix}.{secret}")
+    return CreatedKey(key, f"{LIVE_PREFIX}{prefix}.{secret}")
 
 
 def check_update_key(session: Session, *, actor: OrgActor, key_id: str, name: str | None = None,

@@ -55,7 +55,7 @@ def check_credentials(session: Session, *, email: str, password: str, two_factor
                                code="two_factor_required")
         if not two_factor.verify_code(session, user, two_factor_code):
             guard.fail(session, two_factor.invalid_code(), account=email, ip=ip)
-    guard.succeed(session, account=email)
+    guard.succeed(session, account=email, ip=ip)
     if crypto.password_needs_rehash(user.password_hash):
         user.password_hash = crypto.hash_password(password)
         session.add(user)

@@ -75,6 +75,8 @@ def _authenticate_oauth(token: str, permission: str | None) -> None:
 
 def _authenticate() -> None:
     g.actor = None
+    if request.method == "OPTIONS":
+        return  # what a route allows is no secret; a browser's preflight carries no credentials
     if _view_is_public():
         return  # public routes ignore credentials: a stale token must not block sign-in
     credentials = _credentials()

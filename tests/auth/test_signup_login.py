@@ -60,17 +60,38 @@ def test_login_returns_user_and_tokens(api):
     assert me.status_code == 200 and me.json["data"]["email"] == "ana@example.com"
 
 
-def test_failed_logins_are_throttled_per_account_with_retry_after(api):
-    """Five failures lock the account for the window: even the right password gets 429."""
+def test_failed_logins_lock_the_guesser_not_the_owner(api):
+    """Issue 17, finding 10: five wrong passwords from anywhere locked the account for 15 minutes.
+    Now five from one address lock that address for that account; the owner elsewhere signs in."""
     api.signup()
+
+    def login(password, ip):
+        return api.client.post("/auth/login", json={"email": "ana@example.com", "password": password},
+                               environ_base={"REMOTE_ADDR": ip})
+
     for _ in range(5):
-        api.login(password="wrong password!", status=401)
-    locked = api.client.post("/auth/login", json={"email": "ana@example.com", "password": "correct horse battery"},
-                             environ_base={"REMOTE_ADDR": "10.9.9.9"})
+        assert login("wrong password!", "203.0.113.7").status_code == 401
+    locked = login("correct horse battery", "203.0.113.7")
     assert_problem(locked, 429, "too_many_requests")
     assert 1 <= int(locked.headers["Retry-After"]) <= 900
+    assert login("correct horse battery", "10.9.9.9").status_code == 200  # the owner, from the office
     clock.advance(901)
-    api.login()
+    assert login("correct horse battery", "203.0.113.7").status_code == 200
+
+
+def test_guessing_spread_over_many_addresses_locks_the_account_for_a_day(api, settings):
+    api.signup()
+    daily = settings.throttle_account_daily_failures
+    for n in range(daily):
+        ip = f"198.51.{n // 4}.{n % 4 + 1}"  # four tries per address: under the per-address limit
+        assert api.client.post("/auth/login", json={"email": "ana@example.com", "password": "wrong password!"},
+                               environ_base={"REMOTE_ADDR": ip}).status_code == 401
+    fresh = api.client.post("/auth/login", json={"email": "ana@example.com", "password": "correct horse battery"},
+                            environ_base={"REMOTE_ADDR": "10.9.9.9"})
+    assert_problem(fresh, 429, "too_many_requests")
+    clock.advance(24 * 3600 + 1)
+    assert api.client.post("/auth/login", json={"email": "ana@example.com", "password": "correct horse battery"},
+                           environ_base={"REMOTE_ADDR": "10.9.9.9"}).status_code == 200
 
 
 def test_failed_logins_are_throttled_per_ip(api):
