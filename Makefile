@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-run-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 TEST_STAMP := $(VENV)/.installed-test-$(shell cat requirements.lock requirements-test.lock pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run sandbox test bench graph screenshots installer installer-smoke migration clean
+.PHONY: run sandbox test fuzz bench graph screenshots installer installer-smoke migration clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -43,6 +43,11 @@ bench: $(TEST_STAMP)
 # import (tests/core/test_layers.py checks the same in the suite).
 graph:
 	$(PYTHON) tools/package_graph.py
+
+# The fuzzing test at length: 60 generated requests per operation and mode instead of make test's 6
+# (about ten minutes); the failures, if any, each with the curl line that reproduces it.
+fuzz: $(TEST_STAMP)
+	FUZZ_EXAMPLES=60 $(BIN)/python -m pytest -q tests/fuzz
 
 # The inbox's and the console's screenshots in docs/screenshots (English, Spanish, a phone), taken by
 # the browser tests in Debian's chromium.

@@ -36,6 +36,7 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     unit_of_work.init_app(app)
     limits.init_app(app, max_json_bytes=settings.max_json_bytes)
     callers.init_app(app)  # who is calling, before every view
+    limits.init_required_body(app)  # after who is calling: a stranger hears 401/403 first
     idempotency.init_app(app)  # a repeated Idempotency-Key answers as the first time
     browser.init_app(app)
     oauth_server.init_app(app)

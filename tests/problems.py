@@ -11,3 +11,9 @@ def assert_problem(response, status: int, code: str, *context) -> dict:
     assert body["code"] == code, shown
     assert body["status"] == status, shown
     return body
+
+
+def error_fields(response) -> set[str]:
+    """The top-level fields a validation problem names (`errors` keys are flat: "cards.0.mediaId")."""
+    body = response.get_json(silent=True) if hasattr(response, "get_json") else response.json()
+    return {key.split(".")[0] for key in (body.get("errors") or {})}

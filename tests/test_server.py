@@ -77,7 +77,7 @@ def test_serve_answers_and_stops_cleanly(tmp_path, sig):
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 0, output
-    assert "stopped" in output and "mail (no SMTP configured) to=a@example.com" in output
+    assert "stopped" in output and "mail kept, no SMTP configured: to=a@example.com" in output
     assert (tmp_path / "appliance.db").exists() and (tmp_path / "queue.db").exists()
 
 

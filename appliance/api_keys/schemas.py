@@ -1,8 +1,11 @@
 from marshmallow import fields, validate
 
+from appliance.permissions import service as permissions_service
 from appliance.core.schema import ApiSchema, IsoDateTime, Text, UuidString
 
-_SCOPES = fields.List(fields.String(validate=validate.Length(max=60)), validate=validate.Length(max=50),
+_SCOPES = fields.List(fields.String(validate=validate.Length(max=60),
+                                    metadata={"enum": sorted(permissions_service.api_key_scopes())}),
+                      validate=validate.Length(max=50),
                       metadata={"description": "API-key scopes; empty = every permission of the organization (routes about persons still refuse keys)"})
 _NUMBERS = fields.List(UuidString(), validate=validate.Length(max=500), data_key="phoneNumberIds",
                        metadata={"description": "Phone numbers the key may use (our ids); empty = all"})

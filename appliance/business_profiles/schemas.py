@@ -24,12 +24,14 @@ def _email_or_empty(value: str) -> None:
 class BusinessProfileUpdateSchema(ApiSchema):
     """The network's limits: about 139 characters, address 256, description 512, email 128, two
     websites. An empty address, description or email (or no websites) clears it."""
+    min_fields = 1  # documented as minProperties; the check below says which
 
     about = Text(min_length=1, max_length=139)
     address = Text(max_length=256)
     description = Text(max_length=512, multiline=True)
     email = fields.String(validate=[validate.Length(max=128), _email_or_empty],
-                          metadata={"description": "An email address, or empty to clear it"})
+                          metadata={"description": "An email address, or empty to clear it",
+                                    "pattern": r"^([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})?$"})
     vertical = fields.String(validate=validate.OneOf(VERTICALS))
     websites = fields.List(fields.Url(schemes={"http", "https"}, validate=validate.Length(max=256)),
                            validate=validate.Length(max=2))

@@ -10,6 +10,12 @@ class WaId(fields.String):
     """A WhatsApp number, accepted as people write it ("+52 1 55 1234 5678") and kept as the
     network writes it (digits with country code)."""
 
+    def __init__(self, **kwargs):
+        # 8 to 15 digits, with the separators people write between them
+        metadata = {"pattern": r"^\+?(?:[ ().-]*[0-9]){8,15}[ ().-]*$", "example": "+57 300 123 4567",
+                    **kwargs.pop("metadata", {})}
+        super().__init__(metadata=metadata, **kwargs)
+
     def _deserialize(self, value, attr, data, **kwargs):
         text = super()._deserialize(value, attr, data, **kwargs)
         normalized = normalize_wa_id(text)
@@ -28,8 +34,12 @@ def _check_attributes(value: dict) -> None:
             raise ValidationError(f"'{key}': a string (at most 1,000 characters), number, boolean or null.")
 
 
-Attributes = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), validate=_check_attributes,
-                         metadata={"description": "The business's own fields: flat name -> string, number or boolean"})
+_ATTRIBUTE_VALUE = fields.Raw(allow_none=True, metadata={"anyOf": [{"type": "string", "maxLength": 1000},
+                                                                   {"type": "number"}, {"type": "boolean"}]})
+Attributes = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=64)), values=_ATTRIBUTE_VALUE,
+                         validate=_check_attributes, metadata={
+                             "description": "The business's own fields: flat name -> string, number or boolean",
+                             "maxProperties": MAX_ATTRIBUTES})
 
 
 class ContactSchema(ApiSchema):
@@ -76,6 +86,7 @@ class ContactCreateSchema(ApiSchema):
 
 
 class ContactUpdateSchema(ApiSchema):
+    min_fields = 1  # documented as minProperties; the check below says which
     name = Text(max_length=200, allow_none=True)
     bot_excluded = fields.Boolean()
     attributes = Attributes

@@ -70,7 +70,8 @@ class ConversationListArgsSchema(PageArgsSchema):
     status = fields.String(validate=validate.OneOf(STATUSES))
     phone_number_pk = UuidString(data_key="phoneNumberId")
     assignee_user_id = fields.String(validate=_assignee, metadata={
-        "description": "A user id, \"me\" (the caller) or \"none\" (unassigned)"})
+        "description": "A user id, \"me\" (the caller) or \"none\" (unassigned)",
+        "pattern": "^(me|none|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"})
     tag_id = UuidString()
     unread_only = fields.Boolean(load_default=False)
     handoff_pending = fields.Boolean()
@@ -121,6 +122,7 @@ class StatusChangeSchema(ApiSchema):
 
 
 class CategorizeSchema(ApiSchema):
+    min_fields = 1  # documented as minProperties; the check below says which
     category = Text(max_length=100, allow_none=True)
     resolution = Text(max_length=100, allow_none=True)
 

@@ -21,6 +21,22 @@ _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\u
 # isolates). Zero-width joiners stay: emoji sequences and several scripts need them.
 _INVISIBLE = re.compile("[\u200b\u2060\ufeff\u180e\u202a-\u202e\u2066-\u2069]")
 _CREDENTIAL = re.compile(r"^[\x21-\x7e]+$")
+_URL_PATTERN = r"^https?://[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(:[0-9]{1,5})?(/[A-Za-z0-9._~%/-]*)?$"
+# The same rules as JSON Schema patterns, so the OpenAPI document says what the server enforces
+# (a client generating valid data from it is never refused). Lone surrogates cannot be written there.
+_NEVER = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029"
+_NEVER_ON_ONE_LINE = _NEVER + r"\t\n\r\u200b\u2060\ufeff\u180e\u202a-\u202e\u2066-\u2069"
+
+
+def _documented(kwargs: dict, pattern: str) -> dict:
+    kwargs["metadata"] = {"pattern": pattern, **(kwargs.get("metadata") or {})}
+    return kwargs
+
+
+def _text_pattern(*, multiline: bool, required_text: bool) -> str:
+    never = _NEVER if multiline else _NEVER_ON_ONE_LINE
+    # Trimmed before its length is checked: a required text needs one character that is not a space.
+    return f"^[^{never}]*[^\\s{never}][^{never}]*$" if required_text else f"^[^{never}]*$"
 
 
 def camelcase(name: str) -> str:
@@ -38,8 +54,13 @@ class ApiSchema(Schema):
         unknown = RAISE
         ordered = True
 
+    min_fields = 0  # an update that must change something: documented as minProperties (http/docs.py)
+
     def on_bind_field(self, field_name, field_obj):
         field_obj.data_key = camelcase(field_obj.data_key or field_name)
+        if isinstance(field_obj, fields.Url) and "pattern" not in field_obj.metadata:
+            # what marshmallow's URL check takes, for the document (its `format: url` says less)
+            field_obj.metadata = {**field_obj.metadata, "pattern": _URL_PATTERN}
 
     @pre_load
     def _whole_numbers(self, data, **kwargs):
@@ -110,7 +131,8 @@ class Text(fields.String):
         validators = [validate.Length(min=min_length, max=max_length), _no_control_chars]
         if not multiline:
             validators.append(_single_line)
-        super().__init__(validate=validators, **kwargs)
+        super().__init__(validate=validators, **_documented(kwargs, _text_pattern(
+            multiline=multiline, required_text=min_length > 0)))
 
     def _deserialize(self, value, attr, data, **kwargs):
         text = super()._deserialize(value, attr, data, **kwargs)
@@ -122,7 +144,7 @@ class Secret(fields.String):
 
     def __init__(self, *, max_length: int, min_length: int = 1, **kwargs):
         super().__init__(validate=[validate.Length(min=min_length, max=max_length), _no_control_chars],
-                         **kwargs)
+                         **_documented(kwargs, f"^[^{_NEVER}]*$"))
 
 
 class Credential(fields.String):
@@ -132,7 +154,8 @@ class Credential(fields.String):
 
     def __init__(self, *, max_length: int, **kwargs):
         super().__init__(validate=[validate.Length(min=1, max=max_length), validate.Regexp(
-            _CREDENTIAL, error="Use only printable ASCII characters, without spaces or line breaks.")], **kwargs)
+            _CREDENTIAL, error="Use only printable ASCII characters, without spaces or line breaks.")],
+            **_documented(kwargs, _CREDENTIAL.pattern))
 
     def _deserialize(self, value, attr, data, **kwargs):
         return super()._deserialize(value, attr, data, **kwargs).strip()  # pasted with a trailing newline
@@ -167,3 +190,17 @@ class UuidString(fields.UUID):
 
     def _deserialize(self, value, attr, data, **kwargs):
         return str(super()._deserialize(value, attr, data, **kwargs))
+
+
+def flat_messages(messages, prefix: str = "") -> dict[str, list[str]]:
+    """marshmallow's nested messages as `{"a.b.0.c": [..]}`: the one shape of `errors` in problems
+    (the OpenAPI document says: a map of lists of strings) and the one pages put by their fields."""
+    if isinstance(messages, list):
+        return {prefix or "_body": [str(m) for m in messages]} if all(not isinstance(m, dict) for m in messages) else {}
+    if not isinstance(messages, dict):
+        return {prefix or "_body": [str(messages)]}
+    flat: dict[str, list[str]] = {}
+    for key, value in messages.items():
+        flat.update(flat_messages(value, f"{prefix}.{key}" if prefix else str(key)))
+    return flat
+

@@ -7,7 +7,7 @@ from functools import wraps
 import flask_smorest
 from flask import Response, current_app, g, request
 from flask_smorest.utils import unpack_tuple_response
-from marshmallow import Schema, fields
+from marshmallow import INCLUDE, Schema, fields
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -45,7 +45,11 @@ class _Envelope(Schema):
 
 
 class ProblemSchema(Schema):
-    """RFC 9457 problem details, as appliance.http.errors renders every error."""
+    """RFC 9457 problem details, as appliance.http.errors renders every error; some carry members of
+    their own (RFC 9457's extensions: `graphCode`, `retryAfter`...)."""
+
+    class Meta:
+        unknown = INCLUDE
 
     type = fields.String(metadata={"example": "about:blank"})
     title = fields.String()
@@ -168,7 +172,7 @@ def takes_upload(*, max_bytes: int, content_types: tuple[str, ...], field: str =
     answer 413 (appliance.http.limits)."""
     def decorator(func):
         func._upload = (max_bytes, content_types)
-        schema = {"type": "string", "format": "binary", "description": description}
+        schema = {"type": "string", "format": "binary", "minLength": 1, "description": description}
         content = {"multipart/form-data": {"schema": {"type": "object", "required": [field],
                                                       "properties": {field: schema}}}}
         content.update({kind: {"schema": schema} for kind in content_types})

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import threading
 
+import flask
 import flask_smorest
 from flask import Flask, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
 import appliance
+from appliance.core.schema import ApiSchema
 from appliance.http.api import ProblemSchema
 
 DOCS_ASSETS = "/docs/assets/"
@@ -68,7 +71,49 @@ class Api(flask_smorest.Api):
 
     def _openapi_json(self):
         self.document()
-        return super()._openapi_json()
+        return flask.current_app.response_class(json.dumps(with_schema_rules(as_problems(self.spec.to_dict())), indent=2),
+                                                mimetype="application/json")
+
+
+def _problem_content(response: dict) -> None:
+    content = response.get("content")
+    if not content or "application/json" not in content or "application/problem+json" in content:
+        return
+    if content["application/json"].get("schema", {}).get("$ref", "").endswith("/OAuthError"):
+        return  # the OAuth endpoints answer RFC 6749's {error, error_description} as application/json
+    content["application/problem+json"] = content.pop("application/json")
+
+
+def _schema_classes(base: type) -> list[type]:
+    found = []
+    for cls in base.__subclasses__():
+        found += [cls, *_schema_classes(cls)]
+    return found
+
+
+def with_schema_rules(document: dict) -> dict:
+    """Rules a schema checks beyond its fields, in the document: `min_fields` as minProperties."""
+    schemas = document.get("components", {}).get("schemas", {})
+    for cls in _schema_classes(ApiSchema):
+        name = cls.__name__.removesuffix("Schema")
+        if cls.min_fields and name in schemas:
+            schemas[name]["minProperties"] = cls.min_fields
+    return document
+
+
+def as_problems(document: dict) -> dict:
+    """Every error answer is `application/problem+json` (http/errors.py): say so wherever the
+    document describes one (4xx, 5xx, `default`), in operations and in shared responses."""
+    for response in document.get("components", {}).get("responses", {}).values():
+        _problem_content(response)
+    for item in document.get("paths", {}).values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            for status, response in operation.get("responses", {}).items():
+                if (status == "default" or str(status)[:1] in "45") and "$ref" not in response:
+                    _problem_content(response)
+    return document
 
 
 def init_app(app: Flask) -> Api:

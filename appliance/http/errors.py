@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from appliance.core import clock
 from appliance.core.db import sqlite
+from appliance.core.schema import flat_messages
 from appliance.core.errors import AppError
 
 log = logging.getLogger(__name__)
@@ -62,10 +63,7 @@ def _from_http_exception(exc: HTTPException) -> AppError:
         # webargs/marshmallow validation: flatten {"json": {...}, "query": {...}} into one map.
         errors = {}
         for location_errors in messages.values():
-            if isinstance(location_errors, dict):
-                errors.update(location_errors)
-            else:
-                errors.setdefault("_body", []).extend(location_errors)
+            errors.update(flat_messages(location_errors))
         return _error(400, "validation_failed", "Bad Request",
                       "The request has invalid fields; see errors.", errors)
     code = _HTTP_CODES.get(exc.code, "http_error")

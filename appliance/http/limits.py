@@ -13,6 +13,12 @@ from appliance.http.api import view_attr
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
+def _needs_json_body() -> bool:
+    """The view declares a required JSON body (flask-smorest's `arguments`, as the document says)."""
+    parameters = ((view_attr("_apidoc") or {}).get("arguments") or {}).get("parameters") or []
+    return any(p.get("in") == "json" and p.get("required") for p in parameters)
+
+
 def init_app(app: Flask, *, max_json_bytes: int) -> None:
     @app.before_request
     def check_body():
@@ -43,3 +49,16 @@ def init_app(app: Flask, *, max_json_bytes: int) -> None:
                           code="unsupported_content_type")
         if request.is_json:  # before any parser recurses into it
             json_text.check_depth(request.get_data(cache=True))
+
+
+def init_required_body(app: Flask) -> None:
+    """A route whose document says its JSON body is required refuses a request without one (400
+    body_required), after authentication: who may not call it hears 401/403/404 first."""
+    @app.before_request
+    def require_body():
+        if request.method not in _BODY_METHODS or request.content_length or "chunked" in request.headers.get(
+                "Transfer-Encoding", "").lower():
+            return
+        if _needs_json_body():
+            raise Invalid("This route needs a JSON body (an object, {} at least where every field is optional).",
+                          code="body_required")

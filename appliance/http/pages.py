@@ -13,6 +13,7 @@ from flask import render_template, request, session
 from marshmallow import Schema, ValidationError
 
 from appliance.core.errors import AppError, Invalid
+from appliance.core.schema import flat_messages
 from appliance.core.locales import DEFAULT_LOCALE, LOCALES
 
 
@@ -95,23 +96,13 @@ def render_failure(template: str, texts: Texts | CombinedTexts, error: AppError,
                        field_errors=error.errors or {}, **context)
 
 
-def _flatten(messages, prefix: str = "") -> dict[str, list[str]]:
-    """marshmallow's nested messages as `{"a.b.0.c": [..]}`, the shape pages and problems use."""
-    if isinstance(messages, list):
-        return {prefix: [str(m) for m in messages]} if all(not isinstance(m, dict) for m in messages) else {}
-    flat: dict[str, list[str]] = {}
-    for key, value in messages.items():
-        flat.update(_flatten(value, f"{prefix}.{key}" if prefix else str(key)))
-    return flat
-
-
 def check_form(schema: Schema, data: dict) -> dict:
     """A page's form checked by the API's own schema (same rules, same limits); the loaded values,
     or Invalid with the messages by wire field name, which `render_failure` puts by the fields."""
     try:
         return schema.load(data)
     except ValidationError as exc:
-        raise Invalid("Check the marked fields.", errors=_flatten(exc.messages)) from None
+        raise Invalid("Check the marked fields.", errors=flat_messages(exc.messages)) from None
 
 
 def check_forms(*checks: tuple[Schema, dict]) -> list[dict]:

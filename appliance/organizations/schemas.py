@@ -3,7 +3,8 @@ import re
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from appliance.core.schema import ApiSchema, EmailAddress, IsoDateTime, Text, UuidString
-from appliance.users.schemas import known_timezone
+from appliance.organizations.slugs import RESERVED
+from appliance.users.schemas import TimeZoneName
 
 _HHMM = re.compile(r"^(?:[01]\d|2[0-3]):[0-5]\d$")
 
@@ -66,11 +67,13 @@ _KEYWORDS = fields.List(Text(min_length=1, max_length=40), validate=validate.Len
 
 class OrganizationCreateSchema(ApiSchema):
     name = Text(required=True, min_length=1, max_length=100)
-    slug = fields.String(required=True, validate=validate.Length(max=100))
+    slug = fields.String(required=True, validate=validate.Length(max=100), metadata={
+        "description": "3 to 48 lower-case letters, digits and single dashes; a few words are reserved",
+        "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "minLength": 3, "maxLength": 48, "not": {"enum": sorted(RESERVED)}})
     billing_email = EmailAddress(required=True)
     country = UpperCode(2)
     currency = UpperCode(3)
-    timezone = fields.String(validate=known_timezone)
+    timezone = TimeZoneName()
     plan_slug = fields.String(validate=validate.Regexp(r"^[a-z0-9-]{1,40}$"))
     billing_interval = fields.String(validate=validate.OneOf(("MONTHLY", "YEARLY")))
     billing_parent_id = UuidString()
@@ -80,7 +83,7 @@ class OrganizationUpdateSchema(ApiSchema):
     name = Text(min_length=1, max_length=100)
     billing_email = EmailAddress()
     country = UpperCode(2)
-    timezone = fields.String(validate=known_timezone)
+    timezone = TimeZoneName()
     business_hours_schedule = fields.Nested(BusinessHoursSchema)
     opt_out_enabled = fields.Boolean()
     opt_out_keywords = _KEYWORDS

@@ -1,8 +1,11 @@
 from marshmallow import fields, validate
 
+from appliance.permissions import service as permissions_service
 from appliance.core.schema import ApiSchema, IsoDateTime, Text
 
-_PERMISSIONS = fields.List(fields.String(validate=validate.Length(max=60)), validate=validate.Length(max=100),
+_PERMISSIONS = fields.List(fields.String(validate=validate.Length(max=60),
+                                         metadata={"enum": sorted(permissions_service.permission_keys())}),
+                           validate=validate.Length(max=100),
                            metadata={"description": "Permission keys from GET /permissions"})
 
 
@@ -29,5 +32,7 @@ class RoleUpdateSchema(ApiSchema):
 
 
 class RolePermissionsSchema(ApiSchema):
-    permissions = fields.List(fields.String(validate=validate.Length(max=60)), required=True,
+    permissions = fields.List(fields.String(validate=validate.Length(max=60),
+                                            metadata={"enum": sorted(permissions_service.permission_keys())}),
+                              required=True,
                               validate=validate.Length(max=100))

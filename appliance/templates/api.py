@@ -31,7 +31,7 @@ class Templates(MethodView):
 @blp.route("/sync")
 class TemplateSync(MethodView):
     @blp.requires("templates:write")
-    @blp.arguments(schemas.TemplateSyncSchema)
+    @blp.arguments(schemas.TemplateSyncSchema, required=False)  # no body: every account
     @blp.response(200, schemas.SyncSummarySchema)
     def post(self, body, org_id):
         """Read the templates of the business accounts from the network and update the local copies"""

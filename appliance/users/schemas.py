@@ -14,6 +14,14 @@ def known_timezone(value: str) -> None:
         raise ValidationError("Unknown time zone; use an IANA name such as America/Bogota.")
 
 
+class TimeZoneName(fields.String):
+    """An IANA time zone name; the document lists them (a client never has to guess)."""
+
+    def __init__(self, **kwargs):
+        metadata = {"enum": sorted(TIMEZONE_NAMES), "example": "America/Bogota", **kwargs.pop("metadata", {})}
+        super().__init__(validate=known_timezone, metadata=metadata, **kwargs)
+
+
 class UserSchema(ApiSchema):
     id = fields.String()
     email = fields.String()
@@ -29,7 +37,7 @@ class UserSchema(ApiSchema):
 class UserUpdateSchema(ApiSchema):
     name = Text(max_length=100, min_length=1)
     locale = fields.String(validate=validate.OneOf(LOCALES))
-    timezone = fields.String(validate=known_timezone, metadata={"example": "America/Bogota"})
+    timezone = TimeZoneName()
 
 
 class ChangePasswordSchema(ApiSchema):

@@ -42,9 +42,17 @@ class WhatsAppWebhook(MethodView):
 
     @blp.public
     @blp.doc(requestBody={"required": True, "content": {"application/json": {"schema": {
-        "type": "object", "description": "Meta's delivery: {object: whatsapp_business_account, entry: [...]}"}}}},
-        parameters=[{"in": "header", "name": "X-Hub-Signature-256", "required": True, "schema": {"type": "string"},
-                     "description": "sha256=<hex HMAC-SHA256 of the raw body with the app secret>"}])
+        "type": "object", "required": ["object", "entry"], "description": "Meta's delivery",
+        "properties": {"object": {"type": "string", "enum": ["whatsapp_business_account"]},
+                       "entry": {"type": "array", "minItems": 1, "items": {"type": "object", "required": ["id", "changes"], "properties": {
+                           "id": {"type": "string"}, "changes": {"type": "array", "minItems": 1, "items": {
+                               "type": "object", "required": ["field", "value"],
+                               "properties": {"field": {"type": "string"}, "value": {"type": "object"}}}}}}}}}}}},
+        parameters=[{"in": "header", "name": "X-Hub-Signature-256", "required": True, "schema": {
+            "type": "string", "pattern": "^sha256=[0-9a-f]{64}$"},
+                     "description": "sha256=<hex HMAC-SHA256 of the raw body with the app secret>"}],
+        responses={"401": {"description": "The signature is missing or does not match any connected account's secret"},
+                   "404": {"description": "The delivery names no connected number or account"}})
     @blp.response(200, WebhookReceiptSchema)
     def post(self):
         """A delivery: signature checked on the raw bytes, then every message and status stored at once"""
