@@ -45,6 +45,9 @@ def _parser() -> argparse.ArgumentParser:
     suspend.add_argument("--reason", default=None)
     unsuspend = staff.add_parser("unsuspend", help="lift an organization's suspension")
     unsuspend.add_argument("slug")
+    plan = staff.add_parser("plan", help="change an organization's plan (data/plans.json)")
+    plan.add_argument("slug")
+    plan.add_argument("plan")
 
     oauth = commands.add_parser("oauth", help="third-party applications (OAuth clients)").add_subparsers(
         dest="oauth_command", required=True)
@@ -147,6 +150,11 @@ def _staff(settings, args) -> int:
             organizations_service.do_set_suspension(session, slug=args.slug, suspended=args.staff_command == "suspend",
                                                     reason=getattr(args, "reason", None))
         print(f"{args.slug}: {args.staff_command}ed")
+        return 0
+    if args.staff_command == "plan":
+        with rt.db.unit_of_work(write=True) as session:
+            organizations_service.do_set_plan(session, slug=args.slug, plan_slug=args.plan)
+        print(f"{args.slug}: plan {args.plan}")
         return 0
     with rt.db.unit_of_work(write=True) as session:
         token = auth_service.do_issue_impersonation(session, email=args.email, issued_by=args.by)

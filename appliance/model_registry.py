@@ -19,3 +19,4 @@ from appliance.conversations import models as conversations_models  # noqa: F401
 from appliance.messages import models as messages_models  # noqa: F401
 from appliance.templates import models as templates_models  # noqa: F401
 from appliance.whatsapp_flows import models as whatsapp_flows_models  # noqa: F401
+from appliance.bots import models as bots_models  # noqa: F401

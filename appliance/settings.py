@@ -65,6 +65,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_THROTTLE_IP_FAILURES", "20", "Failed credential attempts per client IP within the window before 429.", _positive_int),
     Setting("APPLIANCE_SIGNUP_LIMIT_PER_HOUR", "0", "Sign-ups accepted per client IP per hour; 0 means no limit.", _positive_int),
     Setting("APPLIANCE_PROXY_COUNT", "0", "Number of reverse proxies in front of the appliance whose X-Forwarded-For is trusted.", _positive_int),
+    Setting("APPLIANCE_DEFAULT_PLAN", "business", "Plan of new organizations (data/plans.json: free or business); `appliance staff plan SLUG PLAN` changes one's."),
     Setting("APPLIANCE_ORG_QUOTA", "3", "Organizations one person may create.", _positive_int),
     Setting("APPLIANCE_SANDBOX", "false", "Sandbox mode: the built-in network simulator runs in-process (at /netsim) and every new organization gets a simulated business account and number; no Meta account needed.", _bool),
     Setting("APPLIANCE_SANDBOX_CONTROL_FROM_ANYWHERE", "false", "Let other machines use the simulator's control API (/netsim/_control: play customers, read what was sent); by default only this machine may. People play customers from the inbox either way.", _bool),

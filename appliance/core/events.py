@@ -53,6 +53,7 @@ CONVERSATION_ASSIGNMENT_CHANGED = "conversation.assignment_changed"
 CONVERSATION_HANDOFF_REQUESTED = "conversation.handoff_requested"
 MESSAGE_CREATED = "message.created"
 MESSAGE_UPDATED = "message.updated"
+BOT_CONFIG_UPDATED = "bot.config_updated"
 
 CATALOG = frozenset(value for name, value in dict(globals()).items()
                     if name.isupper() and isinstance(value, str) and "." in value)

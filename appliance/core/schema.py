@@ -63,17 +63,21 @@ class ApiSchema(Schema):
             field_obj.metadata = {**field_obj.metadata, "pattern": _URL_PATTERN}
 
     @pre_load
-    def _whole_numbers(self, data, **kwargs):
-        """An integer field takes whole numbers only: marshmallow would turn 1.9 into 1 (and true
-        into 1) without a word."""
+    def _strict_types(self, data, **kwargs):
+        """An integer field takes whole numbers only (marshmallow would turn 1.9 into 1, and true into
+        1, without a word); in a JSON body a boolean field takes true or false (not "yes", 1 or "t").
+        Query strings and forms are text, so only a body's dict is held to JSON's types."""
         if not hasattr(data, "get"):
             return data
         errors = {}
+        json_body = type(data) is dict
         for field in self.load_fields.values():
+            raw = data.get(field.data_key)
             if isinstance(field, fields.Integer):
-                raw = data.get(field.data_key)
                 if isinstance(raw, bool) or (isinstance(raw, float) and not raw.is_integer()):
                     errors[field.data_key] = ["Not a valid integer."]
+            elif isinstance(field, fields.Boolean) and json_body and raw is not None and not isinstance(raw, bool):
+                errors[field.data_key] = ["Not a valid boolean: use true or false."]
         if errors:
             raise ValidationError(errors)
         return data

@@ -13,7 +13,7 @@ from appliance.core.actor import Actor, OrgActor
 from appliance.core.db import read_row
 from appliance.core.errors import Conflict, Forbidden, Invalid, NotFound
 from appliance.memberships import service as memberships_service
-from appliance.organizations import slugs
+from appliance.organizations import plans, slugs
 from appliance.organizations.models import Organization
 from appliance.roles import service as roles_service
 
@@ -78,6 +78,7 @@ def check_create_organization(session: Session, *, actor: Actor, name: str, slug
         if billing_parent_id not in owned:
             raise Forbidden("Only an owner of the parent organization can attach to its billing group.",
                             code="not_parent_owner")
+    fields["plan_slug"] = plans.check_plan_slug(fields.get("plan_slug") or runtime.get().settings.default_plan)
     now = clock.now()
     organization = Organization(name=name, slug=slug, billing_email=billing_email,
                                 billing_parent_id=billing_parent_id, created_by=actor.user_id,
@@ -138,10 +139,24 @@ def get_suspension(session: Session, *, actor: OrgActor) -> Suspension:
                       organization.suspended_at, [])
 
 
-def do_set_suspension(session: Session, *, slug: str, suspended: bool, reason: str | None = None) -> Organization:
+def _by_slug(session: Session, slug: str) -> Organization:
     organization = session.exec(select(Organization).where(Organization.slug == slug)).first()
     if organization is None:
         raise NotFound(f"No organization with the slug {slug}.", code="organization_not_found")
+    return organization
+
+
+def do_set_plan(session: Session, *, slug: str, plan_slug: str) -> Organization:
+    """The service team's `appliance staff plan SLUG PLAN`."""
+    organization = _by_slug(session, slug)
+    organization.plan_slug = plans.check_plan_slug(plan_slug)
+    organization.updated_at = clock.now()
+    session.add(organization)
+    return organization
+
+
+def do_set_suspension(session: Session, *, slug: str, suspended: bool, reason: str | None = None) -> Organization:
+    organization = _by_slug(session, slug)
     organization.suspended_at = clock.now() if suspended else None
     organization.suspension_reason = (reason or "Suspended by the service team.") if suspended else None
     organization.updated_at = clock.now()

@@ -5,7 +5,7 @@ from tests.problems import assert_problem
 def test_create_makes_me_owner_with_the_four_system_roles(api, owner):
     """The creator becomes owner; owner, admin, supervisor and agent exist."""
     org_id = owner["org"]["id"]
-    assert owner["org"]["slug"] == "acme" and owner["org"]["planSlug"] == "free"
+    assert owner["org"]["slug"] == "acme" and owner["org"]["planSlug"] == "business"  # APPLIANCE_DEFAULT_PLAN
     me = api.get(f"/organizations/{org_id}/memberships/me", token=owner["token"]).json["data"]
     assert me["role"]["key"] == "owner"
     roles = api.get(f"/organizations/{org_id}/roles", token=owner["token"]).json["data"]

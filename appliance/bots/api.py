@@ -1,0 +1,48 @@
+"""/organizations/{orgId}/bot/config: each number's bot (`phoneId` is our phone number id)."""
+
+from flask.views import MethodView
+
+from appliance.bots import schemas, service
+from appliance.http.api import Blueprint
+from appliance.http.auth import current_org_actor
+from appliance.http.unit_of_work import db_session
+
+blp = Blueprint("bot_config", __name__, url_prefix="/organizations/<uuid:org_id>/bot/config",
+                description="The bot of each phone number")
+
+
+@blp.route("")
+class BotConfigs(MethodView):
+    @blp.requires("bot:read")
+    @blp.response(200, schemas.BotConfigSchema(many=True))
+    def get(self, org_id):
+        """Every active number's bot configuration (defaults where none was saved)"""
+        return service.list_configs(db_session(), actor=current_org_actor())
+
+
+@blp.route("/<uuid:phone_id>")
+class BotConfigByNumber(MethodView):
+    @blp.requires("bot:read")
+    @blp.response(200, schemas.BotConfigSchema)
+    def get(self, org_id, phone_id):
+        """One number's bot configuration"""
+        return service.get_config(db_session(), actor=current_org_actor(), phone_number_pk=str(phone_id))
+
+    @blp.requires("bot:write")
+    @blp.arguments(schemas.BotConfigUpdateSchema)
+    @blp.response(200, schemas.BotConfigSchema)
+    def put(self, body, org_id, phone_id):
+        """Create or update a number's bot (fields left out keep their value); 400 plan_capability_missing
+        when a setting needs what the plan does not include"""
+        return service.check_put(db_session(), actor=current_org_actor(), phone_number_pk=str(phone_id), **body)
+
+
+@blp.route("/<uuid:phone_id>/toggle")
+class BotToggle(MethodView):
+    @blp.requires("bot:write")
+    @blp.arguments(schemas.BotToggleSchema, required=False)
+    @blp.response(200, schemas.BotConfigSchema)
+    def patch(self, body, org_id, phone_id):
+        """Turn the bot on or off (no body: flip it); creates the defaults when none were saved"""
+        return service.check_toggle(db_session(), actor=current_org_actor(), phone_number_pk=str(phone_id),
+                                    **(body or {}))

@@ -1,0 +1,81 @@
+from marshmallow import fields, validate
+
+from appliance.bots.config import AI_PROVIDERS, FOLLOW_UP_MODES, MODES, PACES
+from appliance.core.schema import ApiSchema, IsoDateTime, Text
+from appliance.organizations.schemas import BusinessHoursSchema
+
+_TEXT = 4096
+_LIST = 100
+
+
+def _text(**kwargs):
+    return Text(max_length=_TEXT, multiline=True, **kwargs)
+
+
+def _words():
+    return fields.List(Text(min_length=1, max_length=200), validate=validate.Length(max=_LIST))
+
+
+def _int(low: int, high: int, description: str | None = None):
+    return fields.Integer(validate=validate.Range(low, high), metadata={"description": description} if description else {})
+
+
+def _number(low: float, high: float):
+    return fields.Float(validate=validate.Range(low, high), allow_nan=False)
+
+
+class BotConfigUpdateSchema(ApiSchema):
+    """Every field is optional; what is left out keeps its value (or its default)."""
+
+    enabled = fields.Boolean()
+    mode = fields.String(validate=validate.OneOf(MODES))
+    cooldown_seconds = fields.Float(load_only=True, allow_nan=False,
+                                    metadata={"description": "Obsolete: accepted, stored nowhere, never returned"})
+    debounce_seconds = _int(0, 120, "Silence before replying, grouping consecutive messages; 0 = at once")
+    ritmo_de_respuesta = fields.String(validate=validate.OneOf(PACES))
+    velocidad_tecleo_cps = _int(1, 100, "Characters per second of the NATURAL and PAUSADO paces")
+    max_replies_per_window = _int(0, 1000, "Bot replies per contact within the window before a hand-off; 0 = no cap")
+    reply_window_minutes = _int(1, 1440)
+    post_flow_grace_min = _int(0, 1440, "Minutes after a flow ends in which it does not start again")
+    disclosure_message = _text()
+    human_handoff_keywords = _words()
+    handoff_message = _text()
+    ai_provider = fields.String(allow_none=True, validate=validate.OneOf(AI_PROVIDERS))
+    ai_model = Text(max_length=200, allow_none=True)
+    ai_system_prompt = Text(max_length=20000, multiline=True, allow_none=True)
+    ai_temperature = _number(0, 2)
+    ai_max_tokens = _int(1, 8000)
+    intent_classifier_enabled = fields.Boolean()
+    knowledge_top_k = _int(1, 20)
+    knowledge_min_similarity = _number(0, 1)
+    knowledge_tags = _words()
+    welcome_enabled = fields.Boolean()
+    welcome_message = _text()
+    out_of_hours_enabled = fields.Boolean()
+    out_of_hours_message = _text()
+    out_of_hours_schedule = fields.Nested(BusinessHoursSchema, allow_none=True, metadata={
+        "description": "Opening intervals per weekday; null = the organization's business hours"})
+    out_of_hours_task_enabled = fields.Boolean()
+    out_of_hours_task_message = _text(metadata={"description": "{apertura} becomes the next opening"})
+    out_of_hours_task_grace_min = _int(0, 1440)
+    fallback_enabled = fields.Boolean()
+    fallback_message = _text()
+    follow_up_enabled = fields.Boolean()
+    follow_up_after_min = _int(1, 10080)
+    follow_up_close_after_min = _int(1, 10080)
+    follow_up_mode = fields.String(validate=validate.OneOf(FOLLOW_UP_MODES))
+    follow_up_message = _text()
+    follow_up_close_message = _text(metadata={"description": "Empty: close without a farewell"})
+    protected_values = fields.List(Text(min_length=1, max_length=200), validate=validate.Length(max=_LIST),
+                                   metadata={"description": "Accounts and numbers the bot knows but never sends"})
+
+
+class BotConfigSchema(BotConfigUpdateSchema):
+    phone_number_pk = fields.String(data_key="phoneNumberId")
+    saved = fields.Boolean(metadata={"description": "False while only the defaults exist"})
+    created_at = IsoDateTime(allow_none=True)
+    updated_at = IsoDateTime(allow_none=True)
+
+
+class BotToggleSchema(ApiSchema):
+    enabled = fields.Boolean(metadata={"description": "Set it; left out: flip it"})

@@ -1,0 +1,79 @@
+"""Bot configurations: one per phone number, with the defaults where none was saved."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from appliance.bots.config import DEFAULTS, needed_capabilities
+from appliance.bots.models import BotConfig
+from appliance.core import clock, events, tenancy
+from appliance.core.actor import OrgActor
+from appliance.organizations import plans
+from appliance.phone_numbers import service as phone_numbers_service
+from appliance.phone_numbers.models import PhoneNumber
+
+
+def _record(number: PhoneNumber, row: BotConfig | None) -> dict:
+    """The configuration as the API shows it: every field, saved or default."""
+    return {**DEFAULTS, **(row.settings if row else {}), "enabled": row.enabled if row else False,
+            "mode": row.mode if row else "OFF", "phone_number_pk": number.id, "saved": row is not None,
+            "created_at": row.created_at if row else None, "updated_at": row.updated_at if row else None}
+
+
+def _row(session: Session, number: PhoneNumber) -> BotConfig | None:
+    return session.exec(select(BotConfig).where(BotConfig.phone_number_pk == number.id)).first()
+
+
+def _number(session: Session, actor: OrgActor, phone_number_pk: str) -> PhoneNumber:
+    """One of the actor's numbers (404 outside the organization or the member's accounts; 403 for a
+    key restricted to other numbers)."""
+    number = phone_numbers_service.access_phone_number(session, actor=actor, phone_number_pk=phone_number_pk)
+    tenancy.check_phone_number_allowed(actor, number.id)
+    return number
+
+
+def list_configs(session: Session, *, actor: OrgActor) -> list[dict]:
+    """One record per active number the actor may see (defaults where none is saved)."""
+    numbers = [n for n in phone_numbers_service.list_phone_numbers(session, actor=actor)
+               if not actor.phone_number_pks or n.id in actor.phone_number_pks]
+    rows = {row.phone_number_pk: row for row in session.exec(select(BotConfig).where(
+        BotConfig.organization_id == actor.organization_id)).all()}
+    return [_record(number, rows.get(number.id)) for number in numbers]
+
+
+def get_config(session: Session, *, actor: OrgActor, phone_number_pk: str) -> dict:
+    number = _number(session, actor, phone_number_pk)
+    return _record(number, _row(session, number))
+
+
+def _save(session: Session, actor: OrgActor, number: PhoneNumber, row: BotConfig | None, changes: dict) -> dict:
+    merged = {**_record(number, row), **changes}
+    for capability in needed_capabilities(merged):
+        plans.check_capability(session, actor.organization_id, capability)
+    now = clock.now()
+    if row is None:
+        row = BotConfig(organization_id=actor.organization_id, phone_number_pk=number.id, created_at=now, updated_at=now)
+    row.enabled, row.mode = merged["enabled"], merged["mode"]
+    row.settings = {name: merged[name] for name in DEFAULTS}
+    row.updated_at = now
+    session.add(row)
+    session.flush()
+    events.emit(session, events.BOT_CONFIG_UPDATED, organization_id=actor.organization_id,
+                phoneNumberId=number.id, enabled=row.enabled, mode=row.mode, fields=sorted(changes))
+    return _record(number, row)
+
+
+def check_put(session: Session, *, actor: OrgActor, phone_number_pk: str, **fields) -> dict:
+    """Create or update: the fields given change, the others keep their value (or default).
+    `cooldown_seconds` is obsolete: accepted and dropped."""
+    fields.pop("cooldown_seconds", None)
+    number = _number(session, actor, phone_number_pk)
+    return _save(session, actor, number, _row(session, number), fields)
+
+
+def check_toggle(session: Session, *, actor: OrgActor, phone_number_pk: str, enabled: bool | None = None) -> dict:
+    """Set `enabled` (left out: flip it); creates the defaults when nothing was saved."""
+    number = _number(session, actor, phone_number_pk)
+    row = _row(session, number)
+    current = row.enabled if row else False
+    return _save(session, actor, number, row, {"enabled": (not current) if enabled is None else enabled})
