@@ -1,8 +1,8 @@
-"""/organizations/{orgId}/bot/config: each number's bot (`phoneId` is our phone number id)."""
+"""/organizations/{orgId}/bot/config: each number's bot (`phoneId` is our phone number id); /bot/rules."""
 
 from flask.views import MethodView
 
-from appliance.bots import schemas, service
+from appliance.bots import rules, schemas, service
 from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
@@ -46,3 +46,45 @@ class BotToggle(MethodView):
         """Turn the bot on or off (no body: flip it); creates the defaults when none were saved"""
         return service.check_toggle(db_session(), actor=current_org_actor(), phone_number_pk=str(phone_id),
                                     **(body or {}))
+
+
+rules_blp = Blueprint("bot_rules", __name__, url_prefix="/organizations/<uuid:org_id>/bot/rules",
+                      description="Keyword rules of the bots", shown_with="bot_config")
+
+
+@rules_blp.route("")
+class BotRules(MethodView):
+    @rules_blp.requires("bot:read")
+    @rules_blp.response(200, schemas.BotRuleSchema(many=True))
+    def get(self, org_id):
+        """The rules, in the order they are tried (priority, then age)"""
+        return rules.list_rules(db_session(), actor=current_org_actor())
+
+    @rules_blp.requires("bot:write")
+    @rules_blp.arguments(schemas.BotRuleCreateSchema)
+    @rules_blp.response(201, schemas.BotRuleSchema)
+    def post(self, body, org_id):
+        """Create a rule"""
+        return rules.do_create(db_session(), actor=current_org_actor(), **body)
+
+
+@rules_blp.route("/<uuid:rule_id>")
+class BotRuleById(MethodView):
+    @rules_blp.requires("bot:read")
+    @rules_blp.response(200, schemas.BotRuleSchema)
+    def get(self, org_id, rule_id):
+        """One rule"""
+        return rules.access_rule(db_session(), actor=current_org_actor(), rule_id=str(rule_id))
+
+    @rules_blp.requires("bot:write")
+    @rules_blp.arguments(schemas.BotRuleUpdateSchema)
+    @rules_blp.response(200, schemas.BotRuleSchema)
+    def patch(self, body, org_id, rule_id):
+        """Change a rule (fields left out stay)"""
+        return rules.do_update(db_session(), actor=current_org_actor(), rule_id=str(rule_id), **body)
+
+    @rules_blp.requires("bot:write")
+    @rules_blp.response(204)
+    def delete(self, org_id, rule_id):
+        """Delete a rule"""
+        rules.do_delete(db_session(), actor=current_org_actor(), rule_id=str(rule_id))

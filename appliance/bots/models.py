@@ -22,3 +22,25 @@ class BotConfig(SQLModel, table=True):
     settings: dict = Field(default_factory=dict, sa_type=JSON)
     created_at: datetime = Field(sa_type=UTCDateTime)
     updated_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class BotRule(SQLModel, table=True):
+    """A keyword rule: when a customer's words match, the bot replies and/or acts. Lower
+    `priority` is tried first; the first match wins."""
+
+    __tablename__ = "bot_rules"
+
+    id: str = Field(default_factory=new_id, primary_key=True)
+    organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE", index=True)
+    name: str = Field(max_length=100)
+    phone_number_pks: list = Field(default_factory=list, sa_type=JSON)  # empty: every number
+    keywords: list = Field(default_factory=list, sa_type=JSON)
+    match_type: str = Field(default="CONTAINS", max_length=20)
+    reply: str = ""
+    action: str = Field(default="NONE", max_length=20)
+    flow_id: str | None = Field(default=None, max_length=36)
+    tag_id: str | None = Field(default=None, foreign_key="tags.id", ondelete="SET NULL")
+    priority: int = 100
+    enabled: bool = True
+    created_at: datetime = Field(sa_type=UTCDateTime)
+    updated_at: datetime = Field(sa_type=UTCDateTime)

@@ -1,7 +1,8 @@
 from marshmallow import fields, validate
 
 from appliance.bots.config import AI_PROVIDERS, FOLLOW_UP_MODES, MODES, PACES
-from appliance.core.schema import ApiSchema, IsoDateTime, Text
+from appliance.bots.matching import MATCH_TYPES
+from appliance.core.schema import ApiSchema, IsoDateTime, Text, UuidString
 from appliance.organizations.schemas import BusinessHoursSchema
 
 _TEXT = 4096
@@ -79,3 +80,46 @@ class BotConfigSchema(BotConfigUpdateSchema):
 
 class BotToggleSchema(ApiSchema):
     enabled = fields.Boolean(metadata={"description": "Set it; left out: flip it"})
+
+
+RULE_ACTIONS = ("NONE", "HANDOFF", "START_FLOW", "ADD_TAG", "CLOSE")
+
+
+class BotRuleSchema(ApiSchema):
+    id = fields.String()
+    name = fields.String()
+    phone_number_pks = fields.List(fields.String(), data_key="phoneNumberIds")
+    keywords = fields.List(fields.String())
+    match_type = fields.String()
+    reply = fields.String()
+    action = fields.String()
+    flow_id = fields.String(allow_none=True)
+    tag_id = fields.String(allow_none=True)
+    priority = fields.Integer()
+    enabled = fields.Boolean()
+    created_at = IsoDateTime()
+    updated_at = IsoDateTime()
+
+
+class BotRuleUpdateSchema(ApiSchema):
+    """A rule must do something: a reply, an action other than NONE, or both. START_FLOW names a
+    flow, ADD_TAG a tag, both of this organization."""
+
+    name = Text(min_length=1, max_length=100)
+    phone_number_pks = fields.List(UuidString(), data_key="phoneNumberIds", validate=validate.Length(max=100),
+                                   metadata={"description": "Numbers it answers on; empty = every number"})
+    keywords = fields.List(Text(min_length=1, max_length=100), validate=validate.Length(min=1, max=50),
+                           metadata={"description": "Words matched case and accents aside, as whole words"})
+    match_type = fields.String(validate=validate.OneOf(MATCH_TYPES))
+    reply = _text()
+    action = fields.String(validate=validate.OneOf(RULE_ACTIONS))
+    flow_id = UuidString(allow_none=True)
+    tag_id = UuidString(allow_none=True)
+    priority = _int(0, 100000, "Lower is tried first")
+    enabled = fields.Boolean()
+
+
+class BotRuleCreateSchema(BotRuleUpdateSchema):
+    name = Text(required=True, min_length=1, max_length=100)
+    keywords = fields.List(Text(min_length=1, max_length=100), required=True, validate=validate.Length(min=1, max=50),
+                           metadata={"description": "Words matched case and accents aside, as whole words"})

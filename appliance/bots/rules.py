@@ -1,0 +1,71 @@
+"""Keyword rules of the organization's bots: saved checked (a rule that can never act is refused
+when saved, not when a customer writes), listed in the order they are tried."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from appliance.bots.models import BotRule
+from appliance.core import clock, tenancy
+from appliance.core.actor import OrgActor
+from appliance.core.errors import Invalid, NotFound
+from appliance.tags import service as tags_service
+
+FIELDS = ("name", "phone_number_pks", "keywords", "match_type", "reply", "action", "flow_id", "tag_id",
+          "priority", "enabled")
+
+
+def list_rules(session: Session, *, actor: OrgActor) -> list[BotRule]:
+    return list(session.exec(select(BotRule).where(BotRule.organization_id == actor.organization_id)
+                             .order_by(BotRule.priority, BotRule.created_at)).all())
+
+
+def access_rule(session: Session, *, actor: OrgActor, rule_id: str) -> BotRule:
+    return tenancy.access_in_org(session, BotRule, rule_id, actor, what="bot rule", code="bot_rule_not_found")
+
+
+def _check(session: Session, actor: OrgActor, rule: BotRule) -> None:
+    """What a rule needs to be able to act, across its fields."""
+    if rule.action == "NONE" and not rule.reply.strip():
+        raise Invalid("A rule must reply, act, or both.", code="bot_rule_does_nothing",
+                      errors={"reply": ["Write a reply, or choose an action."]})
+    if rule.action == "START_FLOW":
+        # Bot flows are the next part of this issue: until they exist no flow id can be known.
+        raise Invalid("No bot flow with this id in this organization.", code="bot_flow_not_found",
+                      errors={"flowId": ["Unknown flow."]})
+    if rule.action == "ADD_TAG":
+        if not rule.tag_id:
+            raise Invalid("ADD_TAG needs tagId.", errors={"tagId": ["Required for ADD_TAG."]})
+        try:
+            tags_service.access_tag(session, actor=actor, tag_id=rule.tag_id)
+        except NotFound:
+            raise Invalid("No tag with this id in this organization.", code="tag_not_found",
+                          errors={"tagId": ["Unknown tag."]}) from None
+    rule.phone_number_pks = tenancy.check_ids_in_org(session, "phone_numbers", rule.phone_number_pks, actor,
+                                                     field="phoneNumberIds")
+
+
+def _save(session: Session, actor: OrgActor, rule: BotRule, changes: dict) -> BotRule:
+    for name in FIELDS:
+        if name in changes:
+            setattr(rule, name, changes[name])
+    rule.keywords = list(dict.fromkeys(rule.keywords))
+    _check(session, actor, rule)
+    rule.updated_at = clock.now()
+    session.add(rule)
+    session.flush()
+    return rule
+
+
+def do_create(session: Session, *, actor: OrgActor, **fields) -> BotRule:
+    now = clock.now()
+    return _save(session, actor, BotRule(organization_id=actor.organization_id, created_at=now, updated_at=now),
+                 fields)
+
+
+def do_update(session: Session, *, actor: OrgActor, rule_id: str, **fields) -> BotRule:
+    return _save(session, actor, access_rule(session, actor=actor, rule_id=rule_id), fields)
+
+
+def do_delete(session: Session, *, actor: OrgActor, rule_id: str) -> None:
+    session.delete(access_rule(session, actor=actor, rule_id=rule_id))
