@@ -22,9 +22,11 @@ from appliance.organizations.api import blp as organizations
 from appliance.pages import home
 from appliance.permissions.api import blp as permissions
 from appliance.phone_numbers.api import blp as phone_numbers
+from appliance.quick_replies.api import blp as quick_replies
 from appliance.roles.api import blp as roles
 from appliance.console.pages import console_pages
 from appliance.tags.api import blp as tags
+from appliance.team_tasks.api import blp as team_tasks
 from appliance.templates.api import blp as templates
 from appliance.users.api import blp as users
 from appliance.wabas.api import blp as wabas, waba_blp as waba
@@ -33,5 +35,6 @@ from appliance.whatsapp_flows.api import blp as whatsapp_flows
 BLUEPRINTS = (health, auth, users, password, organizations, memberships, membership, roles, invitations, invitation,
               permissions, api_keys, oauth, oauth_authorizations, wabas, waba, phone_numbers, business_profiles,
               templates, contacts, contact_lists, conversations, conversation_messages, tags, messages, live,
-              whatsapp_flows, bot_config, bot_rules, whatsapp_webhook)
+              whatsapp_flows, bot_config, bot_rules, team_tasks, quick_replies,
+              whatsapp_webhook)
 PAGES = (home, auth_pages, invitation_pages, oauth_pages, inbox_pages, console_pages)

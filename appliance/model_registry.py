@@ -20,3 +20,5 @@ from appliance.messages import models as messages_models  # noqa: F401
 from appliance.templates import models as templates_models  # noqa: F401
 from appliance.whatsapp_flows import models as whatsapp_flows_models  # noqa: F401
 from appliance.bots import models as bots_models  # noqa: F401
+from appliance.team_tasks import models as team_tasks_models  # noqa: F401
+from appliance.quick_replies import models as quick_replies_models  # noqa: F401
