@@ -55,6 +55,9 @@ EXPECTED_REFUSALS = {
     "PATCH /memberships/me/preferences": "keys of 1 to 60 characters, values of a bounded size",
     "POST /organizations/{org_id}/wabas": "the account must exist on the network with that token",
     "POST /organizations/{org_id}/api-keys": "phoneNumberIds must be the organization's own numbers",
+    "POST /organizations/{org_id}/bot/rules": "a rule must reply or act; tagId, flowId and phoneNumberIds must be "
+                                              "the organization's own",
+    "POST /organizations/{org_id}/tasks": "conversationId, contactId and assigneeUserId must be the organization's own",
 }
 
 
