@@ -2,7 +2,7 @@
 
 from flask.views import MethodView
 
-from appliance.bots import rules, schemas, service
+from appliance.bots import activity, rules, schemas, service
 from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
@@ -88,3 +88,26 @@ class BotRuleById(MethodView):
     def delete(self, org_id, rule_id):
         """Delete a rule"""
         rules.do_delete(db_session(), actor=current_org_actor(), rule_id=str(rule_id))
+
+
+activity_blp = Blueprint("bot_activity", __name__, url_prefix="/organizations/<uuid:org_id>/bot",
+                         description="What the bots decided, and whether they can work", shown_with="bot_config")
+
+
+@activity_blp.route("/activity")
+class BotActivityLog(MethodView):
+    @activity_blp.requires("bot:read")
+    @activity_blp.arguments(schemas.BotActivityArgsSchema, location="query")
+    @activity_blp.response(200, schemas.BotActivityPageSchema)
+    def get(self, args, org_id):
+        """Every decision of the bots, newest first (by number, conversation and kind)"""
+        return activity.list_activity(db_session(), actor=current_org_actor(), **args)
+
+
+@activity_blp.route("/salud")
+class BotHealth(MethodView):
+    @activity_blp.requires("bot:read")
+    @activity_blp.response(200, schemas.BotHealthSchema)
+    def get(self, org_id):
+        """Each number's bot: healthy, or the problems that keep it from doing what it is set to do"""
+        return activity.health(db_session(), actor=current_org_actor())

@@ -1,6 +1,6 @@
 from datetime import datetime
 
-from sqlalchemy import JSON
+from sqlalchemy import JSON, Index
 from sqlmodel import Field, SQLModel
 
 from appliance.core.db import UTCDateTime
@@ -44,3 +44,19 @@ class BotRule(SQLModel, table=True):
     enabled: bool = True
     created_at: datetime = Field(sa_type=UTCDateTime)
     updated_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class BotActivity(SQLModel, table=True):
+    """What a bot decided, one row per decision (replied, handed off, skipped and why, failed):
+    nothing the automation does is silent."""
+
+    __tablename__ = "bot_activity"
+    __table_args__ = (Index("ix_bot_activity_org_created", "organization_id", "created_at", "id"),)
+
+    id: str = Field(default_factory=new_id, primary_key=True)
+    organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE")
+    kind: str = Field(max_length=40)
+    phone_number_pk: str | None = Field(default=None, foreign_key="phone_numbers.id", ondelete="SET NULL")
+    conversation_id: str | None = Field(default=None, foreign_key="conversations.id", ondelete="SET NULL", index=True)
+    detail: dict = Field(default_factory=dict, sa_type=JSON)
+    created_at: datetime = Field(sa_type=UTCDateTime)

@@ -1,8 +1,8 @@
 from marshmallow import fields, validate
 
-from appliance.bots.config import AI_PROVIDERS, FOLLOW_UP_MODES, MODES, PACES
+from appliance.bots.config import ACTIVITY_KINDS, AI_PROVIDERS, FOLLOW_UP_MODES, MODES, PACES
 from appliance.bots.matching import MATCH_TYPES
-from appliance.core.schema import ApiSchema, IsoDateTime, Text, UuidString
+from appliance.core.schema import ApiSchema, IsoDateTime, PageArgsSchema, Text, UuidString
 from appliance.organizations.schemas import BusinessHoursSchema
 
 _TEXT = 4096
@@ -123,3 +123,40 @@ class BotRuleCreateSchema(BotRuleUpdateSchema):
     name = Text(required=True, min_length=1, max_length=100)
     keywords = fields.List(Text(min_length=1, max_length=100), required=True, validate=validate.Length(min=1, max=50),
                            metadata={"description": "Words matched case and accents aside, as whole words"})
+
+
+class BotActivitySchema(ApiSchema):
+    id = fields.String()
+    kind = fields.String()
+    phone_number_pk = fields.String(data_key="phoneNumberId", allow_none=True)
+    conversation_id = fields.String(allow_none=True)
+    detail = fields.Dict(metadata={"description": "What was decided and why (the rule, the reason it skipped...)"})
+    created_at = IsoDateTime()
+
+
+class BotActivityPageSchema(ApiSchema):
+    items = fields.List(fields.Nested(BotActivitySchema))
+    next_cursor = fields.String(allow_none=True)
+
+
+class BotActivityArgsSchema(PageArgsSchema):
+    phone_number_pk = UuidString(data_key="phoneNumberId", load_default=None)
+    conversation_id = UuidString(load_default=None)
+    kind = fields.String(load_default=None, validate=validate.OneOf(ACTIVITY_KINDS))
+
+
+class BotProblemSchema(ApiSchema):
+    code = fields.String()
+    detail = fields.String()
+
+
+class BotNumberHealthSchema(ApiSchema):
+    phone_number_pk = fields.String(data_key="phoneNumberId")
+    enabled = fields.Boolean()
+    mode = fields.String()
+    healthy = fields.Boolean()
+    problems = fields.List(fields.Nested(BotProblemSchema))
+
+
+class BotHealthSchema(ApiSchema):
+    numbers = fields.List(fields.Nested(BotNumberHealthSchema))

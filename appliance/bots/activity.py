@@ -1,0 +1,60 @@
+"""The bots' activity log (GET /bot/activity) and their health (GET /bot/salud).
+
+`record` is how every step of the engine says what it decided; the log is what the owner reads
+when asking "why did the bot (not) answer?"."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from appliance.bots import service as configs
+from appliance.bots.config import ACTIVITY_KINDS
+from appliance.bots.models import BotActivity, BotRule
+from appliance.core import clock, pagination
+from appliance.core.actor import OrgActor
+
+def record(session: Session, *, organization_id: str, kind: str, phone_number_pk: str | None = None,
+           conversation_id: str | None = None, **detail) -> BotActivity:
+    if kind not in ACTIVITY_KINDS:
+        raise ValueError(f"unknown bot activity {kind!r}")  # a programming error: the catalog is public
+    entry = BotActivity(organization_id=organization_id, kind=kind, phone_number_pk=phone_number_pk,
+                        conversation_id=conversation_id, detail=detail, created_at=clock.now())
+    session.add(entry)
+    return entry
+
+
+def list_activity(session: Session, *, actor: OrgActor, take: int, cursor: str | None,
+                  phone_number_pk: str | None = None, conversation_id: str | None = None,
+                  kind: str | None = None) -> pagination.Page:
+    """Newest first; a key restricted to numbers sees theirs only."""
+    query = select(BotActivity).where(BotActivity.organization_id == actor.organization_id)
+    if phone_number_pk:
+        query = query.where(BotActivity.phone_number_pk == phone_number_pk)
+    if actor.phone_number_pks:
+        query = query.where(BotActivity.phone_number_pk.in_(actor.phone_number_pks))
+    if conversation_id:
+        query = query.where(BotActivity.conversation_id == conversation_id)
+    if kind:
+        query = query.where(BotActivity.kind == kind)
+    return pagination.paginate(session, query, key=[BotActivity.created_at, BotActivity.id], take=take, cursor=cursor)
+
+
+def health(session: Session, *, actor: OrgActor) -> dict:
+    """Per number: is its bot able to do what it is set to do? Problems say what to fix."""
+    rules = session.exec(select(BotRule).where(BotRule.organization_id == actor.organization_id,
+                                               BotRule.enabled.is_(True))).all()
+    numbers = []
+    for config in configs.list_configs(session, actor=actor):
+        problems = []
+        number_pk = config["phone_number_pk"]
+        if config["enabled"]:
+            if config["mode"] == "OFF":
+                problems.append({"code": "mode_off", "detail": "The bot is on but its mode is OFF: it answers nothing."})
+            if config["mode"] in ("RULES_ONLY", "RULES_PLUS_AI_FALLBACK") and not any(
+                    not r.phone_number_pks or number_pk in r.phone_number_pks for r in rules):
+                problems.append({"code": "no_rules", "detail": "No enabled rule applies to this number."})
+            if config["mode"] in ("RULES_PLUS_AI_FALLBACK", "AI_AGENT") and not config["ai_provider"]:
+                problems.append({"code": "ai_provider_missing", "detail": "The mode needs an AI provider."})
+        numbers.append({"phone_number_pk": number_pk, "enabled": config["enabled"], "mode": config["mode"],
+                        "healthy": not problems, "problems": problems})
+    return {"numbers": numbers}
