@@ -139,6 +139,32 @@ def _business_profile(olga, screenshot):
     return olga.url.split("?")[0].replace(olga.url.split("/console/")[0], "")
 
 
+def _bot(olga, screenshot):
+    """The sandbox number's bot turned on with a welcome and a rule, its readiness said."""
+    olga.click("nav a:has-text('Bot')")
+    olga.click("button:has-text('Turn on')")
+    olga.wait_for_selector("text=The bot is on but its mode is OFF")
+    olga.click("a:has-text('Settings')")
+    olga.select_option("select[name=mode]", "RULES_ONLY")
+    olga.check("input[name=welcome_enabled]")
+    olga.fill("textarea[name=welcome_message]", "¡Hola! Soy el asistente de Panadería Sol.")
+    olga.fill("input[name=human_handoff_keywords]", "asesor, persona")
+    olga.click("button:has-text('Save')")
+    olga.wait_for_selector("text=Saved. The bot works with these settings")
+    screenshot(olga, "console-bot-settings")
+    olga.click("nav a:has-text('Bot')")
+    olga.click("a:has-text('Rules')")
+    olga.fill("input[name=name]", "Horario")
+    olga.fill("input[name=keywords]", "horario, abren, cierran")
+    olga.fill("textarea[name=reply]", "Abrimos de lunes a sábado, de 7 a 19.")
+    olga.click("button:has-text('New rule')")
+    olga.wait_for_selector("text=Rule created.")
+    screenshot(olga, "console-bot-rules")
+    olga.click("nav a:has-text('Bot')")
+    olga.wait_for_selector("text=ready")
+    screenshot(olga, "console-bot")
+
+
 def _logo() -> bytes:
     """A 192×192 PNG (a warm circle), drawn here so the test needs no image file."""
     size, rows = 192, []
@@ -178,6 +204,7 @@ def test_a_new_owner_sets_up_everything_in_the_browser(fresh_server, mailbox, ch
     screenshot(olga, "console-organization")
     _mail_server(olga, smtp_port, mailbox, screenshot)
     number_page = _business_profile(olga, screenshot)
+    _bot(olga, screenshot)
 
     # The team: invite Beto as an agent; the mail arrives at the local SMTP server.
     olga.click("nav a:has-text('Team')")
@@ -252,7 +279,7 @@ def test_a_new_owner_sets_up_everything_in_the_browser(fresh_server, mailbox, ch
     for name, path in (("whatsapp", f"/console/{org_id}/whatsapp"), ("team", f"/console/{org_id}/team"),
                        ("api-keys", f"/console/{org_id}/api-keys"), ("templates", f"/console/{org_id}/templates"),
                        ("template-new", f"/console/{org_id}/templates/new"), ("contacts", f"/console/{org_id}/contacts"),
-                       ("mail", "/console/mail"), ("number", number_page)):
+                       ("mail", "/console/mail"), ("number", number_page), ("bot", f"/console/{org_id}/bot")):
         phone = _browser(chromium, locale="es-ES", viewport={"width": 390, "height": 844})
         phone.goto(f"{base}/sign-in?next={path}")
         phone.fill("input[name=email]", "olga@sol.test")
