@@ -112,7 +112,7 @@ def _rules_page(actor, template: str = _RULES, rule=None, error: AppError | None
         values = _rule_values()
         values["keywords"] = ", ".join(values["keywords"])
     return render(template, actor, "console_pages.bot", error=error, texts=BOT_TEXTS,
-                  rules=rules_service.list_rules(session, actor=actor), rule=rule, values=values,
+                  rules=rules_service.list_rules(session, actor=actor) if rule is None else [], rule=rule, values=values,
                   tags=tags_service.list_tags(session, actor=actor),
                   numbers=phone_numbers_service.list_phone_numbers(session, actor=actor),
                   match_types=MATCH_TYPES, actions=[a for a in RULE_ACTIONS if a != "START_FLOW"],

@@ -16,6 +16,16 @@ class Actor:
     api_key_id: str | None = None
     oauth_authorization_id: str | None = None
 
+    @property
+    def caller_key(self) -> str:
+        """Who calls, as one string: `key:<id>`, `oauth:<id>` or `user:<id>` (what idempotency
+        records and stream slots are counted by)."""
+        if self.api_key_id:
+            return f"key:{self.api_key_id}"
+        if self.oauth_authorization_id:
+            return f"oauth:{self.oauth_authorization_id}"
+        return f"user:{self.user_id}"
+
 
 @dataclass(frozen=True, kw_only=True)
 class OrgActor(Actor):

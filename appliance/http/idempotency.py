@@ -53,13 +53,7 @@ _TABLE = IdempotencyRecord.__table__  # driver statements: this runs on every ke
 
 def _owner() -> str | None:
     actor = g.get("actor")
-    if actor is None:
-        return None
-    if actor.api_key_id:
-        return f"key:{actor.api_key_id}"
-    if actor.oauth_authorization_id:
-        return f"oauth:{actor.oauth_authorization_id}"
-    return f"user:{actor.user_id}"
+    return None if actor is None else actor.caller_key
 
 
 def _fingerprint() -> str:

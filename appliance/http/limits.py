@@ -13,6 +13,10 @@ from appliance.http.api import view_attr
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
+def _has_body() -> bool:
+    return bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+
+
 def _needs_json_body() -> bool:
     """The view declares a required JSON body (flask-smorest's `arguments`, as the document says)."""
     parameters = ((view_attr("_apidoc") or {}).get("arguments") or {}).get("parameters") or []
@@ -24,9 +28,7 @@ def init_app(app: Flask, *, max_json_bytes: int) -> None:
     def check_body():
         if request.method not in _BODY_METHODS:
             return
-        has_body = bool(request.content_length) or "chunked" in request.headers.get(
-            "Transfer-Encoding", "").lower()
-        if not has_body:
+        if not _has_body():
             return
         upload = view_attr("_upload")
         limit = upload[0] if upload else max_json_bytes
@@ -56,8 +58,7 @@ def init_required_body(app: Flask) -> None:
     body_required), after authentication: who may not call it hears 401/403/404 first."""
     @app.before_request
     def require_body():
-        if request.method not in _BODY_METHODS or request.content_length or "chunked" in request.headers.get(
-                "Transfer-Encoding", "").lower():
+        if request.method not in _BODY_METHODS or _has_body():
             return
         if _needs_json_body():
             raise Invalid("This route needs a JSON body (an object, {} at least where every field is optional).",

@@ -146,14 +146,6 @@ class Subject:
         return {row[0] for row in driver.execute(sql, params)}
 
 
-def _caller(actor: OrgActor) -> str:
-    if actor.api_key_id:
-        return f"key:{actor.api_key_id}"
-    if actor.oauth_authorization_id:
-        return f"oauth:{actor.oauth_authorization_id}"
-    return f"user:{actor.user_id}"
-
-
 def open_stream(database, *, actor: OrgActor, last_event_id: int | None, heartbeat_seconds: float,
                 limit: int, client_gone: Callable[[], bool] = lambda: False) -> Iterator[str]:
     """Take a slot (503 when none is free, 429 past the organization's or the caller's share) and
@@ -163,7 +155,7 @@ def open_stream(database, *, actor: OrgActor, last_event_id: int | None, heartbe
         driver = driver_connection(session)
         if last_event_id is None:  # a new stream starts from now
             (last_event_id,) = driver.execute("SELECT coalesce(max(id), 0) FROM outbox_events").fetchone()
-    holder = (actor.organization_id, _caller(actor))
+    holder = (actor.organization_id, actor.caller_key)
     slots.take(limit, *holder)
     return _Slot(_stream(database, Subject(actor), names, last_event_id, heartbeat_seconds, client_gone), holder)
 

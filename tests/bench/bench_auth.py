@@ -108,6 +108,17 @@ def _measure_interleaved(port, variants, slices=40, per_slice=60, threads=THREAD
     return results
 
 
+def owner_with_key(conn) -> tuple[str, str, str]:
+    """A person who owns the organization "bench" and an API key of it: (jwt, org id, key secret)."""
+    _, signup = _call(conn, "POST", "/auth/signup",
+                      {"email": "bench@example.com", "password": "bench password", "name": "Bench"})
+    jwt = signup["data"]["tokens"]["accessToken"]
+    _, org = _call(conn, "POST", "/organizations", {"name": "Bench", "slug": "bench",
+                                                    "billingEmail": "b@bench.test"}, token=jwt)
+    _, key = _call(conn, "POST", f"/organizations/{org['data']['id']}/api-keys", {"name": "bench"}, token=jwt)
+    return jwt, org["data"]["id"], key["data"]["secret"]
+
+
 @contextlib.contextmanager
 def running_server(env: dict | None = None, data_dir: str | None = None):
     """A real `appliance serve` on a scratch data directory (extra settings in `env`); yields its port."""

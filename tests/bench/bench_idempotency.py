@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_auth import _call, _measure_interleaved, running_server  # noqa: E402
+from bench_auth import _call, _measure_interleaved, owner_with_key, running_server  # noqa: E402
 
 TARGET = 0.70
 SLICES = 40
@@ -31,14 +31,9 @@ def main() -> int:
     with running_server() as port:
         import http.client
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        _, signup = _call(conn, "POST", "/auth/signup",
-                          {"email": "bench@example.com", "password": "bench password", "name": "Bench"})
-        jwt = signup["data"]["tokens"]["accessToken"]
-        _, org = _call(conn, "POST", "/organizations", {"name": "Bench", "slug": "bench",
-                                                        "billingEmail": "b@bench.test"}, token=jwt)
-        contacts = f"/organizations/{org['data']['id']}/contacts"
-        _, key = _call(conn, "POST", f"/organizations/{org['data']['id']}/api-keys", {"name": "bench"}, token=jwt)
-        auth = {"X-Api-Key": key["data"]["secret"]}
+        _, org_id, secret = owner_with_key(conn)
+        contacts = f"/organizations/{org_id}/contacts"
+        auth = {"X-Api-Key": secret}
         numbers = itertools.count(3_000_000)  # shared: every created contact has its own number
         replayed = {"waId": "573109999999", "name": "Repeated"}
         status, _ = _call(conn, "POST", contacts, replayed, headers={**auth, "Idempotency-Key": "repeat-me"})

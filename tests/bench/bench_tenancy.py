@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_auth import _call, _measure_interleaved, running_server  # noqa: E402
+from bench_auth import _call, _measure_interleaved, owner_with_key, running_server  # noqa: E402
 
 TARGET = 0.60
 SLICES = 60
@@ -21,14 +21,8 @@ def main() -> int:
     with running_server() as port:
         import http.client
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        _, signup = _call(conn, "POST", "/auth/signup",
-                          {"email": "bench@example.com", "password": "bench password", "name": "Bench"})
-        jwt = signup["data"]["tokens"]["accessToken"]
-        _, org = _call(conn, "POST", "/organizations", {"name": "Bench", "slug": "bench",
-                                                        "billingEmail": "b@bench.test"}, token=jwt)
-        org_path = f"/organizations/{org['data']['id']}"
-        _, key = _call(conn, "POST", f"{org_path}/api-keys", {"name": "bench"}, token=jwt)
-        secret = key["data"]["secret"]
+        jwt, org_id, secret = owner_with_key(conn)
+        org_path = f"/organizations/{org_id}"
         print("tenancy benchmark: /health/live against an API-key GET of the organization")
         variants = {
             "GET /health/live": lambda c, i: _call(c, "GET", "/health/live")[0],
