@@ -17,6 +17,7 @@ import threading
 from waitress.server import create_server
 
 from appliance.app import create_app
+from appliance.bots.runner import bot_runner
 from appliance.core import data_dir, events, queue, runtime
 from appliance.core.db import Checkpointer, StartupError
 from appliance.live import feed as live_feed
@@ -60,6 +61,7 @@ def serve(settings: Settings) -> None:
     # periodic sweep could claim and send in the gap, and recovery then fail a message it sent.)
     sender.start(runtime.get().db)
     consumer.start()
+    bot_runner.start(runtime.get().db)
     events.dispatcher.start(runtime.get().db)
     checkpointer = Checkpointer(settings.database_path)
     checkpointer.start()
@@ -74,6 +76,7 @@ def serve(settings: Settings) -> None:
     finally:
         live_feed.signal.close()  # live-update streams end; browsers reconnect to the next server
         server.task_dispatcher.shutdown(cancel_pending=False, timeout=DRAIN_SECONDS)
+        bot_runner.stop()
         sender.stop()
         consumer.stop(graceful=True)
         events.dispatcher.stop()

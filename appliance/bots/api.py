@@ -2,7 +2,7 @@
 
 from flask.views import MethodView
 
-from appliance.bots import activity, rules, schemas, service
+from appliance.bots import activity, flows, rules, schemas, service
 from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
@@ -111,3 +111,54 @@ class BotHealth(MethodView):
     def get(self, org_id):
         """Each number's bot: healthy, or the problems that keep it from doing what it is set to do"""
         return activity.health(db_session(), actor=current_org_actor())
+
+
+flows_blp = Blueprint("bot_flows", __name__, url_prefix="/organizations/<uuid:org_id>/bot/flows",
+                      description="Scripted conversations of the bots (not Meta's WhatsApp Flows)", shown_with="bot_config")
+
+
+@flows_blp.route("")
+class BotFlows(MethodView):
+    @flows_blp.requires("bot:read")
+    @flows_blp.response(200, schemas.BotFlowSchema(many=True))
+    def get(self, org_id):
+        """The flows, oldest first"""
+        return flows.list_flows(db_session(), actor=current_org_actor())
+
+    @flows_blp.requires("bot:write")
+    @flows_blp.arguments(schemas.BotFlowCreateSchema)
+    @flows_blp.response(201, schemas.BotFlowSchema)
+    def post(self, body, org_id):
+        """Create a flow; 400 bot_flow_invalid when a step points nowhere or steps loop without waiting"""
+        return flows.do_create(db_session(), actor=current_org_actor(), **body)
+
+
+@flows_blp.route("/plantillas")
+class BotFlowTemplates(MethodView):
+    @flows_blp.requires("bot:read")
+    @flows_blp.response(200, schemas.BotFlowTemplateSchema(many=True))
+    def get(self, org_id):
+        """Example flows in Spanish and English, each ready to POST as it is"""
+        return flows.templates()
+
+
+@flows_blp.route("/<uuid:flow_id>")
+class BotFlowById(MethodView):
+    @flows_blp.requires("bot:read")
+    @flows_blp.response(200, schemas.BotFlowSchema)
+    def get(self, org_id, flow_id):
+        """One flow"""
+        return flows.access_flow(db_session(), actor=current_org_actor(), flow_id=str(flow_id))
+
+    @flows_blp.requires("bot:write")
+    @flows_blp.arguments(schemas.BotFlowUpdateSchema)
+    @flows_blp.response(200, schemas.BotFlowSchema)
+    def patch(self, body, org_id, flow_id):
+        """Change a flow (fields left out stay; steps are replaced whole and checked again)"""
+        return flows.do_update(db_session(), actor=current_org_actor(), flow_id=str(flow_id), **body)
+
+    @flows_blp.requires("bot:write")
+    @flows_blp.response(204)
+    def delete(self, org_id, flow_id):
+        """Delete a flow; 409 bot_flow_in_use while rules start it"""
+        flows.do_delete(db_session(), actor=current_org_actor(), flow_id=str(flow_id))

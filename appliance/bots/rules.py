@@ -3,8 +3,13 @@ when saved, not when a customer writes), listed in the order they are tried."""
 
 from __future__ import annotations
 
-from sqlmodel import Session, select
+import threading
+from types import SimpleNamespace
 
+from sqlmodel import Session, func, select
+
+from appliance.bots import flows
+from appliance.bots.matching import CompiledRule, compile_rule, normalize
 from appliance.bots.models import BotRule
 from appliance.core import clock, tenancy
 from appliance.core.actor import OrgActor
@@ -30,9 +35,13 @@ def _check(session: Session, actor: OrgActor, rule: BotRule) -> None:
         raise Invalid("A rule must reply, act, or both.", code="bot_rule_does_nothing",
                       errors={"reply": ["Write a reply, or choose an action."]})
     if rule.action == "START_FLOW":
-        # Bot flows are the next part of this issue: until they exist no flow id can be known.
-        raise Invalid("No bot flow with this id in this organization.", code="bot_flow_not_found",
-                      errors={"flowId": ["Unknown flow."]})
+        if not rule.flow_id:
+            raise Invalid("START_FLOW needs flowId.", errors={"flowId": ["Required for START_FLOW."]})
+        try:
+            flows.access_flow(session, actor=actor, flow_id=rule.flow_id)
+        except NotFound:
+            raise Invalid("No bot flow with this id in this organization.", code="bot_flow_not_found",
+                          errors={"flowId": ["Unknown flow."]}) from None
     if rule.action == "ADD_TAG":
         if not rule.tag_id:
             raise Invalid("ADD_TAG needs tagId.", errors={"tagId": ["Required for ADD_TAG."]})
@@ -69,3 +78,37 @@ def do_update(session: Session, *, actor: OrgActor, rule_id: str, **fields) -> B
 
 def do_delete(session: Session, *, actor: OrgActor, rule_id: str) -> None:
     session.delete(access_rule(session, actor=actor, rule_id=rule_id))
+
+
+# The engine's view of an organization's rules: compiled once, used until a rule changes (the
+# count and the newest `updated_at` are one indexed read per turn; a deleted rule lowers the count).
+_compiled: dict[str, tuple[tuple, list[tuple[CompiledRule, SimpleNamespace]]]] = {}
+_compiled_lock = threading.Lock()
+
+
+def _active(session: Session, organization_id: str) -> list[tuple[CompiledRule, SimpleNamespace]]:
+    version = tuple(session.exec(select(func.count(BotRule.id), func.max(BotRule.updated_at)).where(
+        BotRule.organization_id == organization_id)).one())
+    cached = _compiled.get(organization_id)
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    compiled = []
+    for rule in list_rules(session, actor=SimpleNamespace(organization_id=organization_id)):
+        if rule.enabled:
+            snapshot = SimpleNamespace(id=rule.id, name=rule.name, reply=rule.reply, action=rule.action,
+                                       flow_id=rule.flow_id, tag_id=rule.tag_id)
+            compiled.append((compile_rule(rule.id, rule.keywords, rule.match_type, rule.phone_number_pks), snapshot))
+    with _compiled_lock:
+        _compiled[organization_id] = (version, compiled)
+    return compiled
+
+
+def first_matching(session: Session, organization_id: str, text: str, phone_number_pk: str) -> SimpleNamespace | None:
+    """The first enabled rule (priority order) of the number whose words are in `text`."""
+    normalized = normalize(text)
+    if not normalized:
+        return None
+    for compiled, rule in _active(session, organization_id):
+        if compiled.matches(normalized, phone_number_pk):
+            return rule
+    return None

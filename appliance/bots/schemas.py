@@ -1,4 +1,4 @@
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from appliance.bots.config import ACTIVITY_KINDS, AI_PROVIDERS, FOLLOW_UP_MODES, MODES, PACES
 from appliance.bots.matching import MATCH_TYPES
@@ -160,3 +160,97 @@ class BotNumberHealthSchema(ApiSchema):
 
 class BotHealthSchema(ApiSchema):
     numbers = fields.List(fields.Nested(BotNumberHealthSchema))
+
+
+STEP_TYPES = ("message", "question", "buttons", "set_tag", "handoff", "transfer_to_ai", "end")
+ANSWER_CHECKS = ("TEXT", "NUMBER", "EMAIL", "PHONE", "DATE")
+_STEP_ID = validate.Regexp(r"^[A-Za-z0-9_\-]{1,60}$", error="1 to 60 letters, digits, - or _.")
+# The fields each type needs, and those it may have (besides id, type and next).
+STEP_FIELDS = {
+    "message": ({"text"}, set()), "question": ({"text", "save_as"}, {"answer_check", "error_text"}),
+    "buttons": ({"text", "options"}, set()), "set_tag": ({"tag_id"}, set()), "handoff": (set(), {"text"}),
+    "transfer_to_ai": (set(), {"agent_id"}), "end": (set(), {"text"}),
+}
+
+
+class FlowOptionSchema(ApiSchema):
+    id = fields.String(required=True, validate=_STEP_ID)
+    title = Text(required=True, min_length=1, max_length=20, metadata={"description": "What the button says (≤ 20)"})
+    next = fields.String(required=True, validate=_STEP_ID, metadata={"description": "The step this choice leads to"})
+
+
+class FlowStepSchema(ApiSchema):
+    """One step. message {text}; question {text, saveAs, validate, errorText}; buttons {text,
+    options (1-3: reply buttons, 4-10: a list)}; set_tag {tagId}; handoff {text?};
+    transfer_to_ai {agentId?}; end {text?}. `next` (not for buttons, handoff, transfer_to_ai, end)
+    is the step after; none ends the flow."""
+
+    id = fields.String(required=True, validate=_STEP_ID)
+    type = fields.String(required=True, validate=validate.OneOf(STEP_TYPES))
+    next = fields.String(allow_none=True, validate=_STEP_ID)
+    text = Text(max_length=1024, multiline=True, metadata={"description": "≤ 1024 (a buttons message's limit)"})
+    save_as = fields.String(validate=validate.Regexp(r"^[A-Za-z][A-Za-z0-9_]{0,39}$", error="A name of letters, digits and _."),
+                   metadata={"description": "The contact attribute the answer is saved to"})
+    answer_check = fields.String(data_key="validate", validate=validate.OneOf(ANSWER_CHECKS),
+                                 metadata={"description": "How the answer is checked (default TEXT)"})
+    error_text = Text(max_length=1024, multiline=True)
+    options = fields.List(fields.Nested(FlowOptionSchema), validate=validate.Length(min=1, max=10),
+                          metadata={"description": "Up to 3 as reply buttons, up to 10 as a list"})
+    tag_id = UuidString()
+    agent_id = UuidString(allow_none=True)
+
+    @validates_schema
+    def _fields_of_type(self, data, **kwargs):
+        kind = data.get("type")
+        if kind not in STEP_FIELDS:
+            return
+        needed, optional = STEP_FIELDS[kind]
+        errors = {}
+        for name in needed:
+            if data.get(name) in (None, "", []):
+                errors[self.fields[name].data_key or name] = [f"Required for a step of type {kind}."]
+        for name in {"text", "save_as", "answer_check", "error_text", "options", "tag_id", "agent_id"} - needed - optional:
+            if data.get(name) is not None:
+                errors[self.fields[name].data_key or name] = [f"Not part of a step of type {kind}."]
+        if kind in ("buttons", "handoff", "transfer_to_ai", "end") and data.get("next"):
+            errors["next"] = [f"A step of type {kind} has no next ({'each option has its own' if kind == 'buttons' else 'it ends the flow'})."]
+        if errors:
+            raise ValidationError(errors)
+
+
+class BotFlowSchema(ApiSchema):
+    id = fields.String()
+    name = fields.String()
+    phone_number_pks = fields.List(fields.String(), data_key="phoneNumberIds")
+    trigger_keywords = fields.List(fields.String())
+    enabled = fields.Boolean()
+    steps = fields.List(fields.Nested(FlowStepSchema))
+    created_at = IsoDateTime()
+    updated_at = IsoDateTime()
+
+
+class BotFlowUpdateSchema(ApiSchema):
+    """A flow is checked whole when saved: every `next` names a step, no loop lacks a question,
+    each tag exists; a flow that could stall a customer is refused here."""
+
+    name = Text(min_length=1, max_length=100)
+    phone_number_pks = fields.List(UuidString(), data_key="phoneNumberIds", validate=validate.Length(max=100),
+                                   metadata={"description": "Numbers it runs on; empty = every number"})
+    trigger_keywords = fields.List(Text(min_length=1, max_length=100), validate=validate.Length(max=50),
+                                   metadata={"description": "Words that start it (as rules match them)"})
+    enabled = fields.Boolean()
+    steps = fields.List(fields.Nested(FlowStepSchema), validate=validate.Length(min=1, max=50),
+                        metadata={"description": "The first step is where the flow starts"})
+
+
+class BotFlowCreateSchema(BotFlowUpdateSchema):
+    name = Text(required=True, min_length=1, max_length=100)
+    steps = fields.List(fields.Nested(FlowStepSchema), required=True, validate=validate.Length(min=1, max=50),
+                        metadata={"description": "The first step is where the flow starts"})
+
+
+class BotFlowTemplateSchema(ApiSchema):
+    language = fields.String()
+    key = fields.String()
+    description = fields.String()
+    flow = fields.Nested(BotFlowCreateSchema)

@@ -32,6 +32,15 @@ def _number(session: Session, actor: OrgActor, phone_number_pk: str) -> PhoneNum
     return number
 
 
+def config_of(session: Session, phone_number_pk: str) -> dict | None:
+    """The engine's read: the number's configuration (saved or defaults), None once the number is
+    gone or disconnected."""
+    number = session.get(PhoneNumber, phone_number_pk)
+    if number is None or number.disconnected_at is not None:
+        return None
+    return _record(number, _row(session, number))
+
+
 def list_configs(session: Session, *, actor: OrgActor) -> list[dict]:
     """One record per active number the actor may see (defaults where none is saved)."""
     numbers = [n for n in phone_numbers_service.list_phone_numbers(session, actor=actor)

@@ -168,6 +168,9 @@ def do_add_note(session: Session, *, actor: OrgActor, conversation_id: str, body
     return note
 
 
+_ORIGINS = {"user": "agent", "bot": "bot"}  # who asked for a person; keys and applications: api
+
+
 def do_request_handoff(session: Session, *, actor: OrgActor, conversation_id: str, reason: str | None,
                        detail: str | None) -> Conversation:
     """A person is needed: automation falls silent and the team hears of it (live and by webhook).
@@ -181,7 +184,7 @@ def do_request_handoff(session: Session, *, actor: OrgActor, conversation_id: st
     session.add(conversation)
     events.emit(session, events.CONVERSATION_HANDOFF_REQUESTED, organization_id=conversation.organization_id,
                 conversationId=conversation.id, phoneNumberId=conversation.phone_number_pk,
-                reason=reason, detail=detail, origin="api" if actor.kind != "user" else "agent")
+                reason=reason, detail=detail, origin=_ORIGINS.get(actor.kind, "api"))
     return conversation
 
 

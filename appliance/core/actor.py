@@ -12,7 +12,7 @@ class Actor:
     user_id: str | None  # None for an API key
     session_id: str | None = None
     impersonated_by: str | None = None
-    kind: str = "user"  # user | api_key | oauth
+    kind: str = "user"  # user | api_key | oauth | bot
     api_key_id: str | None = None
     oauth_authorization_id: str | None = None
 

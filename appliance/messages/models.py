@@ -51,6 +51,7 @@ class Message(SQLModel, table=True):
     customer_wa_id: str | None = Field(default=None, max_length=40)  # the other side: `to` of outbound, `from` of inbound
     client_id: str | None = Field(default=None, max_length=100)  # the caller's id: a repeat answers the first message
     reply_to_message_id: str | None = Field(default=None, max_length=36)  # our id of the quoted message
+    sent_by: str | None = Field(default=None, max_length=10)  # out: bot | user | api (a person's reply or not)
     sent_by_user_id: str | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
     hidden: bool = Field(default=False)  # a tombstone: hidden from the thread, restorable
     edited_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

@@ -73,6 +73,7 @@ def do_record_from_network(session: Session, *, number, conversation_id: str, co
                "conversation_id": conversation_id, "contact_id": contact_id, "direction": "out" if echo else "in",
                "wamid": item.wamid, "type": item.kind, "payload": item.payload,
                "status": "sent" if echo else "received", "sent_from": "business_app" if echo else None,
+               "sent_by": "user" if echo else None,
                "reply_to_wamid": item.reply_to, "sent_at": item.at, "media_id": media_id,
                "customer_wa_id": customer_wa_id, "hidden": False, "send_attempts": 0,
                "media_status": "pending" if media_id else None,
@@ -86,7 +87,8 @@ def do_record_from_network(session: Session, *, number, conversation_id: str, co
         # Core, not ORM objects: building and flushing a mapped object per row was most of the cost.
         insert_many(session, Message.__table__, rows)
         events.emit_many(session, events.MESSAGE_CREATED, organization_id=number.organization_id, items=[
-            {"messageId": row["id"], "conversationId": conversation_id, "direction": row["direction"]} for row in rows])
+            {"messageId": row["id"], "conversationId": conversation_id, "direction": row["direction"],
+             **({"sentBy": "user"} if echo else {})} for row in rows])
     return media_ids
 
 

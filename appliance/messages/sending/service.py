@@ -74,14 +74,23 @@ def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[S
            "type": outgoing.type, "payload": payload, "status": "pending", "customer_wa_id": to,
            "client_id": outgoing.client_id, "reply_to_message_id": reply_to.id if reply_to else None,
            "reply_to_wamid": reply_to.wamid if reply_to else None, "sent_by_user_id": actor.user_id,
+           "sent_by": sent_by(actor),
            "hidden": False, "send_state": "queued", "send_attempts": 0, "next_attempt_at": now,
            "media_attempts": 0, "sent_at": now, "created_at": now, "updated_at": now}
     search_index.index_new(session, [row])
     insert_many(session, _MESSAGES, [row])  # through the driver: every send passes here
     events.emit(session, events.MESSAGE_CREATED, organization_id=actor.organization_id, messageId=row["id"],
-                conversationId=conversation_id, direction="out")
+                conversationId=conversation_id, direction="out", sentBy=row["sent_by"])
     tasks.wake_after_commit(session, number.id)
     return SimpleNamespace(**{**{column.name: None for column in _MESSAGES.columns}, **row}), True
+
+
+def sent_by(actor: OrgActor) -> str:
+    """Who wrote an outbound message, as `sentBy` says: the bot, a person (the inbox, or an
+    application acting with a person's grant), or an integration's API key."""
+    if actor.kind == "bot":
+        return "bot"
+    return "api" if actor.kind == "api_key" else "user"
 
 
 def _payload(session: Session, actor: OrgActor, number, outgoing: Outgoing) -> Any:

@@ -1,0 +1,58 @@
+"""Opening hours as the organization set them (`businessHoursSchedule`, or a bot's own
+`outOfHoursSchedule`): intervals per weekday in the organization's time zone, a missing day closed.
+
+A schedule with no interval at all means "hours not set": never out of hours (the bot's health
+says so when out-of-hours messages are on), rather than a bot that thinks the team never opens."""
+
+from __future__ import annotations
+
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from appliance.bots.config import customer_language
+
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_DAY_NAMES = {
+    "es": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
+    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+}
+
+
+def is_set(schedule: dict | None) -> bool:
+    return bool(schedule) and any(schedule.get(day) for day in WEEKDAYS)
+
+
+def _intervals(schedule: dict, weekday: int) -> list[tuple[time, time]]:
+    return [(time.fromisoformat(i["open"]), time.fromisoformat(i["close"]))
+            for i in schedule.get(WEEKDAYS[weekday]) or ()]
+
+
+def is_open(schedule: dict | None, timezone: str, at: datetime) -> bool:
+    if not is_set(schedule):
+        return True
+    local = at.astimezone(ZoneInfo(timezone))
+    now = local.time().replace(tzinfo=None)
+    return any(start <= now < end for start, end in _intervals(schedule, local.weekday()))
+
+
+def next_opening(schedule: dict | None, timezone: str, at: datetime) -> datetime | None:
+    """The next moment the team opens after `at` (None: hours not set). A closed period is named
+    by its opening, so "once per closed period" compares these."""
+    if not is_set(schedule):
+        return None
+    zone = ZoneInfo(timezone)
+    local = at.astimezone(zone)
+    for days in range(8):
+        day = (local + timedelta(days=days)).date()
+        for start, _ in sorted(_intervals(schedule, day.weekday())):
+            opening = datetime.combine(day, start, tzinfo=zone)
+            if opening > local:
+                return opening.astimezone(at.tzinfo)
+    return None
+
+
+def describe(moment: datetime, timezone: str, country: str | None) -> str:
+    """An opening as a customer reads it: "lunes 08:00" / "Monday 08:00", in the team's time."""
+    local = moment.astimezone(ZoneInfo(timezone))
+    names = _DAY_NAMES[customer_language(country)]
+    return f"{names[local.weekday()]} {local:%H:%M}"

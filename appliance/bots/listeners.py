@@ -1,0 +1,110 @@
+"""The bot hears what happens in conversations through the outbox:
+- a customer's message on a number whose bot is on makes the conversation's turn due after the
+  debounce (a burst pushes it back: one answer for the burst) and cancels a pending follow-up;
+- a person's message (the inbox, the Business app) supersedes what the bot was about to say;
+- a bot message the network refused is logged (FAILED), never silent;
+- a conversation closing ends its flow and its follow-ups; the next one is welcomed again.
+
+Every customer message passes here, so rows are read and written through the driver."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from types import SimpleNamespace
+
+from sqlmodel import Session
+
+from appliance.bots import activity, runner
+from appliance.bots.config import DEFAULTS
+from appliance.bots.models import BotConfig, BotConversation, next_due
+from appliance.conversations.models import Conversation
+from appliance.core import clock, events
+from appliance.core.db import insert_many, read_row, update_by_id
+from appliance.core.events import OutboxEvent
+from appliance.messages.models import Message
+
+_STATES = BotConversation.__table__
+
+
+@events.subscribe(events.MESSAGE_CREATED)
+def hear_message(session: Session, event: OutboxEvent) -> None:
+    data = event.data
+    if data.get("direction") == "in":
+        _customer_wrote(session, data["conversationId"], data["messageId"])
+    elif data.get("sentBy") == "user":
+        _person_wrote(session, data["conversationId"], data["messageId"])
+
+
+def _customer_wrote(session: Session, conversation_id: str, message_id: str) -> None:
+    conversation = read_row(session, Conversation.__table__, id=conversation_id)
+    if conversation is None:
+        return
+    config = read_row(session, BotConfig.__table__, phone_number_pk=conversation.phone_number_pk)
+    if config is None or not config.enabled or config.mode == "OFF":
+        return
+    state = read_row(session, _STATES, conversation_id=conversation_id, remember=False)
+    if state is not None and state.answered_through and message_id <= state.answered_through:
+        return  # answered already, with the burst it came in
+    now = clock.now()
+    debounce = (config.settings or {}).get("debounce_seconds", DEFAULTS["debounce_seconds"])
+    turn_due = now + timedelta(seconds=debounce)
+    if state is None:
+        insert_many(session, _STATES, [{
+            "conversation_id": conversation_id, "organization_id": conversation.organization_id,
+            "phone_number_pk": conversation.phone_number_pk, "due_at": turn_due, "turn_due_at": turn_due,
+            "last_inbound_id": message_id, "answered_through": None, "plan": [], "flow_answers": {},
+            "welcomed": False, "disclosed": False, "follow_up_stage": 0, "updated_at": now}])
+    else:
+        _update(session, state, last_inbound_id=max(message_id, state.last_inbound_id or ""), turn_due_at=turn_due,
+                follow_up_at=None, follow_up_stage=0)  # the customer answered: no nudge
+    runner.wake_after_commit(session, turn_due)
+
+
+def _update(session: Session, state, **values) -> None:
+    """Change the state's row, its `due_at` following."""
+    merged = SimpleNamespace(**{**vars(state), **values})
+    update_by_id(session, _STATES, state.conversation_id, {**values, "due_at": next_due(merged),
+                                                           "updated_at": clock.now()}, key="conversation_id")
+
+
+def _person_wrote(session: Session, conversation_id: str, message_id: str) -> None:
+    """A person answered: the bot's pending reply (a burst it was waiting on, parts not yet sent)
+    is dropped and said so; the customer's messages so far count as answered; no follow-up."""
+    state = read_row(session, _STATES, conversation_id=conversation_id, remember=False)
+    if state is None:
+        return
+    pending_turn = state.turn_due_at is not None
+    if pending_turn or state.plan:
+        activity.record(session, organization_id=state.organization_id, kind="SUPERSEDED",
+                        phone_number_pk=state.phone_number_pk, conversation_id=conversation_id, reason="person_replied",
+                        messageId=message_id, parts=len(state.plan or ()), burst=pending_turn)
+    _update(session, state, turn_due_at=None, plan=[], follow_up_at=None, follow_up_stage=0,
+            answered_through=max(state.answered_through or "", state.last_inbound_id or "") or None)
+
+
+@events.subscribe(events.MESSAGE_UPDATED)
+def hear_refusal(session: Session, event: OutboxEvent) -> None:
+    """A bot message the network refused is the bot's failure too: logged with the network's reason."""
+    if event.data.get("status") != "failed":
+        return
+    message = read_row(session, Message.__table__, id=event.data["messageId"], remember=False)
+    if message is None or message.sent_by != "bot":
+        return
+    activity.record(session, organization_id=message.organization_id, kind="FAILED",
+                    phone_number_pk=message.phone_number_pk, conversation_id=message.conversation_id,
+                    reason="network_refused", messageId=message.id, errorCode=message.error_code,
+                    error=message.error_title)
+
+
+@events.subscribe(events.CONVERSATION_UPDATED)
+def hear_closing(session: Session, event: OutboxEvent) -> None:
+    """Closed: the flow in progress and the follow-ups end (a follow-up's own closing included); a
+    later message opens a new period, welcomed again."""
+    if "status" not in event.data.get("changes", ()):
+        return
+    conversation = read_row(session, Conversation.__table__, id=event.data["conversationId"], remember=False)
+    state = read_row(session, _STATES, conversation_id=event.data["conversationId"], remember=False)
+    if conversation is None or state is None or conversation.status != "closed":
+        return
+    _update(session, state, welcomed=False, flow_id=None, flow_step=None, follow_up_at=None, follow_up_stage=0,
+            flow_ended_at=clock.now() if state.flow_id else state.flow_ended_at)

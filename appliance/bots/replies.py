@@ -1,0 +1,138 @@
+"""The bot's messages on their way out: protected values masked, long replies split into paced
+parts, and each part sent as the bot (`sentBy: "bot"`) through the same sending service as a
+person's message, so the window rule, the send queue and crash safety are the same."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sqlmodel import Session
+
+from appliance.bots import activity
+from appliance.core.actor import OrgActor
+from appliance.core.errors import AppError
+from appliance.messages.sending import service as sending
+
+MASK = "[protegido]"
+PART_MAX = 300  # characters per paced part ("~300": a thought a person would send at once)
+PACE_FACTORS = {"NATURAL": 1.0, "PAUSADO": 1.5}
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
+
+
+def bot_actor(organization_id: str) -> OrgActor:
+    """Who the bot is to the services it calls: no person, no key, no permission of a member."""
+    return OrgActor(user_id=None, kind="bot", organization_id=organization_id, membership_id=None, role_key=None,
+                    permissions=frozenset())
+
+
+@lru_cache(maxsize=256)
+def _protected_pattern(values: tuple[str, ...]) -> re.Pattern | None:
+    """One pattern for every protected value, each allowed spaces and dashes between its
+    characters and compared without case ("55-1234 5678" is "5512345678")."""
+    alternatives = []
+    for value in values:
+        bare = re.sub(r"[\s\-]+", "", value)
+        if bare:
+            alternatives.append(r"[\s\-]*".join(re.escape(ch) for ch in bare))
+    if not alternatives:
+        return None
+    return re.compile("|".join(sorted(alternatives, key=len, reverse=True)), re.IGNORECASE)
+
+
+def mask_protected(text: str, values: list[str]) -> tuple[str, int]:
+    """The text with every protected value replaced by [protegido], and how many were."""
+    pattern = _protected_pattern(tuple(values)) if values else None
+    if pattern is None:
+        return text, 0
+    return pattern.subn(MASK, text)
+
+
+def split(text: str, limit: int = PART_MAX) -> list[str]:
+    """Parts of at most `limit` characters, cut at paragraphs, then sentences, then words."""
+    parts: list[str] = []
+    for paragraph in (p.strip() for p in re.split(r"\n\s*\n", text)):
+        if not paragraph:
+            continue
+        current = ""
+        for sentence in _SENTENCE_END.split(paragraph):
+            for piece in _words(sentence, limit):
+                candidate = f"{current} {piece}" if current else piece
+                if len(candidate) <= limit:
+                    current = candidate
+                else:
+                    parts.append(current)
+                    current = piece
+        if current:
+            parts.append(current)
+    return parts or [text]
+
+
+def _words(sentence: str, limit: int) -> list[str]:
+    if len(sentence) <= limit:
+        return [sentence]
+    pieces, current = [], ""
+    for word in sentence.split(" "):
+        while len(word) > limit:  # no space to cut at (a URL): cut it
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(word[:limit])
+            word = word[limit:]
+        candidate = f"{current} {word}" if current else word
+        if len(candidate) <= limit:
+            current = candidate
+        else:
+            pieces.append(current)
+            current = word
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def typing_seconds(text: str, pace: str, cps: int) -> float:
+    """How long a person would take to type it: len/cps (NATURAL), 1.5 times that (PAUSADO)."""
+    return len(text) / max(1, cps) * PACE_FACTORS.get(pace, 0.0)
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """One message the bot decided to send: a text, or an interactive object (a flow's buttons)."""
+    text: str
+    interactive: dict | None = None
+
+    def as_part(self) -> dict:
+        return {"text": self.text, **({"interactive": self.interactive} if self.interactive else {})}
+
+    @classmethod
+    def from_part(cls, part: dict) -> "Outgoing":
+        return cls(part["text"], part.get("interactive"))
+
+
+def send(session: Session, *, organization_id: str, phone_number_pk: str, to: str, message: Outgoing):
+    """Store and queue one bot message (answers its row); the send service's checks apply."""
+    if message.interactive:
+        kind, payload = "interactive", message.interactive
+    else:
+        kind, payload = "text", {"body": message.text}
+    row, _ = sending.do_send(session, actor=bot_actor(organization_id), outgoing=sending.Outgoing(
+        phone_number_pk=phone_number_pk, to=to, type=kind, payload=payload))
+    return row
+
+
+def deliver(session: Session, conversation, contact, message: Outgoing) -> bool:
+    """Queue one bot message in the conversation; a refusal (the window closed, the number was
+    disconnected) is logged as FAILED with its reason, not raised."""
+    try:
+        if not contact.wa_id:
+            raise AppError("The contact has no WhatsApp id to write to.", code="contact_unreachable")
+        with session.begin_nested():
+            send(session, organization_id=conversation.organization_id,
+                 phone_number_pk=conversation.phone_number_pk, to=contact.wa_id, message=message)
+        return True
+    except AppError as error:
+        activity.record(session, organization_id=conversation.organization_id, kind="FAILED",
+                        phone_number_pk=conversation.phone_number_pk, conversation_id=conversation.id,
+                        reason=error.code, error=str(error)[:500])
+        return False

@@ -1,0 +1,147 @@
+"""Running the bots: the conversations whose `due_at` came are looked at in batches, each batch
+one write transaction (a turn's replies, its log and `answered_through` commit together).
+
+In the server a thread (`bot_runner`) sleeps until the earliest `due_at` (at most a second, for
+other processes and clock changes) and is woken by the commits that make a turn due, so a reply
+leaves when the debounce ends, not at the next tick of a scheduler. Without it (tests, the CLI) a
+commit enqueues the queue task `run_due_turns` for that moment, and a minute sweep catches up."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import datetime
+
+from huey import crontab
+from sqlmodel import Session, func, select
+
+from appliance.bots import activity, turns
+from appliance.bots.models import BotConversation
+from appliance.core import clock, runtime
+from appliance.core.db import after_commit
+from appliance.core.queue import huey
+
+log = logging.getLogger("appliance.bots")
+# Conversations per write transaction: enough to share a commit, few enough that webhooks and
+# requests waiting on the write lock are not held up (a turn takes about a millisecond).
+BATCH = 20
+
+
+def run_due(database, now: datetime | None = None) -> int:
+    """Look at every conversation that is due; answers how many were."""
+    total = 0
+    while True:
+        moment = now or clock.now()
+        with database.unit_of_work(write=True) as session:
+            due = session.exec(select(BotConversation.conversation_id).where(BotConversation.due_at <= moment)
+                               .order_by(BotConversation.due_at).limit(BATCH)).all()
+            for conversation_id in due:
+                try:
+                    with session.begin_nested():
+                        turns.look_at(session, conversation_id, moment)
+                except Exception as error:
+                    log.exception("the bot failed on conversation %s", conversation_id)
+                    _set_aside(session, conversation_id, error)
+        total += len(due)
+        if len(due) < BATCH:
+            return total
+
+
+def _set_aside(session: Session, conversation_id: str, error: Exception) -> None:
+    """A bug must neither loop nor stay hidden: what was due is dropped and logged as FAILED."""
+    state = session.get(BotConversation, conversation_id)
+    if state is None:
+        return
+    activity.record(session, organization_id=state.organization_id, kind="FAILED",
+                    phone_number_pk=state.phone_number_pk, conversation_id=conversation_id,
+                    reason="internal_error", error=repr(error)[:500])
+    state.answered_through = max(state.answered_through or "", state.last_inbound_id or "") or None
+    state.turn_due_at = state.handoff_at = state.follow_up_at = state.due_at = None
+    state.plan, state.follow_up_stage, state.updated_at = [], 0, clock.now()
+    session.add(state)
+
+
+def earliest_due(database) -> datetime | None:
+    with database.unit_of_work(write=False) as session:
+        return session.exec(select(func.min(BotConversation.due_at))).one()
+
+
+class _Runner:
+    """The server's bot thread."""
+
+    MAX_SLEEP = 1.0
+
+    def __init__(self):
+        self._woken = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._database = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def start(self, database) -> None:
+        self._database = database
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._run, name="bot-runner", daemon=True)
+        self._thread.start()
+
+    def wake(self) -> None:
+        self._woken.set()
+
+    def stop(self, timeout: float = 15.0) -> None:
+        thread, self._thread = self._thread, None
+        self._stopping.set()
+        self._woken.set()
+        if thread is not None:
+            thread.join(timeout)
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            self._woken.clear()
+            try:
+                run_due(self._database)
+                earliest = earliest_due(self._database)
+            except Exception:
+                log.exception("running the bots failed; trying again")
+                earliest = None
+            wait = self.MAX_SLEEP if earliest is None else (earliest - clock.now()).total_seconds()
+            if wait > 0:
+                self._woken.wait(min(wait, self.MAX_SLEEP))
+
+
+bot_runner = _Runner()
+
+
+def wake_after_commit(session: Session, due_at: datetime) -> None:
+    """Once the commit made a turn due, the runner (or a queue task) looks at it in time."""
+    earliest = session.info.get("bot_wake")
+    if earliest is None:
+        earliest = session.info["bot_wake"] = [due_at]
+        after_commit(session, lambda: _wake(earliest[0]))
+    elif due_at < earliest[0]:
+        earliest[0] = due_at
+
+
+def _wake(due_at: datetime) -> None:
+    if bot_runner.running:
+        bot_runner.wake()
+        return
+    delay = max(0.0, (due_at - clock.now()).total_seconds())
+    if delay:
+        run_due_turns.schedule(delay=delay)
+    else:
+        run_due_turns()
+
+
+@huey.task()
+def run_due_turns() -> None:
+    run_due(runtime.get().db)
+
+
+@huey.periodic_task(crontab(minute="*"))
+def run_due_sweep() -> None:
+    """Turns whose wake-up was lost (a restart, a crash), where no bot thread runs."""
+    if not bot_runner.running:
+        run_due(runtime.get().db)

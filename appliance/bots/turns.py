@@ -1,0 +1,341 @@
+"""The bot at work on one conversation, when its `due_at` comes (bots/runner.py calls `look_at`).
+
+A turn answers the customer's messages since the last turn, together (debounce): first the
+reasons to stay silent (the bot is off, the customer opted out or is excluded, a person has the
+conversation, the 24-hour window closed), then the welcome and the out-of-hours notice, then the
+pipeline in the decided order: hand-off keywords, the flow in progress, a flow's trigger words,
+rules, the AI agent (a step that plugs in here), the fallback. Every decision is a row of the
+activity log; the replies go out as the bot, at once or paced like a person typing.
+
+Everything a turn does (its replies queued, `answered_through` advanced, its log) is one
+transaction: after a crash a message is either answered or still due, never both."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlmodel import Session, select
+
+from appliance.bots import activity, flow_runner, follow_ups, hours, replies
+from appliance.bots.guards import LASTING_SILENCES, silence_reason
+from appliance.bots import rules as bot_rules
+from appliance.bots import service as configs
+from appliance.bots.matching import compile_rule, first_match
+from appliance.bots.models import BotConversation, next_due
+from appliance.contacts.models import Contact
+from appliance.conversations import service as conversations_service
+from appliance.conversations.models import Conversation
+from appliance.conversations.recording import SERVICE_WINDOW
+from appliance.core import clock
+from appliance.messages import text as message_text
+from appliance.messages.models import Message
+from appliance.organizations.models import Organization
+from appliance.team_tasks import service as team_tasks
+
+AI_MODES = ("RULES_PLUS_AI_FALLBACK", "AI_AGENT")
+
+
+@dataclass
+class Turn:
+    """One decision on a conversation: what the steps read, and what they decided to send."""
+    session: Session
+    now: datetime
+    state: BotConversation
+    config: dict
+    conversation: Conversation
+    contact: Contact
+    organization: Organization
+    messages: list = field(default_factory=list)  # the customer's messages this turn answers
+    text: str = ""
+    outgoing: list[replies.Outgoing] = field(default_factory=list)
+    closed_until: datetime | None = None  # out of hours: the next opening
+
+    def say(self, text: str | None, interactive: dict | None = None) -> None:
+        if text and text.strip():
+            self.outgoing.append(replies.Outgoing(text.strip(), interactive))
+
+    def log(self, kind: str, **detail) -> None:
+        activity.record(self.session, organization_id=self.conversation.organization_id, kind=kind,
+                        phone_number_pk=self.conversation.phone_number_pk, conversation_id=self.conversation.id,
+                        **detail)
+
+    def hand_off(self, reason: str, **detail) -> None:
+        """A person takes over: automation falls silent, the team is told; the flow stops."""
+        conversations_service.do_request_handoff(
+            self.session, actor=replies.bot_actor(self.conversation.organization_id),
+            conversation_id=self.conversation.id, reason="bot", detail=reason)
+        flow_runner.stop(self)
+        self.log("HANDOFF", reason=reason, **detail)
+
+
+def look_at(session: Session, conversation_id: str, now: datetime | None = None) -> None:
+    """Do what came due for the conversation: parts of a paced reply, a deferred hand-off, a turn,
+    a follow-up; then set the next `due_at`."""
+    now = now or clock.now()
+    state = session.get(BotConversation, conversation_id)
+    if state is None or state.due_at is None or state.due_at > now:
+        return  # another look did it already
+    conversation = session.get(Conversation, conversation_id)
+    config = configs.config_of(session, state.phone_number_pk)
+    if state.plan and datetime.fromisoformat(state.plan[0]["at"]) <= now:
+        send_plan(session, state, conversation, config, now)
+    if state.handoff_at is not None and state.handoff_at <= now:
+        _deferred_hand_off(session, state, conversation, config, now)
+    if state.turn_due_at is not None and state.turn_due_at <= now:
+        _take_turn(session, state, conversation, config, now)
+    if state.follow_up_at is not None and state.follow_up_at <= now:
+        follow_ups.run(session, state, conversation, config, now)
+    state.due_at = next_due(state)
+    state.updated_at = now
+    session.add(state)
+
+
+def _new_turn(session: Session, state: BotConversation, conversation: Conversation, config: dict,
+              now: datetime) -> Turn:
+    return Turn(session=session, now=now, state=state, config=config, conversation=conversation,
+                contact=session.get(Contact, conversation.contact_id),
+                organization=session.get(Organization, conversation.organization_id))
+
+
+def _take_turn(session: Session, state: BotConversation, conversation: Conversation, config: dict | None,
+               now: datetime) -> None:
+    # Every customer message not answered yet, also one whose event the listener has not seen:
+    # it is answered with its burst, and the listener then finds it answered.
+    messages = session.exec(select(Message).where(
+        Message.conversation_id == conversation.id, Message.direction == "in",
+        *([Message.id > state.answered_through] if state.answered_through else []),
+    ).order_by(Message.id)).all()
+    state.turn_due_at = None
+    if not messages:
+        return
+    state.answered_through = messages[-1].id
+    turn = _new_turn(session, state, conversation, config, now)
+    turn.messages = list(messages)
+    turn.text = "\n".join(t for t in (message_text.plain_text(m.type, m.payload) for m in messages) if t)
+    reason = silence_reason(config, conversation, turn.contact)
+    if reason is not None:
+        if reason not in LASTING_SILENCES or state.last_skip != reason:
+            turn.log("SKIPPED", reason=reason, messages=len(messages))
+        state.last_skip = reason
+        return
+    state.last_skip = None
+    if conversation.last_inbound_at is None or conversation.last_inbound_at + SERVICE_WINDOW <= now:
+        turn.log("OUTSIDE_WINDOW", messages=len(messages))
+        return
+    _welcome(turn)
+    _out_of_hours(turn)
+    for step in PIPELINE:
+        if step(turn):
+            break
+    finish(turn)
+
+
+def _welcome(turn: Turn) -> None:
+    """The first message of a conversation the customer opened (not an answer to the business)."""
+    config, state = turn.config, turn.state
+    if state.welcomed or not config["welcome_enabled"] or not config["welcome_message"].strip():
+        return
+    state.welcomed = True
+    first = turn.messages[0]
+    business_wrote = turn.session.exec(select(Message.id).where(
+        Message.conversation_id == turn.conversation.id, Message.direction == "out", Message.id < first.id,
+        Message.created_at > turn.now - SERVICE_WINDOW).limit(1)).first()
+    if business_wrote is None:
+        turn.say(config["welcome_message"])
+        turn.log("WELCOME_SENT")
+
+
+def _schedule(turn: Turn) -> tuple[dict | None, str]:
+    schedule = turn.config["out_of_hours_schedule"] or turn.organization.business_hours_schedule
+    return schedule, turn.organization.timezone or "UTC"
+
+
+def _out_of_hours(turn: Turn) -> None:
+    """Closed now: the notice, once per closed period; the turn goes on (the bot keeps serving)."""
+    if not (turn.config["out_of_hours_enabled"] or turn.config["out_of_hours_task_enabled"]):
+        return
+    schedule, timezone = _schedule(turn)
+    if hours.is_open(schedule, timezone, turn.now):
+        return
+    turn.closed_until = hours.next_opening(schedule, timezone, turn.now)
+    period = turn.closed_until.isoformat() if turn.closed_until else "closed"
+    if turn.config["out_of_hours_enabled"] and turn.state.out_of_hours_notice_for != period \
+            and turn.config["out_of_hours_message"].strip():
+        turn.state.out_of_hours_notice_for = period
+        turn.say(turn.config["out_of_hours_message"])
+        turn.log("OUT_OF_HOURS_SENT", opensAt=clock.iso(turn.closed_until))
+
+
+# The pipeline: each step answers whether it handled the turn (the rest are then skipped).
+
+def _handoff_keywords(turn: Turn) -> bool:
+    keywords = turn.config["human_handoff_keywords"]
+    if not keywords or not turn.text:
+        return False
+    matcher = compile_rule("handoff", keywords, "CONTAINS", [])
+    if first_match([matcher], turn.text, turn.conversation.phone_number_pk) is None:
+        return False
+    if turn.closed_until is not None and turn.config["out_of_hours_task_enabled"]:
+        _defer_hand_off(turn)
+        return True
+    turn.say(turn.config["handoff_message"])
+    turn.hand_off("keyword")
+    return True
+
+
+def _defer_hand_off(turn: Turn) -> None:
+    """Asked for a person while the team is closed: a task for the team, the customer told when,
+    and the hand-off itself at the opening (plus the grace minutes)."""
+    opening = turn.closed_until
+    task = team_tasks.do_create(
+        turn.session, actor=replies.bot_actor(turn.conversation.organization_id), origin="BOT",
+        title=f"Call back {turn.contact.name or turn.contact.wa_id}"[:200],
+        detail=f"Asked for a person out of hours: {turn.text}"[:4000],
+        conversation_id=turn.conversation.id, contact_id=turn.contact.id, due_at=opening)
+    message = turn.config["out_of_hours_task_message"]
+    if message.strip():
+        _, timezone = _schedule(turn)
+        turn.say(message.replace("{apertura}", hours.describe(opening, timezone, turn.organization.country)))
+    turn.state.handoff_at = opening + timedelta(minutes=turn.config["out_of_hours_task_grace_min"])
+    turn.log("HANDOFF_DEFERRED", taskId=task.id, handoffAt=clock.iso(turn.state.handoff_at))
+
+
+def _active_flow(turn: Turn) -> bool:
+    return flow_runner.answer(turn) if turn.state.flow_id else False
+
+
+def _flow_triggers(turn: Turn) -> bool:
+    return flow_runner.start_by_keywords(turn)
+
+
+def _rules(turn: Turn) -> bool:
+    rule = bot_rules.first_matching(turn.session, turn.conversation.organization_id, turn.text,
+                                    turn.conversation.phone_number_pk)
+    if rule is None:
+        return False
+    turn.say(rule.reply)
+    turn.log("RULE_MATCHED", ruleId=rule.id, rule=rule.name, action=rule.action)
+    bot = replies.bot_actor(turn.conversation.organization_id)
+    if rule.action == "HANDOFF":
+        turn.hand_off("rule", ruleId=rule.id)
+    elif rule.action == "START_FLOW":
+        flow_runner.start_by_id(turn, rule.flow_id)
+    elif rule.action == "ADD_TAG" and rule.tag_id:
+        conversations_service.do_add_tag(turn.session, actor=bot, conversation_id=turn.conversation.id,
+                                         tag_id=rule.tag_id)
+    elif rule.action == "CLOSE":
+        conversations_service.do_set_status(turn.session, actor=bot, conversation_id=turn.conversation.id,
+                                            status="closed", category="bot_rule")
+    return True
+
+
+def _ai_agent(turn: Turn) -> bool:
+    """Where the AI agent answers (RULES_PLUS_AI_FALLBACK, AI_AGENT). Until AI agents are part of
+    the appliance the step says so and the fallback answers."""
+    if turn.config["mode"] not in AI_MODES:
+        return False
+    turn.log("SKIPPED", reason="ai_unavailable", messages=len(turn.messages))
+    return False
+
+
+def _fallback(turn: Turn) -> bool:
+    if turn.config["fallback_enabled"] and turn.config["fallback_message"].strip():
+        turn.say(turn.config["fallback_message"])
+        turn.log("FALLBACK_SENT")
+    elif not turn.outgoing:
+        turn.log("SKIPPED", reason="no_match", messages=len(turn.messages))
+    return True
+
+
+PIPELINE = (_handoff_keywords, _active_flow, _flow_triggers, _rules, _ai_agent, _fallback)
+
+
+def finish(turn: Turn) -> None:
+    """The replies of a turn: capped, the disclosure first, protected values masked, then sent at
+    once or planned part by part; the follow-up clock starts."""
+    if not turn.outgoing:
+        return
+    config, state = turn.config, turn.state
+    cap = config["max_replies_per_window"]
+    if cap:
+        since = turn.now - timedelta(minutes=config["reply_window_minutes"])
+        sent = len(turn.session.exec(select(Message.id).where(
+            Message.conversation_id == turn.conversation.id, Message.sent_by == "bot",
+            Message.created_at > since)).all())
+        if sent + len(turn.outgoing) > cap:
+            turn.outgoing = []
+            turn.log("REPLY_CAP_REACHED", sent=sent, cap=cap, windowMinutes=config["reply_window_minutes"])
+            if not turn.conversation.handoff_pending:
+                turn.hand_off("reply_cap")
+            return
+    if not state.disclosed and config["disclosure_message"].strip():
+        turn.outgoing.insert(0, replies.Outgoing(config["disclosure_message"].strip()))
+        state.disclosed = True
+    blocked = 0
+    masked = []
+    for message in turn.outgoing:
+        text, count = replies.mask_protected(message.text, config["protected_values"])
+        blocked += count
+        masked.append(replies.Outgoing(text, _masked_interactive(message.interactive, text)))
+    if blocked:
+        turn.log("PROTECTED_VALUE_BLOCKED", count=blocked)
+    pace = config["ritmo_de_respuesta"]
+    if pace == "INSTANTANEO":
+        for message in masked:
+            replies.deliver(turn.session, turn.conversation, turn.contact, message)
+        last = turn.now
+    else:
+        at, plan = turn.now, []
+        for message in masked:
+            for part in ([message] if message.interactive else [replies.Outgoing(p) for p in replies.split(message.text)]):
+                at += timedelta(seconds=replies.typing_seconds(part.text, pace, config["velocidad_tecleo_cps"]))
+                plan.append({**part.as_part(), "at": at.isoformat()})
+        state.plan = state.plan + plan
+        last = at
+        show_typing(turn.session, turn.conversation.id)
+    if config["follow_up_enabled"] and not turn.conversation.handoff_pending:
+        state.follow_up_at, state.follow_up_stage = last + timedelta(minutes=config["follow_up_after_min"]), 1
+
+
+def _masked_interactive(interactive: dict | None, text: str) -> dict | None:
+    if not interactive:
+        return None
+    return {**interactive, "body": {"text": text}}
+
+
+def show_typing(session: Session, conversation_id: str) -> None:
+    """"typing…" for the customer while a paced reply is on its way (a courtesy, after commit)."""
+    from appliance.core.db import after_commit
+    from appliance.messages import tasks as message_tasks
+    after_commit(session, lambda: message_tasks.send_read_mark(conversation_id, True))
+
+
+def send_plan(session: Session, state: BotConversation, conversation: Conversation | None, config: dict | None,
+              now: datetime) -> None:
+    """The parts of a paced reply whose moment came; dropped, and said so, if a person took the
+    conversation or the bot was turned off meanwhile."""
+    contact = session.get(Contact, conversation.contact_id) if conversation else None
+    reason = silence_reason(config, conversation, contact) if conversation else "conversation_gone"
+    if reason is not None:
+        if conversation is not None:
+            activity.record(session, organization_id=conversation.organization_id, kind="SUPERSEDED",
+                            phone_number_pk=conversation.phone_number_pk, conversation_id=conversation.id,
+                            reason=reason, parts=len(state.plan))
+        state.plan = []
+        return
+    due = [part for part in state.plan if datetime.fromisoformat(part["at"]) <= now]
+    state.plan = state.plan[len(due):]
+    for part in due:
+        replies.deliver(session, conversation, contact, replies.Outgoing.from_part(part))
+    if state.plan:
+        show_typing(session, conversation.id)
+
+
+def _deferred_hand_off(session: Session, state: BotConversation, conversation: Conversation | None,
+                       config: dict | None, now: datetime) -> None:
+    state.handoff_at = None
+    if conversation is None or conversation.handoff_pending or conversation.assignee_user_id:
+        return  # someone took it already
+    turn = _new_turn(session, state, conversation, config, now)
+    turn.hand_off("out_of_hours_opening")
