@@ -224,7 +224,7 @@ class BotFlowSchema(ApiSchema):
     phone_number_pks = fields.List(fields.String(), data_key="phoneNumberIds")
     trigger_keywords = fields.List(fields.String())
     enabled = fields.Boolean()
-    steps = fields.List(fields.Nested(FlowStepSchema))
+    steps = fields.List(fields.Dict(), metadata={"description": "The steps as they were saved (see FlowStep)"})
     created_at = IsoDateTime()
     updated_at = IsoDateTime()
 
@@ -253,4 +253,4 @@ class BotFlowTemplateSchema(ApiSchema):
     language = fields.String()
     key = fields.String()
     description = fields.String()
-    flow = fields.Nested(BotFlowCreateSchema)
+    flow = fields.Dict(metadata={"description": "A body for POST /bot/flows, as it is"})

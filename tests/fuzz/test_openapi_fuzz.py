@@ -57,6 +57,10 @@ EXPECTED_REFUSALS = {
     "POST /organizations/{org_id}/api-keys": "phoneNumberIds must be the organization's own numbers",
     "POST /organizations/{org_id}/bot/rules": "a rule must reply or act; tagId, flowId and phoneNumberIds must be "
                                               "the organization's own",
+    "POST /organizations/{org_id}/bot/flows": "a step's fields depend on its type; every next names a step of the "
+                                              "flow, no loop without a question, tags are the organization's own",
+    "PATCH /organizations/{org_id}/bot/flows/{flow_id}": "a step's fields depend on its type (checked before the "
+                                                         "flow is looked up)",
     "POST /organizations/{org_id}/tasks": "conversationId, contactId and assigneeUserId must be the organization's own",
 }
 
