@@ -63,7 +63,7 @@ def test_a_rule_answers_the_customer_as_the_bot(line, api):
     _write(line, "Hola, ¿tienen PAN?")
     assert _texts(line) == ["Sí, pan recién horneado."]
     assert _kinds(line) == ["RULE_MATCHED"]
-    thread = line.get(f"/conversations")["items"][0]
+    thread = line.get("/conversations")["items"][0]
     messages = line.get(f"/conversations/{thread['id']}/messages")["items"]
     assert [m["sentBy"] for m in messages if m["direction"] == "out"] == ["bot"]
 
