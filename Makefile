@@ -38,6 +38,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_send.py
 	$(BIN)/python tests/bench/bench_inbox.py
 	$(BIN)/python tests/bench/bench_idempotency.py
+	$(BIN)/python tests/bench/bench_bot.py
 
 # The folders of appliance/ by layer and the imports between them; fails on a cycle or an upward
 # import (tests/core/test_layers.py checks the same in the suite).
