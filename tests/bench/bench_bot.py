@@ -16,6 +16,7 @@ Before them, in this process: the CPU of a rule decision among 50 rules (goal un
 from __future__ import annotations
 
 import http.client
+import logging
 import os
 import random
 import signal
@@ -73,6 +74,7 @@ class Server:
 
 
 def _network():
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # the simulator's busy threads are not news
     simulator = Simulator()
     netsim = create_server(create_netsim_app(simulator), host="127.0.0.1", port=0, threads=8)
     threading.Thread(target=netsim.run, daemon=True).start()
@@ -176,8 +178,10 @@ def burst(*, kill_after: float | None) -> bool:
         for t in threads:
             t.join()
         written_at = max(last_written.values())
-        if kill_after is not None:
+        if kill_after is not None:  # in the middle of the answers: a quarter of them out
             time.sleep(max(0.0, written_at + DEBOUNCE + kill_after - time.time()))
+            while len(simulator.network.sent) < CUSTOMERS // 4 and time.time() < written_at + 30:
+                time.sleep(0.005)
             before = len(simulator.network.sent)
             server.kill()
             print(f"  killed with SIGKILL after {before} replies reached the network; starting again")
@@ -234,7 +238,7 @@ def main() -> int:
     print(f"2. burst of {CUSTOMERS} conversations, debounce {DEBOUNCE} s")
     burst_ok = burst(kill_after=None)
     print("3. the same burst, SIGKILL while answering, then a restart")
-    kill_ok = burst(kill_after=0.1)
+    kill_ok = burst(kill_after=0.0)
     return 0 if ratio_ok and burst_ok and kill_ok and decision < 5000 else 1
 
 
