@@ -28,6 +28,8 @@ from appliance.conversations import service as conversations_service
 from appliance.conversations.models import Conversation
 from appliance.conversations.recording import SERVICE_WINDOW
 from appliance.core import clock
+from appliance.core.db import after_commit
+from appliance.messages import tasks as message_tasks
 from appliance.messages import text as message_text
 from appliance.messages.models import Message
 from appliance.organizations.models import Organization
@@ -306,8 +308,6 @@ def _masked_interactive(interactive: dict | None, text: str) -> dict | None:
 
 def show_typing(session: Session, conversation_id: str) -> None:
     """"typing…" for the customer while a paced reply is on its way (a courtesy, after commit)."""
-    from appliance.core.db import after_commit
-    from appliance.messages import tasks as message_tasks
     after_commit(session, lambda: message_tasks.send_read_mark(conversation_id, True))
 
 
