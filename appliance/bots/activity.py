@@ -23,6 +23,12 @@ def record(session: Session, *, organization_id: str, kind: str, phone_number_pk
     return entry
 
 
+def record_in(session: Session, conversation, kind: str, **detail) -> BotActivity:
+    """`record` for a decision about a conversation (its organization and number)."""
+    return record(session, organization_id=conversation.organization_id, kind=kind,
+                  phone_number_pk=conversation.phone_number_pk, conversation_id=conversation.id, **detail)
+
+
 def list_activity(session: Session, *, actor: OrgActor, take: int, cursor: str | None,
                   phone_number_pk: str | None = None, conversation_id: str | None = None,
                   kind: str | None = None) -> pagination.Page:

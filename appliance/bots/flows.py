@@ -12,6 +12,7 @@ import json
 from sqlmodel import Session, select
 
 from appliance.bots.models import BotFlow, BotRule
+from appliance.bots.schemas import FlowStepSchema
 from appliance.core import clock, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, Invalid
@@ -20,8 +21,8 @@ from appliance.tags import service as tags_service
 
 FIELDS = ("name", "phone_number_pks", "trigger_keywords", "enabled", "steps")
 WAITING_STEPS = ("question", "buttons")  # steps that wait for the customer's answer
-_WIRE_NAMES = {"save_as": "saveAs", "answer_check": "validate", "error_text": "errorText", "tag_id": "tagId",
-               "agent_id": "agentId"}
+# A loaded step's attribute names as the API spells them (saveAs, validate...): the schema says.
+_WIRE_NAMES = {name: field.data_key or name for name, field in FlowStepSchema().fields.items()}
 
 
 def list_flows(session: Session, *, actor: OrgActor) -> list[BotFlow]:

@@ -27,8 +27,7 @@ def run(session: Session, state: BotConversation, conversation: Conversation | N
         return
 
     def log(kind: str, **detail) -> None:
-        activity.record(session, organization_id=conversation.organization_id, kind=kind,
-                        phone_number_pk=conversation.phone_number_pk, conversation_id=conversation.id, **detail)
+        activity.record_in(session, conversation, kind, **detail)
 
     contact = session.get(Contact, conversation.contact_id)
     reason = silence_reason(config, conversation, contact)

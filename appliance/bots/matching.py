@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 MATCH_TYPES = ("CONTAINS", "EXACT", "STARTS_WITH")
 _NOT_WORD = re.compile(r"[\W_]+")
@@ -22,6 +23,7 @@ def normalize(text: str) -> str:
     return " ".join(_NOT_WORD.sub(" ", bare).split())
 
 
+@lru_cache(maxsize=4096)  # hand-off keywords and flow triggers are compiled per turn: once is enough
 def _pattern(keyword: str, match_type: str) -> re.Pattern:
     words = re.escape(normalize(keyword))
     if match_type == "EXACT":

@@ -132,7 +132,5 @@ def deliver(session: Session, conversation, contact, message: Outgoing) -> bool:
                  phone_number_pk=conversation.phone_number_pk, to=contact.wa_id, message=message)
         return True
     except AppError as error:
-        activity.record(session, organization_id=conversation.organization_id, kind="FAILED",
-                        phone_number_pk=conversation.phone_number_pk, conversation_id=conversation.id,
-                        reason=error.code, error=str(error)[:500])
+        activity.record_in(session, conversation, "FAILED", reason=error.code, error=str(error)[:500])
         return False

@@ -21,7 +21,12 @@ FIELDS = ("name", "phone_number_pks", "keywords", "match_type", "reply", "action
 
 
 def list_rules(session: Session, *, actor: OrgActor) -> list[BotRule]:
-    return list(session.exec(select(BotRule).where(BotRule.organization_id == actor.organization_id)
+    return _rules_of(session, actor.organization_id)
+
+
+def _rules_of(session: Session, organization_id: str) -> list[BotRule]:
+    """In the order they are tried: priority, then age."""
+    return list(session.exec(select(BotRule).where(BotRule.organization_id == organization_id)
                              .order_by(BotRule.priority, BotRule.created_at)).all())
 
 
@@ -93,7 +98,7 @@ def _active(session: Session, organization_id: str) -> list[tuple[CompiledRule, 
     if cached is not None and cached[0] == version:
         return cached[1]
     compiled = []
-    for rule in list_rules(session, actor=SimpleNamespace(organization_id=organization_id)):
+    for rule in _rules_of(session, organization_id):
         if rule.enabled:
             snapshot = SimpleNamespace(id=rule.id, name=rule.name, reply=rule.reply, action=rule.action,
                                        flow_id=rule.flow_id, tag_id=rule.tag_id)

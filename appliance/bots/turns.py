@@ -58,9 +58,7 @@ class Turn:
             self.outgoing.append(replies.Outgoing(text.strip(), interactive))
 
     def log(self, kind: str, **detail) -> None:
-        activity.record(self.session, organization_id=self.conversation.organization_id, kind=kind,
-                        phone_number_pk=self.conversation.phone_number_pk, conversation_id=self.conversation.id,
-                        **detail)
+        activity.record_in(self.session, self.conversation, kind, **detail)
 
     def hand_off(self, reason: str, **detail) -> None:
         """A person takes over: automation falls silent, the team is told; the flow stops."""
@@ -319,9 +317,7 @@ def send_plan(session: Session, state: BotConversation, conversation: Conversati
     reason = silence_reason(config, conversation, contact) if conversation else "conversation_gone"
     if reason is not None:
         if conversation is not None:
-            activity.record(session, organization_id=conversation.organization_id, kind="SUPERSEDED",
-                            phone_number_pk=conversation.phone_number_pk, conversation_id=conversation.id,
-                            reason=reason, parts=len(state.plan))
+            activity.record_in(session, conversation, "SUPERSEDED", reason=reason, parts=len(state.plan))
         state.plan = []
         return
     due = [part for part in state.plan if datetime.fromisoformat(part["at"]) <= now]
