@@ -58,7 +58,10 @@ def test_a_new_user_sends_every_kind_and_sees_it_read(sandbox_appliance):
     assert reaction.status_code == 200 and reaction.json()["data"]["reactions"][0]["emoji"] == "🥖"
 
     delivered = [eventually(lambda m=m: message(m["id"]), lambda m: m["status"] == "delivered") for m in sent]
-    network = requests.get(f"{control}/sent", params={"phoneNumberId": number["phoneNumberId"]}, timeout=10).json()["data"]
+    # The reaction queues behind the list on the number's line, so it may still be on its way when
+    # the list's "delivered" arrives: wait for the network to have all five.
+    network = eventually(lambda: requests.get(f"{control}/sent", params={"phoneNumberId": number["phoneNumberId"]},
+                                              timeout=10).json()["data"], lambda items: len(items) >= 5)
     assert [m["type"] for m in network] == ["text", "image", "template", "interactive", "reaction"]
     assert network[0]["context"] == {"message_id": question["wamid"]}
     assert network[1]["image"]["caption"] == "Hogaza de hoy"
