@@ -12,21 +12,25 @@ from appliance.bots.config import ACTIVITY_KINDS
 from appliance.bots.models import BotActivity, BotRule
 from appliance.core import clock, pagination
 from appliance.core.actor import OrgActor
+from appliance.core.db import insert_many
+from appliance.core.ids import new_id
+
 
 def record(session: Session, *, organization_id: str, kind: str, phone_number_pk: str | None = None,
-           conversation_id: str | None = None, **detail) -> BotActivity:
+           conversation_id: str | None = None, **detail) -> None:
+    """One decision, in the caller's transaction. Through the driver: a turn logs one or two, and a
+    mapped object would cost a flush of its own."""
     if kind not in ACTIVITY_KINDS:
         raise ValueError(f"unknown bot activity {kind!r}")  # a programming error: the catalog is public
-    entry = BotActivity(organization_id=organization_id, kind=kind, phone_number_pk=phone_number_pk,
-                        conversation_id=conversation_id, detail=detail, created_at=clock.now())
-    session.add(entry)
-    return entry
+    insert_many(session, BotActivity.__table__, [{
+        "id": new_id(), "organization_id": organization_id, "kind": kind, "phone_number_pk": phone_number_pk,
+        "conversation_id": conversation_id, "detail": detail, "created_at": clock.now()}])
 
 
-def record_in(session: Session, conversation, kind: str, **detail) -> BotActivity:
+def record_in(session: Session, conversation, kind: str, **detail) -> None:
     """`record` for a decision about a conversation (its organization and number)."""
-    return record(session, organization_id=conversation.organization_id, kind=kind,
-                  phone_number_pk=conversation.phone_number_pk, conversation_id=conversation.id, **detail)
+    record(session, organization_id=conversation.organization_id, kind=kind,
+           phone_number_pk=conversation.phone_number_pk, conversation_id=conversation.id, **detail)
 
 
 def list_activity(session: Session, *, actor: OrgActor, take: int, cursor: str | None,

@@ -13,11 +13,11 @@ import re
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from sqlmodel import select
+from sqlmodel import Session, select
 
-from appliance.bots import replies
+from appliance.bots import replies, snapshots
 from appliance.bots.config import customer_language
-from appliance.bots.matching import compile_rule, first_match, normalize
+from appliance.bots.matching import CompiledRule, compile_rule, first_match, normalize
 from appliance.bots.models import BotFlow
 from appliance.contacts import service as contacts_service
 from appliance.conversations import service as conversations_service
@@ -60,28 +60,30 @@ def check_answer(kind: str | None, text: str) -> str | None:
     return text[:1000]
 
 
-def _flows_of(turn: "Turn") -> list[BotFlow]:
-    number = turn.conversation.phone_number_pk
-    return [flow for flow in turn.session.exec(select(BotFlow).where(
-        BotFlow.organization_id == turn.conversation.organization_id, BotFlow.enabled.is_(True))
-        .order_by(BotFlow.created_at)).all() if not flow.phone_number_pks or number in flow.phone_number_pks]
+def _triggers(session: Session, organization_id: str) -> list[CompiledRule]:
+    """The enabled flows' trigger words, compiled (a match names the flow), oldest flow first."""
+    return [compile_rule(flow.id, flow.trigger_keywords, "CONTAINS", flow.phone_number_pks)
+            for flow in session.exec(select(BotFlow).where(
+                BotFlow.organization_id == organization_id, BotFlow.enabled.is_(True)).order_by(BotFlow.created_at))
+            if flow.trigger_keywords]
 
 
 def start_by_keywords(turn: "Turn") -> bool:
     """A flow whose trigger words the customer wrote starts (unless one just ended: postFlowGraceMin)."""
     if not turn.text:
         return False
-    for flow in _flows_of(turn):
-        if flow.trigger_keywords and first_match([compile_rule(flow.id, flow.trigger_keywords, "CONTAINS", [])],
-                                                 turn.text, turn.conversation.phone_number_pk):
-            grace = turn.config["post_flow_grace_min"]
-            ended = turn.state.flow_ended_at
-            if grace and ended is not None and turn.now < ended + timedelta(minutes=grace):
-                turn.log("SKIPPED", reason="post_flow_grace", flowId=flow.id, flow=flow.name)
-                return False
-            _start(turn, flow)
-            return True
-    return False
+    triggers = snapshots.of_organization(turn.session, BotFlow, turn.conversation.organization_id, _triggers)
+    flow_id = first_match(triggers, turn.text, turn.conversation.phone_number_pk)
+    if flow_id is None:
+        return False
+    flow = turn.session.get(BotFlow, flow_id)
+    grace = turn.config["post_flow_grace_min"]
+    ended = turn.state.flow_ended_at
+    if grace and ended is not None and turn.now < ended + timedelta(minutes=grace):
+        turn.log("SKIPPED", reason="post_flow_grace", flowId=flow.id, flow=flow.name)
+        return False
+    _start(turn, flow)
+    return True
 
 
 def start_by_id(turn: "Turn", flow_id: str | None) -> None:

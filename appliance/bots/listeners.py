@@ -5,7 +5,8 @@
 - a bot message the network refused is logged (FAILED), never silent;
 - a conversation closing ends its flow and its follow-ups; the next one is welcomed again.
 
-Every customer message passes here, so rows are read and written through the driver."""
+Every customer message passes here: the messages of a dispatch are heard together, each
+conversation's state read and written once, through the driver."""
 
 from __future__ import annotations
 
@@ -26,51 +27,84 @@ from appliance.messages.models import Message
 _STATES = BotConversation.__table__
 
 
-@events.subscribe(events.MESSAGE_CREATED)
-def hear_message(session: Session, event: OutboxEvent) -> None:
-    data = event.data
-    if data.get("direction") == "in":
-        _customer_wrote(session, data["conversationId"], data["messageId"])
-    elif data.get("sentBy") == "user":
-        _person_wrote(session, data["conversationId"], data["messageId"])
+class _States:
+    """The bot states of the conversations a batch of events touches: each read once, changed in
+    memory in the events' order, written once at the end (`save`)."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.rows: dict[str, SimpleNamespace | None] = {}
+        self.created: set[str] = set()
+        self.changed: dict[str, dict] = {}
+
+    def get(self, conversation_id: str) -> SimpleNamespace | None:
+        if conversation_id not in self.rows:
+            self.rows[conversation_id] = read_row(self.session, _STATES, conversation_id=conversation_id,
+                                                  remember=False)
+        return self.rows[conversation_id]
+
+    def create(self, **values) -> None:
+        row = SimpleNamespace(**{column.name: None for column in _STATES.columns})
+        vars(row).update(plan=[], flow_answers={}, welcomed=False, disclosed=False, follow_up_stage=0, **values)
+        self.rows[row.conversation_id] = row
+        self.created.add(row.conversation_id)
+        self.change(row)
+
+    def change(self, state: SimpleNamespace, **values) -> None:
+        """Set `values`; `due_at` follows."""
+        vars(state).update(values, updated_at=clock.now())
+        state.due_at = next_due(state)
+        self.changed.setdefault(state.conversation_id, {}).update(values, due_at=state.due_at,
+                                                                   updated_at=state.updated_at)
+
+    def save(self) -> None:
+        new = [vars(self.rows[key]) for key in self.changed if key in self.created]
+        if new:
+            insert_many(self.session, _STATES, new)
+        for key, values in self.changed.items():
+            if key not in self.created:
+                update_by_id(self.session, _STATES, key, values, key="conversation_id")
+        self.created.clear()
+        self.changed.clear()
 
 
-def _customer_wrote(session: Session, conversation_id: str, message_id: str) -> None:
+@events.subscribe(events.MESSAGE_CREATED, batch=True)
+def hear_messages(session: Session, batch: list[OutboxEvent]) -> None:
+    states = _States(session)
+    for event in batch:
+        data = event.data
+        if data.get("direction") == "in":
+            _customer_wrote(session, states, data["conversationId"], data["messageId"])
+        elif data.get("sentBy") == "user":
+            _person_wrote(session, states, data["conversationId"], data["messageId"])
+    states.save()
+
+
+def _customer_wrote(session: Session, states: _States, conversation_id: str, message_id: str) -> None:
     conversation = read_row(session, Conversation.__table__, id=conversation_id)
     if conversation is None:
         return
     config = read_row(session, BotConfig.__table__, phone_number_pk=conversation.phone_number_pk)
     if config is None or not config.enabled or config.mode == "OFF":
         return
-    state = read_row(session, _STATES, conversation_id=conversation_id, remember=False)
+    state = states.get(conversation_id)
     if state is not None and state.answered_through and message_id <= state.answered_through:
         return  # answered already, with the burst it came in
-    now = clock.now()
     debounce = (config.settings or {}).get("debounce_seconds", DEFAULTS["debounce_seconds"])
-    turn_due = now + timedelta(seconds=debounce)
+    turn_due = clock.now() + timedelta(seconds=debounce)
     if state is None:
-        insert_many(session, _STATES, [{
-            "conversation_id": conversation_id, "organization_id": conversation.organization_id,
-            "phone_number_pk": conversation.phone_number_pk, "due_at": turn_due, "turn_due_at": turn_due,
-            "last_inbound_id": message_id, "answered_through": None, "plan": [], "flow_answers": {},
-            "welcomed": False, "disclosed": False, "follow_up_stage": 0, "updated_at": now}])
+        states.create(conversation_id=conversation_id, organization_id=conversation.organization_id,
+                      phone_number_pk=conversation.phone_number_pk, turn_due_at=turn_due, last_inbound_id=message_id)
     else:
-        _update(session, state, last_inbound_id=max(message_id, state.last_inbound_id or ""), turn_due_at=turn_due,
-                follow_up_at=None, follow_up_stage=0)  # the customer answered: no nudge
+        states.change(state, last_inbound_id=max(message_id, state.last_inbound_id or ""), turn_due_at=turn_due,
+                      follow_up_at=None, follow_up_stage=0)  # the customer answered: no nudge
     runner.wake_after_commit(session, turn_due)
 
 
-def _update(session: Session, state, **values) -> None:
-    """Change the state's row, its `due_at` following."""
-    merged = SimpleNamespace(**{**vars(state), **values})
-    update_by_id(session, _STATES, state.conversation_id, {**values, "due_at": next_due(merged),
-                                                           "updated_at": clock.now()}, key="conversation_id")
-
-
-def _person_wrote(session: Session, conversation_id: str, message_id: str) -> None:
+def _person_wrote(session: Session, states: _States, conversation_id: str, message_id: str) -> None:
     """A person answered: the bot's pending reply (a burst it was waiting on, parts not yet sent)
     is dropped and said so; the customer's messages so far count as answered; no follow-up."""
-    state = read_row(session, _STATES, conversation_id=conversation_id, remember=False)
+    state = states.get(conversation_id)
     if state is None:
         return
     pending_turn = state.turn_due_at is not None
@@ -78,8 +112,8 @@ def _person_wrote(session: Session, conversation_id: str, message_id: str) -> No
         activity.record(session, organization_id=state.organization_id, kind="SUPERSEDED",
                         phone_number_pk=state.phone_number_pk, conversation_id=conversation_id, reason="person_replied",
                         messageId=message_id, parts=len(state.plan or ()), burst=pending_turn)
-    _update(session, state, turn_due_at=None, plan=[], follow_up_at=None, follow_up_stage=0,
-            answered_through=max(state.answered_through or "", state.last_inbound_id or "") or None)
+    states.change(state, turn_due_at=None, plan=[], follow_up_at=None, follow_up_stage=0,
+                  answered_through=max(state.answered_through or "", state.last_inbound_id or "") or None)
 
 
 @events.subscribe(events.MESSAGE_UPDATED)
@@ -103,8 +137,10 @@ def hear_closing(session: Session, event: OutboxEvent) -> None:
     if "status" not in event.data.get("changes", ()):
         return
     conversation = read_row(session, Conversation.__table__, id=event.data["conversationId"], remember=False)
-    state = read_row(session, _STATES, conversation_id=event.data["conversationId"], remember=False)
+    states = _States(session)
+    state = states.get(event.data["conversationId"])
     if conversation is None or state is None or conversation.status != "closed":
         return
-    _update(session, state, welcomed=False, flow_id=None, flow_step=None, follow_up_at=None, follow_up_stage=0,
-            flow_ended_at=clock.now() if state.flow_id else state.flow_ended_at)
+    states.change(state, welcomed=False, flow_id=None, flow_step=None, follow_up_at=None, follow_up_stage=0,
+                  flow_ended_at=clock.now() if state.flow_id else state.flow_ended_at)
+    states.save()

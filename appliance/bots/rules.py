@@ -3,12 +3,11 @@ when saved, not when a customer writes), listed in the order they are tried."""
 
 from __future__ import annotations
 
-import threading
 from types import SimpleNamespace
 
-from sqlmodel import Session, func, select
+from sqlmodel import Session, select
 
-from appliance.bots import flows
+from appliance.bots import flows, snapshots
 from appliance.bots.matching import CompiledRule, compile_rule, normalize
 from appliance.bots.models import BotRule
 from appliance.core import clock, tenancy
@@ -85,26 +84,14 @@ def do_delete(session: Session, *, actor: OrgActor, rule_id: str) -> None:
     session.delete(access_rule(session, actor=actor, rule_id=rule_id))
 
 
-# The engine's view of an organization's rules: compiled once, used until a rule changes (the
-# count and the newest `updated_at` are one indexed read per turn; a deleted rule lowers the count).
-_compiled: dict[str, tuple[tuple, list[tuple[CompiledRule, SimpleNamespace]]]] = {}
-_compiled_lock = threading.Lock()
-
-
-def _active(session: Session, organization_id: str) -> list[tuple[CompiledRule, SimpleNamespace]]:
-    version = tuple(session.exec(select(func.count(BotRule.id), func.max(BotRule.updated_at)).where(
-        BotRule.organization_id == organization_id)).one())
-    cached = _compiled.get(organization_id)
-    if cached is not None and cached[0] == version:
-        return cached[1]
+def _compile(session: Session, organization_id: str) -> list[tuple[CompiledRule, SimpleNamespace]]:
+    """The engine's view of the enabled rules, in the order they are tried."""
     compiled = []
     for rule in _rules_of(session, organization_id):
         if rule.enabled:
             snapshot = SimpleNamespace(id=rule.id, name=rule.name, reply=rule.reply, action=rule.action,
                                        flow_id=rule.flow_id, tag_id=rule.tag_id)
             compiled.append((compile_rule(rule.id, rule.keywords, rule.match_type, rule.phone_number_pks), snapshot))
-    with _compiled_lock:
-        _compiled[organization_id] = (version, compiled)
     return compiled
 
 
@@ -113,7 +100,7 @@ def first_matching(session: Session, organization_id: str, text: str, phone_numb
     normalized = normalize(text)
     if not normalized:
         return None
-    for compiled, rule in _active(session, organization_id):
+    for compiled, rule in snapshots.of_organization(session, BotRule, organization_id, _compile):
         if compiled.matches(normalized, phone_number_pk):
             return rule
     return None

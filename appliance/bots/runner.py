@@ -17,6 +17,9 @@ from sqlmodel import Session, func, select
 
 from appliance.bots import activity, turns
 from appliance.bots.models import BotConversation
+from appliance.contacts.models import Contact
+from appliance.conversations.models import Conversation
+from appliance.organizations.models import Organization
 from appliance.core import clock, runtime
 from appliance.core.db import after_commit
 from appliance.core.queue import huey
@@ -35,6 +38,7 @@ def run_due(database, now: datetime | None = None) -> int:
         with database.unit_of_work(write=True) as session:
             due = session.exec(select(BotConversation.conversation_id).where(BotConversation.due_at <= moment)
                                .order_by(BotConversation.due_at).limit(BATCH)).all()
+            _load(session, due)
             for conversation_id in due:
                 try:
                     with session.begin_nested():
@@ -45,6 +49,20 @@ def run_due(database, now: datetime | None = None) -> int:
         total += len(due)
         if len(due) < BATCH:
             return total
+
+
+def _load(session: Session, conversation_ids: list[str]) -> None:
+    """The batch's states, conversations and contacts, one query each: the turns then find them in
+    the session instead of reading them one by one."""
+    if not conversation_ids:
+        return
+    states = session.exec(select(BotConversation).where(BotConversation.conversation_id.in_(conversation_ids))).all()
+    conversations = session.exec(select(Conversation).where(Conversation.id.in_(conversation_ids))).all()
+    contacts = session.exec(select(Contact).where(Contact.id.in_({c.contact_id for c in conversations}))).all()
+    organizations = session.exec(select(Organization).where(
+        Organization.id.in_({c.organization_id for c in conversations}))).all()
+    # The session's identity map holds rows weakly: the batch keeps them until its commit.
+    session.info["bot_batch"] = (states, conversations, contacts, organizations)
 
 
 def _set_aside(session: Session, conversation_id: str, error: Exception) -> None:

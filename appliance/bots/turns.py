@@ -17,10 +17,9 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
 
-from appliance.bots import activity, flow_runner, follow_ups, hours, replies
+from appliance.bots import activity, flow_runner, follow_ups, hours, replies, snapshots
 from appliance.bots.guards import LASTING_SILENCES, silence_reason
 from appliance.bots import rules as bot_rules
-from appliance.bots import service as configs
 from appliance.bots.matching import compile_rule, first_match
 from appliance.bots.models import BotConversation, next_due
 from appliance.contacts.models import Contact
@@ -48,7 +47,7 @@ class Turn:
     conversation: Conversation
     contact: Contact
     organization: Organization
-    messages: list = field(default_factory=list)  # the customer's messages this turn answers
+    messages: list = field(default_factory=list)  # the customer's messages this turn answers (id, type, payload)
     text: str = ""
     outgoing: list[replies.Outgoing] = field(default_factory=list)
     closed_until: datetime | None = None  # out of hours: the next opening
@@ -77,7 +76,7 @@ def look_at(session: Session, conversation_id: str, now: datetime | None = None)
     if state is None or state.due_at is None or state.due_at > now:
         return  # another look did it already
     conversation = session.get(Conversation, conversation_id)
-    config = configs.config_of(session, state.phone_number_pk)
+    config = snapshots.config_of(session, state.phone_number_pk)
     if state.plan and datetime.fromisoformat(state.plan[0]["at"]) <= now:
         send_plan(session, state, conversation, config, now)
     if state.handoff_at is not None and state.handoff_at <= now:
@@ -102,7 +101,9 @@ def _take_turn(session: Session, state: BotConversation, conversation: Conversat
                now: datetime) -> None:
     # Every customer message not answered yet, also one whose event the listener has not seen:
     # it is answered with its burst, and the listener then finds it answered.
-    messages = session.exec(select(Message).where(
+    # Rows of the three columns a turn reads: loading whole messages as objects cost more than
+    # the rest of the turn.
+    messages = session.exec(select(Message.id, Message.type, Message.payload).where(
         Message.conversation_id == conversation.id, Message.direction == "in",
         *([Message.id > state.answered_through] if state.answered_through else []),
     ).order_by(Message.id)).all()

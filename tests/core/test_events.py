@@ -82,3 +82,40 @@ def test_events_come_from_the_catalog():
     with pytest.raises(ValueError, match="not in the catalog"):
         events.emit(None, "conversation.exploded")
     assert set(events.LIVE) <= events.CATALOG
+
+
+@pytest.fixture
+def batches(app, monkeypatch):
+    monkeypatch.setattr(events, "CATALOG", events.CATALOG | {"test.happened", "test.broken"})
+    seen = []
+
+    @events.subscribe("test.happened", "test.broken", batch=True)
+    def hear(session, batch):
+        for event in batch:
+            if event.name == "test.broken":
+                raise RuntimeError("listener bug")
+        seen.append([event.data["n"] for event in batch])
+    yield seen
+    events._listeners.pop(f"{hear.__module__}.{hear.__qualname__}")
+
+
+def test_a_batch_listener_hears_a_commit_s_events_together(batches):
+    database = runtime.get().db
+    with database.unit_of_work(write=True) as session:
+        for n in (1, 2, 3):
+            events.emit(session, "test.happened", n=n)
+    assert batches == [[1, 2, 3]]
+
+
+def test_a_failing_batch_is_heard_again_one_at_a_time_and_only_the_bad_event_is_skipped(batches):
+    database = runtime.get().db
+    with database.unit_of_work(write=True) as session:
+        events.emit(session, "test.happened", n=1)
+        events.emit(session, "test.broken", n=0)
+        events.emit(session, "test.happened", n=2)
+    assert batches == [[1], [2]]
+    with database.unit_of_work(write=False) as session:
+        cursor = session.get(events.OutboxCursor, "tests.core.test_events.batches.<locals>.hear")
+        assert "listener bug" in cursor.last_error
+    events.dispatch_pending(database)
+    assert batches == [[1], [2]]
