@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import request
 
 from appliance.bots import activity
+from appliance.bots import flows as flows_service
 from appliance.bots import rules as rules_service
 from appliance.bots import service as bots_service
 from appliance.bots.matching import MATCH_TYPES
@@ -42,7 +43,8 @@ def bot(org_id):
     numbers = {n.id: n for n in phone_numbers_service.list_phone_numbers(session, actor=actor)}
     health = {h["phone_number_pk"]: h for h in activity.health(session, actor=actor)["numbers"]}
     return render(_BOT, actor, _ACTIVE, texts=BOT_TEXTS, numbers=numbers, health=health,
-                  rule_count=len(rules_service.list_rules(session, actor=actor)), done=request.args.get("done"))
+                  rule_count=len(rules_service.list_rules(session, actor=actor)),
+                  flow_count=len(flows_service.list_flows(session, actor=actor)), done=request.args.get("done"))
 
 
 def _settings_page(actor, phone_id: str, error: AppError | None = None):
@@ -100,7 +102,7 @@ def bot_toggle(org_id, phone_id):
 def _rule_values() -> dict:
     return {"name": forms.text("name", 200), "keywords": _words("keywords"), "matchType": forms.text("match_type", 20),
             "reply": request.form.get("reply", "")[:5000], "action": forms.text("action", 20),
-            "tagId": forms.optional("tag_id", 40), "priority": forms.text("priority", 10) or "100",
+            "tagId": forms.optional("tag_id", 40), "flowId": forms.optional("flow_id", 40), "priority": forms.text("priority", 10) or "100",
             "enabled": bool(request.form.get("enabled")),
             "phoneNumberIds": [value[:40] for value in request.form.getlist("phone_number_ids")][:100]}
 
@@ -115,7 +117,7 @@ def _rules_page(actor, template: str = _RULES, rule=None, error: AppError | None
                   rules=rules_service.list_rules(session, actor=actor) if rule is None else [], rule=rule, values=values,
                   tags=tags_service.list_tags(session, actor=actor),
                   numbers=phone_numbers_service.list_phone_numbers(session, actor=actor),
-                  match_types=MATCH_TYPES, actions=[a for a in RULE_ACTIONS if a != "START_FLOW"],
+                  flows=flows_service.list_flows(session, actor=actor), match_types=MATCH_TYPES, actions=RULE_ACTIONS,
                   done=request.args.get("done"))
 
 
