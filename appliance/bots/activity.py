@@ -5,6 +5,8 @@ when asking "why did the bot (not) answer?"."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlmodel import Session, select
 
 from appliance.bots import service as configs
@@ -47,6 +49,19 @@ def list_activity(session: Session, *, actor: OrgActor, take: int, cursor: str |
     if kind:
         query = query.where(BotActivity.kind == kind)
     return pagination.paginate(session, query, key=[BotActivity.created_at, BotActivity.id], take=take, cursor=cursor)
+
+
+def in_thread(session: Session, *, actor: OrgActor, conversation_id: str, since: datetime | None,
+              until: datetime | None) -> list[BotActivity]:
+    """The bot's decisions about a conversation between `since` and `until` (either open), oldest
+    first: the inbox shows them among the messages. The caller has checked the conversation."""
+    query = select(BotActivity).where(BotActivity.organization_id == actor.organization_id,
+                                      BotActivity.conversation_id == conversation_id)
+    if since is not None:
+        query = query.where(BotActivity.created_at >= since)
+    if until is not None:
+        query = query.where(BotActivity.created_at < until)
+    return list(session.exec(query.order_by(BotActivity.created_at, BotActivity.id).limit(500)).all())
 
 
 def health(session: Session, *, actor: OrgActor) -> dict:

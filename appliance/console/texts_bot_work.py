@@ -1,26 +1,8 @@
 """What the console's pages of the bot at work say: flows, tasks, quick replies, the activity log
 (read over console/texts.py's and the bot's own)."""
 
+from appliance.bots.labels import KINDS_EN, KINDS_ES, REASONS_EN, REASONS_ES
 from appliance.http.pages import Texts
-
-_KINDS_EN = {
-    "REPLIED": "Replied", "RULE_MATCHED": "A rule answered", "WELCOME_SENT": "Welcome sent",
-    "OUT_OF_HOURS_SENT": "Out-of-hours notice sent", "FALLBACK_SENT": "Fallback sent", "SKIPPED": "Stayed silent",
-    "SUPERSEDED": "A person replied first", "HANDOFF": "Handed to a person", "HANDOFF_DEFERRED": "Hand-off at the opening",
-    "OUTSIDE_WINDOW": "Outside the 24-hour window", "REPLY_CAP_REACHED": "Reply cap reached",
-    "FLOW_STARTED": "Flow started", "FLOW_COMPLETED": "Flow finished", "FOLLOWUP_SENT": "Follow-up sent",
-    "FOLLOWUP_SKIPPED": "Follow-up skipped", "FOLLOWUP_CLOSED": "Closed after no answer", "AI_REPLY": "AI answered",
-    "AI_ERROR": "AI failed", "PROTECTED_VALUE_BLOCKED": "Protected value hidden", "FAILED": "Failed",
-}
-_KINDS_ES = {
-    "REPLIED": "Respondió", "RULE_MATCHED": "Respondió una regla", "WELCOME_SENT": "Saludo enviado",
-    "OUT_OF_HOURS_SENT": "Aviso de fuera de horario", "FALLBACK_SENT": "Respuesta por defecto", "SKIPPED": "Se quedó callado",
-    "SUPERSEDED": "Una persona respondió antes", "HANDOFF": "Pasó a una persona", "HANDOFF_DEFERRED": "Pasará a una persona al abrir",
-    "OUTSIDE_WINDOW": "Fuera de la ventana de 24 horas", "REPLY_CAP_REACHED": "Límite de respuestas",
-    "FLOW_STARTED": "Flujo iniciado", "FLOW_COMPLETED": "Flujo terminado", "FOLLOWUP_SENT": "Seguimiento enviado",
-    "FOLLOWUP_SKIPPED": "Seguimiento omitido", "FOLLOWUP_CLOSED": "Cerrada sin respuesta", "AI_REPLY": "Respondió la IA",
-    "AI_ERROR": "Falló la IA", "PROTECTED_VALUE_BLOCKED": "Dato protegido oculto", "FAILED": "Falló",
-}
 
 BOT_WORK_TEXTS = Texts(
     "console_bot_work",
@@ -68,7 +50,7 @@ BOT_WORK_TEXTS = Texts(
         "answered, when it stayed silent and why, when it handed a conversation to a person.",
         "no_activity": "Nothing yet. Turn the bot on for a number and the decisions appear here.",
         "kind": "Kind", "all_kinds": "all", "filter": "Show", "when": "When", "conversation": "Conversation",
-        "older": "Older", "kinds": _KINDS_EN, "reasons_title": "Why",
+        "older": "Older", "kinds": KINDS_EN, "reasons": REASONS_EN, "reasons_title": "Why",
         "done": {"flow_created": "Flow created. Review its steps and turn it on.", "flow_saved": "Flow saved.",
                  "flow_deleted": "Flow deleted.", "task_created": "Task created.", "task_saved": "Task updated.",
                  "task_deleted": "Task deleted.", "quick_created": "Quick reply created.",
@@ -119,7 +101,7 @@ BOT_WORK_TEXTS = Texts(
         "respondió, cuándo se quedó callado y por qué, cuándo pasó una conversación a una persona.",
         "no_activity": "Aún nada. Activa el bot en un número y aquí aparecerán sus decisiones.",
         "kind": "Tipo", "all_kinds": "todo", "filter": "Mostrar", "when": "Cuándo", "conversation": "Conversación",
-        "older": "Anteriores", "kinds": _KINDS_ES, "reasons_title": "Por qué",
+        "older": "Anteriores", "kinds": KINDS_ES, "reasons": REASONS_ES, "reasons_title": "Por qué",
         "done": {"flow_created": "Flujo creado. Revisa sus pasos y actívalo.", "flow_saved": "Flujo guardado.",
                  "flow_deleted": "Flujo eliminado.", "task_created": "Tarea creada.", "task_saved": "Tarea actualizada.",
                  "task_deleted": "Tarea eliminada.", "quick_created": "Respuesta rápida creada.",

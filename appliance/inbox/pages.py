@@ -29,6 +29,7 @@ from appliance.messages import tasks as messages_tasks
 from appliance.messages.sending.service import Outgoing, do_send
 from appliance.organizations import service as organizations_service
 from appliance.tags import service as tags_service
+from appliance.quick_replies import service as quick_replies_service
 
 inbox_pages = Blueprint("inbox_pages", __name__, url_prefix="/inbox")
 
@@ -170,7 +171,7 @@ def _send(actor, conversation, **outgoing):
 
 def _reply(actor, conversation):
     upload = request.files.get("file")
-    body = _field("body")
+    body = quick_replies_service.expand(db_session(), actor=actor, text=_field("body"))
     if upload is not None and upload.filename:
         content = upload.read(media_files.MAX_UPLOAD_BYTES + 1)
         uploaded = media_files.check_upload(db_session(), actor=actor, phone_number_pk=conversation.phone_number_pk,

@@ -1,5 +1,6 @@
 """The browser inbox's words, in every language (appliance/http/pages.py: Texts)."""
 
+from appliance.bots.labels import KINDS_EN, KINDS_ES, REASONS_EN, REASONS_ES
 from appliance.http.pages import Texts
 
 TEXTS = Texts(
@@ -25,7 +26,9 @@ TEXTS = Texts(
         "status": "Status", "close": "Close", "reopen": "Reopen", "category": "Category", "resolution": "Resolution",
         "snooze": "Snooze", "snooze_1h": "1 hour", "snooze_tomorrow": "Until tomorrow", "snooze_week": "One week",
         "pin": "Pin", "unpin": "Unpin", "mark_unread": "Mark unread",
-        "handoff": "A person was requested", "return_to_bot": "Return to bot",
+        "handoff": "A person was requested", "return_to_bot": "Return to bot", "bot": "Bot",
+        "reply_quick": "Write a reply (type / for quick replies)", "quick_replies": "Quick replies",
+        "bot_kinds": KINDS_EN, "bot_reasons": REASONS_EN,
         "hidden": "Message hidden", "restore": "Show again", "hide": "Hide",
         "failed": "Not delivered", "retry": "Send again", "edited": "edited", "react": "React",
         "status_pending": "Sending", "status_sent": "Sent", "status_delivered": "Delivered", "status_read": "Read",
@@ -60,7 +63,9 @@ TEXTS = Texts(
         "status": "Estado", "close": "Cerrar", "reopen": "Reabrir", "category": "Categoría", "resolution": "Resolución",
         "snooze": "Posponer", "snooze_1h": "1 hora", "snooze_tomorrow": "Hasta mañana", "snooze_week": "Una semana",
         "pin": "Fijar", "unpin": "Desfijar", "mark_unread": "Marcar como no leída",
-        "handoff": "Se pidió una persona", "return_to_bot": "Devolver al bot",
+        "handoff": "Se pidió una persona", "return_to_bot": "Devolver al bot", "bot": "Bot",
+        "reply_quick": "Escribe una respuesta (/ para respuestas rápidas)", "quick_replies": "Respuestas rápidas",
+        "bot_kinds": KINDS_ES, "bot_reasons": REASONS_ES,
         "hidden": "Mensaje oculto", "restore": "Mostrar de nuevo", "hide": "Ocultar",
         "failed": "No entregado", "retry": "Enviar de nuevo", "edited": "editado", "react": "Reaccionar",
         "status_pending": "Enviando", "status_sent": "Enviado", "status_delivered": "Entregado", "status_read": "Leído",

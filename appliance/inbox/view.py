@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 from sqlmodel import Session, select
 
+from appliance.bots import activity as bot_activity
 from appliance.conversations import inbox, inbox_settings, recording
 from appliance.conversations import service as conversations_service
 from appliance.conversations.inbox import InboxFilter
@@ -24,6 +25,7 @@ from appliance.messages.text import plain_text
 from appliance.phone_numbers import service as phone_numbers_service
 from appliance.sandbox import service as sandbox_service
 from appliance.phone_numbers.models import PhoneNumber
+from appliance.quick_replies import service as quick_replies_service
 from appliance.tags import service as tags_service
 from appliance.templates.components import expected_variables
 from appliance.templates.models import Template
@@ -89,18 +91,19 @@ def sidebar(session: Session, actor: OrgActor) -> Sidebar:
 @dataclass
 class ConversationView:
     conversation: SimpleNamespace
-    items: list  # oldest first: ("message", row) and ("note", note)
+    items: list  # oldest first: ("message", row), ("note", note), ("bot", a decision of the bot)
     quoted: dict  # message id -> the quoted text
     window_left: timedelta | None
     members: list
     tags: list
     templates: list = field(default_factory=list)
     older_cursor: str | None = None
+    quick_replies: list = field(default_factory=list)
 
 
 @dataclass
 class ThreadPage:
-    items: list  # oldest first: ("message", row) and ("note", note)
+    items: list  # oldest first: ("message", row), ("note", note), ("bot", a decision of the bot)
     quoted: dict  # message id or wamid -> the quoted text
     older_cursor: str | None
 
@@ -114,7 +117,9 @@ def thread_page(session: Session, actor: OrgActor, conversation_id: str, cursor:
     until = datetime.fromisoformat(pagination.decode_cursor(cursor, arity=2)[0]) if cursor else None
     notes = [n for n in conversations_service.list_notes(session, actor=actor, conversation_id=conversation_id)
              if (since is None or n.created_at >= since) and (until is None or n.created_at < until)]
-    items = sorted([("message", m) for m in messages] + [("note", n) for n in notes], key=lambda item: item[1].created_at)
+    decisions = bot_activity.in_thread(session, actor=actor, conversation_id=conversation_id, since=since, until=until)
+    items = sorted([("message", m) for m in messages] + [("note", n) for n in notes] + [("bot", d) for d in decisions],
+                   key=lambda item: item[1].created_at)
     return ThreadPage(items=items, quoted=_quoted(session, conversation_id, messages), older_cursor=page.next_cursor)
 
 
@@ -145,7 +150,8 @@ def conversation_view(session: Session, actor: OrgActor, conversation_id: str) -
     return ConversationView(conversation=conversation, items=page.items, quoted=page.quoted, window_left=window_left,
                             members=[m for m in memberships_service.list_members(session, actor=actor) if not m.suspended],
                             tags=tags_service.list_tags(session, actor=actor), templates=templates,
-                            older_cursor=page.older_cursor)
+                            older_cursor=page.older_cursor,
+                            quick_replies=quick_replies_service.list_quick_replies(session, actor=actor))
 
 
 def template_fields(template: Template) -> dict:

@@ -16,6 +16,17 @@ def list_quick_replies(session: Session, *, actor: OrgActor) -> list[QuickReply]
                              .order_by(QuickReply.shortcut_key)).all())
 
 
+def expand(session: Session, *, actor: OrgActor, text: str | None) -> str | None:
+    """A message that is only a shortcut (`/horario`) becomes the quick reply's text: how the inbox
+    composer works without JavaScript (with it, the text is put in while typing)."""
+    word = (text or "").strip()
+    if not word.startswith("/") or " " in word or len(word) > 31:
+        return text
+    found = session.exec(select(QuickReply.text).where(QuickReply.organization_id == actor.organization_id,
+                                                       QuickReply.shortcut_key == word.casefold())).first()
+    return found if found is not None else text
+
+
 def access_quick_reply(session: Session, *, actor: OrgActor, quick_reply_id: str) -> QuickReply:
     return tenancy.access_in_org(session, QuickReply, quick_reply_id, actor, what="quick reply",
                                  code="quick_reply_not_found")

@@ -162,6 +162,64 @@
     fetch(`/inbox/${org}/c/${id}/typing`, {method: "POST", body: new URLSearchParams({csrf: csrf.value})}).catch(() => {});
   });
 
+  // Quick replies: typing "/word" offers those whose shortcut starts so; a click, Enter or Tab
+  // puts the text in place of "/word", Escape closes the list. (Without JavaScript, a message that
+  // is only a shortcut is expanded by the server.)
+  const slashWord = (area) => {
+    const before = area.value.slice(0, area.selectionStart);
+    const match = before.match(/(^|\s)(\/[\w-]*)$/u);
+    return match ? {word: match[2], start: before.length - match[2].length} : null;
+  };
+  const suggestions = (area) => area.form.querySelector("[data-quick-suggest]");
+  const shown = (list) => [...list.children].filter((item) => !item.hidden);
+  function offerQuickReplies(area) {
+    const list = suggestions(area);
+    if (!list) return;
+    const typed = slashWord(area);
+    let first = true;
+    for (const item of list.children) {
+      item.hidden = !typed || !item.dataset.shortcut.toLowerCase().startsWith(typed.word.toLowerCase());
+      item.setAttribute("aria-selected", String(!item.hidden && first));
+      if (!item.hidden) first = false;
+    }
+    list.hidden = !typed || first;
+  }
+  function useQuickReply(area, item) {
+    const typed = slashWord(area);
+    if (!typed) return;
+    const end = area.selectionStart;
+    area.value = area.value.slice(0, typed.start) + item.dataset.text + area.value.slice(end);
+    area.selectionStart = area.selectionEnd = typed.start + item.dataset.text.length;
+    suggestions(area).hidden = true;
+    area.focus();
+  }
+  document.addEventListener("input", (e) => { if (e.target.matches("[data-reply]")) offerQuickReplies(e.target); });
+  document.addEventListener("keydown", (e) => {
+    if (!e.target.matches("[data-reply]")) return;
+    const list = suggestions(e.target);
+    if (!list || list.hidden) return;
+    const items = shown(list);
+    const at = items.findIndex((item) => item.getAttribute("aria-selected") === "true");
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      const next = items[(at + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length];
+      items.forEach((item) => item.setAttribute("aria-selected", String(item === next)));
+      e.target.setAttribute("aria-activedescendant", next.id);
+    } else if (e.key === "Enter" || e.key === "Tab") {
+      e.preventDefault();
+      e.stopImmediatePropagation();  // Enter picks the reply here; it does not send
+      useQuickReply(e.target, items[Math.max(at, 0)]);
+    } else if (e.key === "Escape") {
+      list.hidden = true;
+    }
+  });
+  document.addEventListener("mousedown", (e) => {
+    const item = e.target.closest("[data-quick-suggest] li");
+    if (!item) return;
+    e.preventDefault();  // keep the caret in the reply
+    useQuickReply(item.closest("form").querySelector("[data-reply]"), item);
+  });
+
   // Enter sends, Shift+Enter breaks the line.
   document.addEventListener("keydown", (e) => {
     if (e.target.matches("[data-reply]") && e.key === "Enter" && !e.shiftKey) {

@@ -1,0 +1,53 @@
+"""How people read the bot's decisions (the activity log's kinds and reasons), in each language the
+appliance speaks: the console's activity page and the inbox's thread say them the same way."""
+
+KINDS_EN = {
+    "REPLIED": "Replied", "RULE_MATCHED": "A rule answered", "WELCOME_SENT": "Welcome sent",
+    "OUT_OF_HOURS_SENT": "Out-of-hours notice sent", "FALLBACK_SENT": "Fallback sent", "SKIPPED": "Stayed silent",
+    "SUPERSEDED": "A person replied first", "HANDOFF": "Handed to a person", "HANDOFF_DEFERRED": "Hand-off at the opening",
+    "OUTSIDE_WINDOW": "Outside the 24-hour window", "REPLY_CAP_REACHED": "Reply cap reached",
+    "FLOW_STARTED": "Flow started", "FLOW_COMPLETED": "Flow finished", "FOLLOWUP_SENT": "Follow-up sent",
+    "FOLLOWUP_SKIPPED": "Follow-up skipped", "FOLLOWUP_CLOSED": "Closed after no answer", "AI_REPLY": "AI answered",
+    "AI_ERROR": "AI failed", "PROTECTED_VALUE_BLOCKED": "Protected value hidden", "FAILED": "Failed",
+}
+KINDS_ES = {
+    "REPLIED": "Respondió", "RULE_MATCHED": "Respondió una regla", "WELCOME_SENT": "Saludo enviado",
+    "OUT_OF_HOURS_SENT": "Aviso de fuera de horario", "FALLBACK_SENT": "Respuesta por defecto", "SKIPPED": "Se quedó callado",
+    "SUPERSEDED": "Una persona respondió antes", "HANDOFF": "Pasó a una persona", "HANDOFF_DEFERRED": "Pasará a una persona al abrir",
+    "OUTSIDE_WINDOW": "Fuera de la ventana de 24 horas", "REPLY_CAP_REACHED": "Límite de respuestas",
+    "FLOW_STARTED": "Flujo iniciado", "FLOW_COMPLETED": "Flujo terminado", "FOLLOWUP_SENT": "Seguimiento enviado",
+    "FOLLOWUP_SKIPPED": "Seguimiento omitido", "FOLLOWUP_CLOSED": "Cerrada sin respuesta", "AI_REPLY": "Respondió la IA",
+    "AI_ERROR": "Falló la IA", "PROTECTED_VALUE_BLOCKED": "Dato protegido oculto", "FAILED": "Falló",
+}
+
+REASONS_EN = {
+    "bot_off": "the bot is off", "opted_out": "the customer opted out", "bot_excluded": "the contact is excluded from the bot",
+    "handoff_pending": "waiting for a person", "assigned": "a person has the conversation",
+    "outside_window": "the 24-hour window is closed", "no_match": "no rule matched and there is no fallback",
+    "ai_unavailable": "no AI agent is set up yet", "person_replied": "a person replied",
+    "keyword": "the customer asked for a person", "rule": "a rule hands off", "flow": "the flow hands off",
+    "reply_cap": "too many bot replies in a row", "out_of_hours_opening": "the team opened",
+    "post_flow_grace": "a flow just ended", "flow_unavailable": "the flow is off or gone",
+    "flow_changed": "the flow was changed", "flow_loop": "the flow looped", "tag_unavailable": "the tag is gone",
+    "network_refused": "WhatsApp refused the message", "internal_error": "an internal error (logged)",
+    "conversation_gone": "the conversation is gone", "no_message": "no message is set",
+    "follow_up_off": "follow-ups are off", "window_closed": "the 24-hour window is closed",
+    "contact_unreachable": "the contact has no WhatsApp number",
+}
+REASONS_ES = {
+    "bot_off": "el bot está apagado", "opted_out": "el cliente pidió no recibir mensajes",
+    "bot_excluded": "el contacto está excluido del bot", "handoff_pending": "espera a una persona",
+    "assigned": "una persona atiende la conversación", "outside_window": "la ventana de 24 horas está cerrada",
+    "no_match": "ninguna regla coincidió y no hay respuesta por defecto", "ai_unavailable": "aún no hay agente de IA",
+    "person_replied": "respondió una persona", "keyword": "el cliente pidió una persona",
+    "rule": "una regla pasa a una persona", "flow": "el flujo pasa a una persona",
+    "reply_cap": "demasiadas respuestas seguidas del bot", "out_of_hours_opening": "el equipo abrió",
+    "post_flow_grace": "acaba de terminar un flujo", "flow_unavailable": "el flujo está apagado o no existe",
+    "flow_changed": "el flujo cambió", "flow_loop": "el flujo dio una vuelta", "tag_unavailable": "la etiqueta no existe",
+    "network_refused": "WhatsApp rechazó el mensaje", "internal_error": "un error interno (registrado)",
+    "conversation_gone": "la conversación ya no existe", "no_message": "no hay mensaje configurado",
+    "follow_up_off": "los seguimientos están apagados", "window_closed": "la ventana de 24 horas está cerrada",
+    "contact_unreachable": "el contacto no tiene número de WhatsApp",
+}
+KINDS = {"en": KINDS_EN, "es": KINDS_ES}
+REASONS = {"en": REASONS_EN, "es": REASONS_ES}
