@@ -99,3 +99,39 @@ document.addEventListener("input", (event) => {
   const form = event.target.closest("form[data-template-editor]");
   if (form) redrawPreview(form);
 });
+// - data-flow-step: a step's WhatsApp preview follows its text and choices while they are typed
+//   (saving redraws it on the server, so without JavaScript it is right after each save).
+document.addEventListener("input", (event) => {
+  const step = event.target.closest("[data-flow-step]");
+  const preview = step && step.querySelector("[data-flow-preview]");
+  if (!preview) return;
+  const body = preview.querySelector('[data-part="body"]');
+  const text = step.querySelector("[data-step-text]");
+  if (body && text) body.textContent = text.value.trim();
+  const buttons = preview.querySelector('[data-part="buttons"]');
+  if (!buttons) return;
+  const titles = [...step.querySelectorAll("[data-option-title]")].map((input) => input.value.trim()).filter(Boolean);
+  const list = preview.querySelector(".wa-list");
+  buttons.replaceChildren();
+  const shown = titles.length <= 3 ? titles : [`☰ ${buttons.dataset.listLabel}`];
+  for (const title of shown) {
+    const span = document.createElement("span");
+    span.className = "wa-button";
+    span.textContent = title;
+    buttons.append(span);
+  }
+  if (list) {
+    list.replaceChildren(...(titles.length > 3 ? titles : []).map((title) => Object.assign(document.createElement("li"), {textContent: title})));
+  }
+});
+// A step shows the fields of its kind: choosing another kind shows that kind's (without JavaScript
+// the page shows them after saving, with what is missing marked).
+function showStepParts(step) {
+  const kind = step.querySelector('select[name$="-type"]').value;
+  for (const part of step.querySelectorAll("[data-for]")) part.hidden = !part.dataset.for.split(" ").includes(kind);
+}
+document.addEventListener("change", (event) => {
+  const step = event.target.matches('select[name$="-type"]') && event.target.closest("[data-flow-step]");
+  if (step) showStepParts(step);
+});
+document.querySelectorAll("[data-flow-step]").forEach(showStepParts);
