@@ -7,19 +7,19 @@ logged: FOLLOWUP_SENT, FOLLOWUP_SKIPPED with its reason, FOLLOWUP_CLOSED."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 
 from sqlmodel import Session
 
 from appliance.bots import activity, replies
 from appliance.bots.guards import silence_reason
-from appliance.bots.models import BotConversation
 from appliance.contacts.models import Contact
 from appliance.conversations import service as conversations_service
 from appliance.conversations.models import Conversation
 from appliance.conversations.recording import SERVICE_WINDOW
 
 
-def run(session: Session, state: BotConversation, conversation: Conversation | None, config: dict | None,
+def run(session: Session, state: SimpleNamespace, conversation: Conversation | None, config: dict | None,
         now: datetime) -> None:
     stage = state.follow_up_stage
     state.follow_up_at, state.follow_up_stage = None, 0

@@ -11,66 +11,22 @@ conversation's state read and written once, through the driver."""
 from __future__ import annotations
 
 from datetime import timedelta
-from types import SimpleNamespace
 
 from sqlmodel import Session
 
 from appliance.bots import activity, runner
 from appliance.bots.config import DEFAULTS
-from appliance.bots.models import BotConfig, BotConversation, next_due
+from appliance.bots.models import BotConfig
+from appliance.bots.states import States
 from appliance.conversations.models import Conversation
 from appliance.core import clock, events
-from appliance.core.db import insert_many, read_row, update_by_id
+from appliance.core.db import read_row
 from appliance.core.events import OutboxEvent
 from appliance.messages.models import Message
 
-_STATES = BotConversation.__table__
-
-
-class _States:
-    """The bot states of the conversations a batch of events touches: each read once, changed in
-    memory in the events' order, written once at the end (`save`)."""
-
-    def __init__(self, session: Session):
-        self.session = session
-        self.rows: dict[str, SimpleNamespace | None] = {}
-        self.created: set[str] = set()
-        self.changed: dict[str, dict] = {}
-
-    def get(self, conversation_id: str) -> SimpleNamespace | None:
-        if conversation_id not in self.rows:
-            self.rows[conversation_id] = read_row(self.session, _STATES, conversation_id=conversation_id,
-                                                  remember=False)
-        return self.rows[conversation_id]
-
-    def create(self, **values) -> None:
-        row = SimpleNamespace(**{column.name: None for column in _STATES.columns})
-        vars(row).update(plan=[], flow_answers={}, welcomed=False, disclosed=False, follow_up_stage=0, **values)
-        self.rows[row.conversation_id] = row
-        self.created.add(row.conversation_id)
-        self.change(row)
-
-    def change(self, state: SimpleNamespace, **values) -> None:
-        """Set `values`; `due_at` follows."""
-        vars(state).update(values, updated_at=clock.now())
-        state.due_at = next_due(state)
-        self.changed.setdefault(state.conversation_id, {}).update(values, due_at=state.due_at,
-                                                                   updated_at=state.updated_at)
-
-    def save(self) -> None:
-        new = [vars(self.rows[key]) for key in self.changed if key in self.created]
-        if new:
-            insert_many(self.session, _STATES, new)
-        for key, values in self.changed.items():
-            if key not in self.created:
-                update_by_id(self.session, _STATES, key, values, key="conversation_id")
-        self.created.clear()
-        self.changed.clear()
-
-
 @events.subscribe(events.MESSAGE_CREATED, batch=True)
 def hear_messages(session: Session, batch: list[OutboxEvent]) -> None:
-    states = _States(session)
+    states = States(session)
     for event in batch:
         data = event.data
         if data.get("direction") == "in":
@@ -80,7 +36,7 @@ def hear_messages(session: Session, batch: list[OutboxEvent]) -> None:
     states.save()
 
 
-def _customer_wrote(session: Session, states: _States, conversation_id: str, message_id: str) -> None:
+def _customer_wrote(session: Session, states: States, conversation_id: str, message_id: str) -> None:
     conversation = read_row(session, Conversation.__table__, id=conversation_id)
     if conversation is None:
         return
@@ -101,7 +57,7 @@ def _customer_wrote(session: Session, states: _States, conversation_id: str, mes
     runner.wake_after_commit(session, turn_due)
 
 
-def _person_wrote(session: Session, states: _States, conversation_id: str, message_id: str) -> None:
+def _person_wrote(session: Session, states: States, conversation_id: str, message_id: str) -> None:
     """A person answered: the bot's pending reply (a burst it was waiting on, parts not yet sent)
     is dropped and said so; the customer's messages so far count as answered; no follow-up."""
     state = states.get(conversation_id)
@@ -137,7 +93,7 @@ def hear_closing(session: Session, event: OutboxEvent) -> None:
     if "status" not in event.data.get("changes", ()):
         return
     conversation = read_row(session, Conversation.__table__, id=event.data["conversationId"], remember=False)
-    states = _States(session)
+    states = States(session)
     state = states.get(event.data["conversationId"])
     if conversation is None or state is None or conversation.status != "closed":
         return

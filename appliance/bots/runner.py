@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import logging
 import threading
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from huey import crontab
 from sqlmodel import Session, func, select
 
-from appliance.bots import activity, turns
+from appliance.bots import activity, states, turns
 from appliance.bots.models import BotConversation
 from appliance.contacts.models import Contact
 from appliance.conversations.models import Conversation
@@ -35,6 +35,8 @@ def run_due(database, now: datetime | None = None) -> int:
     total = 0
     while True:
         moment = now or clock.now()
+        if not _anything_due(database, moment):
+            return total  # a wake-up with nothing due never takes the write lock
         with database.unit_of_work(write=True) as session:
             due = session.exec(select(BotConversation.conversation_id).where(BotConversation.due_at <= moment)
                                .order_by(BotConversation.due_at).limit(BATCH)).all()
@@ -52,31 +54,36 @@ def run_due(database, now: datetime | None = None) -> int:
 
 
 def _load(session: Session, conversation_ids: list[str]) -> None:
-    """The batch's states, conversations and contacts, one query each: the turns then find them in
-    the session instead of reading them one by one."""
+    """The batch's conversations, contacts and organizations, one query each: the turns then find
+    them in the session instead of reading them one by one."""
     if not conversation_ids:
         return
-    states = session.exec(select(BotConversation).where(BotConversation.conversation_id.in_(conversation_ids))).all()
     conversations = session.exec(select(Conversation).where(Conversation.id.in_(conversation_ids))).all()
     contacts = session.exec(select(Contact).where(Contact.id.in_({c.contact_id for c in conversations}))).all()
     organizations = session.exec(select(Organization).where(
         Organization.id.in_({c.organization_id for c in conversations}))).all()
     # The session's identity map holds rows weakly: the batch keeps them until its commit.
-    session.info["bot_batch"] = (states, conversations, contacts, organizations)
+    session.info["bot_batch"] = (conversations, contacts, organizations)
 
 
 def _set_aside(session: Session, conversation_id: str, error: Exception) -> None:
     """A bug must neither loop nor stay hidden: what was due is dropped and logged as FAILED."""
-    state = session.get(BotConversation, conversation_id)
+    state = states.read(session, conversation_id)
     if state is None:
         return
     activity.record(session, organization_id=state.organization_id, kind="FAILED",
                     phone_number_pk=state.phone_number_pk, conversation_id=conversation_id,
                     reason="internal_error", error=repr(error)[:500])
     state.answered_through = max(state.answered_through or "", state.last_inbound_id or "") or None
-    state.turn_due_at = state.handoff_at = state.follow_up_at = state.due_at = None
-    state.plan, state.follow_up_stage, state.updated_at = [], 0, clock.now()
-    session.add(state)
+    state.turn_due_at = state.handoff_at = state.follow_up_at = None
+    state.plan, state.follow_up_stage = [], 0
+    states.write(session, state)
+
+
+def _anything_due(database, moment: datetime) -> bool:
+    with database.unit_of_work(write=False) as session:
+        return session.exec(select(BotConversation.conversation_id).where(BotConversation.due_at <= moment)
+                            .limit(1)).first() is not None
 
 
 def earliest_due(database) -> datetime | None:
@@ -94,6 +101,7 @@ class _Runner:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._database = None
+        self._next_look: datetime | None = None  # when the thread will look next, if not woken
 
     @property
     def running(self) -> bool:
@@ -105,8 +113,12 @@ class _Runner:
         self._thread = threading.Thread(target=self._run, name="bot-runner", daemon=True)
         self._thread.start()
 
-    def wake(self) -> None:
-        self._woken.set()
+    def wake(self, due_at: datetime | None = None) -> None:
+        """Look again now, unless the thread already means to look by `due_at` (a debounce pushes
+        each new turn seconds ahead: most commits need no wake-up)."""
+        planned = self._next_look
+        if due_at is None or planned is None or due_at < planned:
+            self._woken.set()
 
     def stop(self, timeout: float = 15.0) -> None:
         thread, self._thread = self._thread, None
@@ -124,9 +136,12 @@ class _Runner:
             except Exception:
                 log.exception("running the bots failed; trying again")
                 earliest = None
-            wait = self.MAX_SLEEP if earliest is None else (earliest - clock.now()).total_seconds()
+            now = clock.now()
+            wait = self.MAX_SLEEP if earliest is None else min((earliest - now).total_seconds(), self.MAX_SLEEP)
             if wait > 0:
-                self._woken.wait(min(wait, self.MAX_SLEEP))
+                self._next_look = now + timedelta(seconds=wait)
+                self._woken.wait(wait)
+            self._next_look = None
 
 
 bot_runner = _Runner()
@@ -144,7 +159,7 @@ def wake_after_commit(session: Session, due_at: datetime) -> None:
 
 def _wake(due_at: datetime) -> None:
     if bot_runner.running:
-        bot_runner.wake()
+        bot_runner.wake(due_at)
         return
     delay = max(0.0, (due_at - clock.now()).total_seconds())
     if delay:

@@ -12,22 +12,23 @@ transaction: after a crash a message is either answered or still due, never both
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
 
-from appliance.bots import activity, flow_runner, follow_ups, hours, replies, snapshots
+from appliance.bots import activity, flow_runner, follow_ups, hours, replies, snapshots, states
 from appliance.bots.guards import LASTING_SILENCES, silence_reason
 from appliance.bots import rules as bot_rules
 from appliance.bots.matching import compile_rule, first_match
-from appliance.bots.models import BotConversation, next_due
 from appliance.contacts.models import Contact
 from appliance.conversations import service as conversations_service
 from appliance.conversations.models import Conversation
 from appliance.conversations.recording import SERVICE_WINDOW
 from appliance.core import clock
-from appliance.core.db import after_commit
+from appliance.core.db import after_commit, driver_connection
 from appliance.messages import tasks as message_tasks
 from appliance.messages import text as message_text
 from appliance.messages.models import Message
@@ -42,7 +43,7 @@ class Turn:
     """One decision on a conversation: what the steps read, and what they decided to send."""
     session: Session
     now: datetime
-    state: BotConversation
+    state: SimpleNamespace
     config: dict
     conversation: Conversation
     contact: Contact
@@ -72,7 +73,7 @@ def look_at(session: Session, conversation_id: str, now: datetime | None = None)
     """Do what came due for the conversation: parts of a paced reply, a deferred hand-off, a turn,
     a follow-up; then set the next `due_at`."""
     now = now or clock.now()
-    state = session.get(BotConversation, conversation_id)
+    state = states.read(session, conversation_id)
     if state is None or state.due_at is None or state.due_at > now:
         return  # another look did it already
     conversation = session.get(Conversation, conversation_id)
@@ -85,28 +86,19 @@ def look_at(session: Session, conversation_id: str, now: datetime | None = None)
         _take_turn(session, state, conversation, config, now)
     if state.follow_up_at is not None and state.follow_up_at <= now:
         follow_ups.run(session, state, conversation, config, now)
-    state.due_at = next_due(state)
-    state.updated_at = now
-    session.add(state)
+    states.write(session, state, now)
 
 
-def _new_turn(session: Session, state: BotConversation, conversation: Conversation, config: dict,
+def _new_turn(session: Session, state: SimpleNamespace, conversation: Conversation, config: dict,
               now: datetime) -> Turn:
     return Turn(session=session, now=now, state=state, config=config, conversation=conversation,
                 contact=session.get(Contact, conversation.contact_id),
                 organization=session.get(Organization, conversation.organization_id))
 
 
-def _take_turn(session: Session, state: BotConversation, conversation: Conversation, config: dict | None,
+def _take_turn(session: Session, state: SimpleNamespace, conversation: Conversation, config: dict | None,
                now: datetime) -> None:
-    # Every customer message not answered yet, also one whose event the listener has not seen:
-    # it is answered with its burst, and the listener then finds it answered.
-    # Rows of the three columns a turn reads: loading whole messages as objects cost more than
-    # the rest of the turn.
-    messages = session.exec(select(Message.id, Message.type, Message.payload).where(
-        Message.conversation_id == conversation.id, Message.direction == "in",
-        *([Message.id > state.answered_through] if state.answered_through else []),
-    ).order_by(Message.id)).all()
+    messages = _unanswered(session, conversation.id, state.answered_through)
     state.turn_due_at = None
     if not messages:
         return
@@ -130,6 +122,20 @@ def _take_turn(session: Session, state: BotConversation, conversation: Conversat
         if step(turn):
             break
     finish(turn)
+
+
+# Through the driver: the ORM's statement and rows cost more than the rest of the turn.
+_UNANSWERED = ("SELECT id, type, payload FROM messages WHERE conversation_id = ? AND direction = 'in' AND id > ? "
+               "ORDER BY id")
+
+
+def _unanswered(session: Session, conversation_id: str, answered_through: str | None) -> list[SimpleNamespace]:
+    """Every customer message not answered yet (id, type, payload), also one whose event the
+    listener has not heard yet: it is answered with its burst, and the listener then finds it
+    answered."""
+    rows = driver_connection(session).execute(_UNANSWERED, (conversation_id, answered_through or "")).fetchall()
+    return [SimpleNamespace(id=id_, type=type_, payload=json.loads(payload) if isinstance(payload, str) else payload)
+            for id_, type_, payload in rows]
 
 
 def _welcome(turn: Turn) -> None:
@@ -310,7 +316,7 @@ def show_typing(session: Session, conversation_id: str) -> None:
     after_commit(session, lambda: message_tasks.send_read_mark(conversation_id, True))
 
 
-def send_plan(session: Session, state: BotConversation, conversation: Conversation | None, config: dict | None,
+def send_plan(session: Session, state: SimpleNamespace, conversation: Conversation | None, config: dict | None,
               now: datetime) -> None:
     """The parts of a paced reply whose moment came; dropped, and said so, if a person took the
     conversation or the bot was turned off meanwhile."""
@@ -329,7 +335,7 @@ def send_plan(session: Session, state: BotConversation, conversation: Conversati
         show_typing(session, conversation.id)
 
 
-def _deferred_hand_off(session: Session, state: BotConversation, conversation: Conversation | None,
+def _deferred_hand_off(session: Session, state: SimpleNamespace, conversation: Conversation | None,
                        config: dict | None, now: datetime) -> None:
     state.handoff_at = None
     if conversation is None or conversation.handoff_pending or conversation.assignee_user_id:
