@@ -185,3 +185,26 @@ def test_bad_ids_never_reach_the_network(graph):
     for bad in ("../me", "1/2", "", "1?x=1"):
         with pytest.raises(ValueError):
             graph.list_phone_numbers("token", bad)
+
+
+def test_a_message_send_says_whether_it_may_have_left_when_the_network_fails(graph, account, netsim_url):
+    """Messages go through the client's urllib3 path: the same errors as every other call, and a
+    transport failure says whether the message may have reached the network (a read timed out:
+    maybe; nothing could connect: never) so the queue neither loses nor doubles it."""
+    token, number = account["accessToken"], account["numbers"][0]["id"]
+    text = {"to": CUSTOMER, "type": "text", "text": {"body": "hola"}}
+    requests.put(f"{netsim_url}/_control/faults", json={"errorRate": 1.0}, timeout=5)
+    with pytest.raises(GraphError) as outage:
+        graph.send_message(token, number, text)
+    assert outage.value.status == 500 and outage.value.retryable
+    requests.put(f"{netsim_url}/_control/faults", json={"errorRate": 0.0, "slowSeconds": 1.0}, timeout=5)
+    with pytest.raises(GraphError) as slow:
+        GraphClient(netsim_url, "v23.0", timeout=0.3).send_message(token, number, text)
+    assert slow.value.code == -1 and "timed out" in slow.value.message and slow.value.maybe_delivered
+    requests.put(f"{netsim_url}/_control/faults", json={"slowSeconds": 0.0}, timeout=5)
+    with pytest.raises(GraphError) as refused:
+        GraphClient("http://127.0.0.1:9", "v23.0", timeout=1).send_message(token, number, text)
+    assert refused.value.code == -1 and refused.value.status == 0 and not refused.value.maybe_delivered
+    with pytest.raises(GraphError) as bad_token:
+        graph.send_message("not-a-token", number, text)
+    assert bad_token.value.token_expired
