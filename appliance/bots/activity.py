@@ -5,9 +5,9 @@ when asking "why did the bot (not) answer?"."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from sqlmodel import Session, select
+from sqlmodel import Session, func, select
 
 from appliance.bots import service as configs
 from appliance.bots.config import ACTIVITY_KINDS
@@ -16,6 +16,9 @@ from appliance.core import clock, pagination
 from appliance.core.actor import OrgActor
 from appliance.core.db import insert_many
 from appliance.core.ids import new_id
+
+
+RECENT = timedelta(hours=24)  # how far back the health looks for failures
 
 
 def record(session: Session, *, organization_id: str, kind: str, phone_number_pk: str | None = None,
@@ -68,10 +71,16 @@ def health(session: Session, *, actor: OrgActor) -> dict:
     """Per number: is its bot able to do what it is set to do? Problems say what to fix."""
     rules = session.exec(select(BotRule).where(BotRule.organization_id == actor.organization_id,
                                                BotRule.enabled.is_(True))).all()
+    failures = dict(session.exec(select(BotActivity.phone_number_pk, func.count()).where(
+        BotActivity.organization_id == actor.organization_id, BotActivity.kind == "FAILED",
+        BotActivity.created_at > clock.now() - RECENT).group_by(BotActivity.phone_number_pk)).all())
     numbers = []
     for config in configs.list_configs(session, actor=actor):
         problems = []
         number_pk = config["phone_number_pk"]
+        if failures.get(number_pk):
+            problems.append({"code": "recent_failures", "detail": f"{failures[number_pk]} of the bot's steps failed in "
+                             "the last 24 hours (a refused reply, a flow that could not go on): the activity log says why."})
         if config["enabled"]:
             if config["mode"] == "OFF":
                 problems.append({"code": "mode_off", "detail": "The bot is on but its mode is OFF: it answers nothing."})

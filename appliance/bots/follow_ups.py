@@ -16,7 +16,7 @@ from appliance.bots.guards import silence_reason
 from appliance.contacts.models import Contact
 from appliance.conversations import service as conversations_service
 from appliance.conversations.models import Conversation
-from appliance.conversations.recording import SERVICE_WINDOW
+from appliance.conversations.recording import window_open
 
 
 def run(session: Session, state: SimpleNamespace, conversation: Conversation | None, config: dict | None,
@@ -38,7 +38,7 @@ def run(session: Session, state: SimpleNamespace, conversation: Conversation | N
     if reason is not None:
         log("FOLLOWUP_SKIPPED", reason=reason, stage="nudge" if stage == 1 else "close")
         return
-    in_window = conversation.last_inbound_at is not None and conversation.last_inbound_at + SERVICE_WINDOW > now
+    in_window = window_open(conversation.last_inbound_at, now)
     if stage == 1:
         if config["follow_up_mode"] == "AI":
             log("FOLLOWUP_SKIPPED", reason="ai_unavailable", stage="nudge")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from datetime import datetime, timedelta
 
 from huey import crontab
@@ -95,6 +96,9 @@ class _Runner:
     """The server's bot thread."""
 
     MAX_SLEEP = 1.0
+    # Passes at most this often: turns falling due meanwhile share one (its transaction, its reads
+    # of rules and settings), at a cost of at most this much on a reply's way out.
+    PASS_INTERVAL = 0.1
 
     def __init__(self):
         self._woken = threading.Event()
@@ -130,6 +134,7 @@ class _Runner:
     def _run(self) -> None:
         while not self._stopping.is_set():
             self._woken.clear()
+            started = time.monotonic()
             try:
                 run_due(self._database)
                 earliest = earliest_due(self._database)
@@ -142,6 +147,9 @@ class _Runner:
                 self._next_look = now + timedelta(seconds=wait)
                 self._woken.wait(wait)
             self._next_look = None
+            gap = self.PASS_INTERVAL - (time.monotonic() - started)
+            if gap > 0:
+                self._stopping.wait(gap)
 
 
 bot_runner = _Runner()

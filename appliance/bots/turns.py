@@ -26,7 +26,7 @@ from appliance.bots.matching import compile_rule, first_match
 from appliance.contacts.models import Contact
 from appliance.conversations import service as conversations_service
 from appliance.conversations.models import Conversation
-from appliance.conversations.recording import SERVICE_WINDOW
+from appliance.conversations.recording import SERVICE_WINDOW, window_open
 from appliance.core import clock
 from appliance.core.db import after_commit, driver_connection
 from appliance.messages import tasks as message_tasks
@@ -113,7 +113,7 @@ def _take_turn(session: Session, state: SimpleNamespace, conversation: Conversat
         state.last_skip = reason
         return
     state.last_skip = None
-    if conversation.last_inbound_at is None or conversation.last_inbound_at + SERVICE_WINDOW <= now:
+    if not window_open(conversation.last_inbound_at, now):
         turn.log("OUTSIDE_WINDOW", messages=len(messages))
         return
     _welcome(turn)

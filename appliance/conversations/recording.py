@@ -24,6 +24,12 @@ def window_expires_at(last_inbound_at: datetime | None) -> datetime | None:
     return last_inbound_at + SERVICE_WINDOW if last_inbound_at else None
 
 
+def window_open(last_inbound_at: datetime | None, now: datetime) -> bool:
+    """May the business write freely (not only templates) at `now`?"""
+    expires = window_expires_at(last_inbound_at)
+    return expires is not None and now < expires
+
+
 def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime, preview: str | None = None,
                       messages: int = 1) -> str:
     """The conversation of this inbound message, created or reopened, marked unread, its 24-hour

@@ -231,3 +231,5 @@ def test_a_refused_bot_reply_is_logged(line, api):
     line.deliver()  # the failed status arrives
     failed = [a for a in line.get("/bot/activity")["items"] if a["kind"] == "FAILED"]
     assert failed and failed[0]["detail"]["reason"] == "network_refused"
+    [number] = line.get("/bot/salud")["numbers"]  # and the bot's health says so for a day
+    assert number["healthy"] is False and [p["code"] for p in number["problems"]] == ["recent_failures"]
