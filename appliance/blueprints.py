@@ -3,7 +3,8 @@
 from appliance.api_keys.api import blp as api_keys
 from appliance.auth.api import blp as auth, password_blp as password
 from appliance.auth.pages import auth_pages
-from appliance.bots.api import activity_blp as bot_activity, blp as bot_config, flows_blp as bot_flows, rules_blp as bot_rules
+from appliance.bots.api import (activity_blp as bot_activity, blp as bot_config, flows_blp as bot_flows,
+                                images_blp as bot_images, rules_blp as bot_rules)
 from appliance.business_profiles.api import blp as business_profiles
 from appliance.channels.whatsapp.api import blp as whatsapp_webhook
 from appliance.contact_lists.api import blp as contact_lists
@@ -23,6 +24,7 @@ from appliance.pages import home
 from appliance.permissions.api import blp as permissions
 from appliance.phone_numbers.api import blp as phone_numbers
 from appliance.quick_replies.api import blp as quick_replies
+from appliance.services_catalog.api import blp as bot_services
 from appliance.roles.api import blp as roles
 from appliance.console.pages import console_pages
 from appliance.tags.api import blp as tags
@@ -35,6 +37,6 @@ from appliance.whatsapp_flows.api import blp as whatsapp_flows
 BLUEPRINTS = (health, auth, users, password, organizations, memberships, membership, roles, invitations, invitation,
               permissions, api_keys, oauth, oauth_authorizations, wabas, waba, phone_numbers, business_profiles,
               templates, contacts, contact_lists, conversations, conversation_messages, tags, messages, live,
-              whatsapp_flows, bot_config, bot_rules, bot_flows, bot_activity, team_tasks, quick_replies,
-              whatsapp_webhook)
+              whatsapp_flows, bot_config, bot_rules, bot_flows, bot_activity, bot_images, team_tasks, quick_replies,
+              bot_services, whatsapp_webhook)
 PAGES = (home, auth_pages, invitation_pages, oauth_pages, inbox_pages, console_pages)

@@ -2,8 +2,9 @@
 
 from flask.views import MethodView
 
-from appliance.bots import activity, flows, rules, schemas, service
-from appliance.http.api import Blueprint
+from appliance.bots import activity, flows, image_schemas, images, rules, schemas, service
+from appliance.http.api import Blueprint, takes_upload, uploaded_file, uploaded_form
+from appliance.http.files import serve_stored_file
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
 
@@ -162,3 +163,56 @@ class BotFlowById(MethodView):
     def delete(self, org_id, flow_id):
         """Delete a flow; 409 bot_flow_in_use while rules start it"""
         flows.do_delete(db_session(), actor=current_org_actor(), flow_id=str(flow_id))
+
+
+images_blp = Blueprint("bot_images", __name__, url_prefix="/organizations/<uuid:org_id>/bot/images",
+                       description="The bot's image library", shown_with="bot_config")
+
+
+@images_blp.route("")
+class BotImages(MethodView):
+    @images_blp.requires("bot:read")
+    @images_blp.response(200, image_schemas.BotImageSchema(many=True))
+    def get(self, org_id):
+        """The bot's images, by label"""
+        return images.list_images(db_session(), actor=current_org_actor())
+
+    @images_blp.requires("bot:write")
+    @images_blp.response(201, image_schemas.BotImageSchema)
+    @takes_upload(max_bytes=images.MAX_BYTES, content_types=("image/jpeg", "image/png", "image/webp"),
+                  description="A JPG, PNG or WEBP image of at most 5 MB (recognized by its content)",
+                  form=image_schemas.BotImageUploadSchema())
+    def post(self, org_id):
+        """Add an image (multipart: file, label, caption); 400 unsupported_file_type, 413 over 5 MB"""
+        fields = uploaded_form()
+        content, _, _ = uploaded_file()
+        return images.do_upload(db_session(), actor=current_org_actor(), content=content, **fields)
+
+
+@images_blp.route("/<uuid:image_id>")
+class BotImageById(MethodView):
+    @images_blp.requires("bot:write")
+    @images_blp.arguments(image_schemas.BotImageUpdateSchema)
+    @images_blp.response(200, image_schemas.BotImageSchema)
+    def patch(self, body, org_id, image_id):
+        """Change the label or the caption"""
+        return images.do_update(db_session(), actor=current_org_actor(), image_id=str(image_id), **body)
+
+    @images_blp.requires("bot:write")
+    @images_blp.arguments(image_schemas.BotImageDeleteArgsSchema, location="query")
+    @images_blp.response(200, image_schemas.BotImageSchema)
+    def delete(self, args, org_id, image_id):
+        """Remove an image (409 image_in_use while a rule sends it, unless forzar=true); its file stays,
+        since sent messages show it"""
+        return images.do_delete(db_session(), actor=current_org_actor(), image_id=str(image_id), **args)
+
+
+@images_blp.route("/<uuid:image_id>/file")
+class BotImageFile(MethodView):
+    @images_blp.requires("bot:read")
+    @images_blp.response(200)
+    def get(self, org_id, image_id):
+        """The image itself"""
+        image = images.access_image(db_session(), actor=current_org_actor(), image_id=str(image_id))
+        return serve_stored_file(images.path_of(image), claimed_type=image.mime_type, filename=f"{image.label}.{image.mime_type.split('/')[1]}")
+

@@ -40,6 +40,7 @@ class BotRule(SQLModel, table=True):
     action: str = Field(default="NONE", max_length=20)
     flow_id: str | None = Field(default=None, max_length=36)
     tag_id: str | None = Field(default=None, foreign_key="tags.id", ondelete="SET NULL")
+    image_id: str | None = Field(default=None, foreign_key="bot_images.id", ondelete="SET NULL")  # sent with the reply
     priority: int = 100
     enabled: bool = True
     created_at: datetime = Field(sa_type=UTCDateTime)
@@ -120,3 +121,20 @@ def next_due(state) -> datetime | None:
     if state.plan:
         moments.append(datetime.fromisoformat(state.plan[0]["at"]))
     return min((m for m in moments if m is not None), default=None)
+
+
+class BotImage(SQLModel, table=True):
+    """An image the bot may send. The file is under the data directory (bot_images/store.py) and
+    stays when the record goes: messages already sent show it."""
+
+    __tablename__ = "bot_images"
+
+    id: str = Field(default_factory=new_id, primary_key=True)
+    organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE", index=True)
+    label: str = Field(max_length=100)
+    caption: str = Field(default="", max_length=1024)
+    mime_type: str = Field(max_length=40)
+    size_bytes: int
+    sha256: str = Field(max_length=64)
+    created_at: datetime = Field(sa_type=UTCDateTime)
+    updated_at: datetime = Field(sa_type=UTCDateTime)

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from sqlmodel import Session, select
 
-from appliance.bots import flows, snapshots
+from appliance.bots import flows, images, snapshots
 from appliance.bots.matching import CompiledRule, compile_rule, normalize
 from appliance.bots.models import BotRule
 from appliance.core import clock, tenancy
@@ -16,7 +16,7 @@ from appliance.core.errors import Invalid, NotFound
 from appliance.tags import service as tags_service
 
 FIELDS = ("name", "phone_number_pks", "keywords", "match_type", "reply", "action", "flow_id", "tag_id",
-          "priority", "enabled")
+          "image_id", "priority", "enabled")
 
 
 def list_rules(session: Session, *, actor: OrgActor) -> list[BotRule]:
@@ -35,7 +35,7 @@ def access_rule(session: Session, *, actor: OrgActor, rule_id: str) -> BotRule:
 
 def _check(session: Session, actor: OrgActor, rule: BotRule) -> None:
     """What a rule needs to be able to act, across its fields."""
-    if rule.action == "NONE" and not rule.reply.strip():
+    if rule.action == "NONE" and not rule.reply.strip() and not rule.image_id:
         raise Invalid("A rule must reply, act, or both.", code="bot_rule_does_nothing",
                       errors={"reply": ["Write a reply, or choose an action."]})
     if rule.action == "START_FLOW":
@@ -54,6 +54,12 @@ def _check(session: Session, actor: OrgActor, rule: BotRule) -> None:
         except NotFound:
             raise Invalid("No tag with this id in this organization.", code="tag_not_found",
                           errors={"tagId": ["Unknown tag."]}) from None
+    if rule.image_id:
+        try:
+            images.access_image(session, actor=actor, image_id=rule.image_id)
+        except NotFound:
+            raise Invalid("No bot image with this id in this organization.", code="bot_image_not_found",
+                          errors={"imageId": ["Unknown image."]}) from None
     rule.phone_number_pks = tenancy.check_ids_in_org(session, "phone_numbers", rule.phone_number_pks, actor,
                                                      field="phoneNumberIds")
 
@@ -90,7 +96,7 @@ def _compile(session: Session, organization_id: str) -> list[tuple[CompiledRule,
     for rule in _rules_of(session, organization_id):
         if rule.enabled:
             snapshot = SimpleNamespace(id=rule.id, name=rule.name, reply=rule.reply, action=rule.action,
-                                       flow_id=rule.flow_id, tag_id=rule.tag_id)
+                                       flow_id=rule.flow_id, tag_id=rule.tag_id, image_id=rule.image_id)
             compiled.append((compile_rule(rule.id, rule.keywords, rule.match_type, rule.phone_number_pks), snapshot))
     return compiled
 

@@ -95,6 +95,7 @@ class BotRuleSchema(ApiSchema):
     action = fields.String()
     flow_id = fields.String(allow_none=True)
     tag_id = fields.String(allow_none=True)
+    image_id = fields.String(allow_none=True)
     priority = fields.Integer()
     enabled = fields.Boolean()
     created_at = IsoDateTime()
@@ -115,6 +116,7 @@ class BotRuleUpdateSchema(ApiSchema):
     action = fields.String(validate=validate.OneOf(RULE_ACTIONS))
     flow_id = UuidString(allow_none=True)
     tag_id = UuidString(allow_none=True)
+    image_id = UuidString(allow_none=True, metadata={"description": "An image of the bot's library sent with the reply"})
     priority = _int(0, 100000, "Lower is tried first")
     enabled = fields.Boolean()
 

@@ -7,13 +7,13 @@ from functools import wraps
 import flask_smorest
 from flask import Response, current_app, g, request
 from flask_smorest.utils import unpack_tuple_response
-from marshmallow import INCLUDE, Schema, fields
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from appliance.core import clock
 from appliance.core.errors import Invalid
-from appliance.core.schema import IsoDateTime
+from appliance.core.schema import IsoDateTime, flat_messages
 
 _envelopes: dict[tuple[type, bool], type[Schema]] = {}
 
@@ -166,16 +166,27 @@ def writes_on_get(func):
 
 
 def takes_upload(*, max_bytes: int, content_types: tuple[str, ...], field: str = "file",
-                 description: str = "The file"):
+                 description: str = "The file", form: Schema | None = None):
     """Mark an API view as taking a file instead of JSON: `multipart/form-data` with the file in
     `field`, or the file itself as the body with one of `content_types`. Bodies above `max_bytes`
-    answer 413 (appliance.http.limits)."""
+    answer 413 (appliance.http.limits). With `form`, the multipart body also carries that schema's
+    fields (read with `uploaded_form`), and the file can only come that way."""
     def decorator(func):
-        func._upload = (max_bytes, content_types)
+        func._upload = (max_bytes, () if form is not None else content_types)
+        func._upload_form = form
         schema = {"type": "string", "format": "binary", "minLength": 1, "description": description}
-        content = {"multipart/form-data": {"schema": {"type": "object", "required": [field],
-                                                      "properties": {field: schema}}}}
-        content.update({kind: {"schema": schema} for kind in content_types})
+        properties, required = {field: schema}, [field]
+        if form is not None:
+            for name, declared in form.fields.items():
+                key = declared.data_key or name
+                properties[key] = {"type": "string", **({"maxLength": _max_length(declared)} if _max_length(declared) else {}),
+                                   **({"minLength": 1} if declared.required else {})}
+                if declared.required:
+                    required.append(key)
+        content = {"multipart/form-data": {"schema": {"type": "object", "required": required,
+                                                      "properties": properties}}}
+        if form is None:
+            content.update({kind: {"schema": schema} for kind in content_types})
         func._apidoc = {**getattr(func, "_apidoc", {}), "manual_doc": {
             **getattr(func, "_apidoc", {}).get("manual_doc", {}), "requestBody": {"required": True, "content": content}}}
         return func
@@ -199,6 +210,20 @@ def uploaded_file(field: str = "file") -> tuple[bytes, str | None, str | None]:
     if len(content) > max_bytes:  # the form's framing was allowed for, not a bigger file
         raise RequestEntityTooLarge()
     return content, content_type, name
+
+
+def _max_length(declared) -> int | None:
+    return next((v.max for v in declared.validators if isinstance(v, validate.Length) and v.max), None)
+
+
+def uploaded_form() -> dict:
+    """The fields beside the file of a `takes_upload(form=...)` view, checked by that schema (400
+    by field, as a JSON body's would be)."""
+    schema = view_attr("_upload_form")
+    try:
+        return schema.load({name: request.form[name] for name in request.form if name != "file"})
+    except ValidationError as exc:
+        raise Invalid("Check the marked fields.", errors=flat_messages(exc.messages)) from None
 
 
 def form_body(func):

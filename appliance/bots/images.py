@@ -1,0 +1,88 @@
+"""The bot's images: recognized by their content (not their name or claimed type), at most 5 MB,
+written to disk whole before the record names them; a deleted image's file stays, because sent
+messages show it."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from sqlmodel import Session, select
+
+from appliance.bots.models import BotImage, BotRule
+from appliance.core import clock, runtime, tenancy
+from appliance.core.actor import OrgActor
+from appliance.core.errors import Conflict, Invalid, TooLarge
+from appliance.messages.media_store import write_atomically
+
+MAX_BYTES = 5 * 1024 * 1024
+ACCEPTED = "JPG, PNG or WEBP"
+
+
+def sniff(content: bytes) -> str | None:
+    """The image type the bytes are, whatever the file claims."""
+    if content.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if content.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if content[:4] == b"RIFF" and content[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+def path_of(image: BotImage) -> Path:
+    return runtime.get().settings.data_dir / "media" / image.organization_id / "bot-images" / image.id
+
+
+def list_images(session: Session, *, actor: OrgActor) -> list[BotImage]:
+    return list(session.exec(select(BotImage).where(BotImage.organization_id == actor.organization_id)
+                             .order_by(BotImage.label, BotImage.created_at)).all())
+
+
+def access_image(session: Session, *, actor: OrgActor, image_id: str) -> BotImage:
+    return tenancy.access_in_org(session, BotImage, image_id, actor, what="bot image", code="bot_image_not_found")
+
+
+def do_upload(session: Session, *, actor: OrgActor, content: bytes, label: str, caption: str = "") -> BotImage:
+    if not content:
+        raise Invalid("The file is empty.", code="file_missing", errors={"file": ["Empty."]})
+    if len(content) > MAX_BYTES:
+        raise TooLarge(f"Images may be at most 5 MB; this one is {len(content) // 1024} KB.", code="image_too_large",
+                       limitBytes=MAX_BYTES)
+    mime_type = sniff(content)
+    if mime_type is None:
+        raise Invalid(f"Send a {ACCEPTED} image.", code="unsupported_file_type", errors={"file": [f"Not a {ACCEPTED} image."]})
+    now = clock.now()
+    image = BotImage(organization_id=actor.organization_id, label=label, caption=caption, mime_type=mime_type,
+                     size_bytes=len(content), sha256=hashlib.sha256(content).hexdigest(), created_at=now, updated_at=now)
+    write_atomically(path_of(image), content)
+    session.add(image)
+    session.flush()
+    return image
+
+
+def do_update(session: Session, *, actor: OrgActor, image_id: str, **changes) -> BotImage:
+    image = access_image(session, actor=actor, image_id=image_id)
+    for name in ("label", "caption"):
+        if name in changes:
+            setattr(image, name, changes[name])
+    image.updated_at = clock.now()
+    session.add(image)
+    session.flush()
+    return image
+
+
+def do_delete(session: Session, *, actor: OrgActor, image_id: str, forzar: bool = False) -> BotImage:
+    """409 image_in_use while a rule sends it, unless `forzar` (the rules then reply without it)."""
+    image = access_image(session, actor=actor, image_id=image_id)
+    users = session.exec(select(BotRule).where(BotRule.organization_id == actor.organization_id,
+                                               BotRule.image_id == image.id)).all()
+    if users and not forzar:
+        raise Conflict(f"Rules send this image: {', '.join(rule.name for rule in users)}. Change them first, or "
+                       "delete with forzar=true.", code="image_in_use", rules=[rule.name for rule in users])
+    for rule in users:
+        rule.image_id = None
+        rule.updated_at = clock.now()
+        session.add(rule)
+    session.delete(image)
+    return image
