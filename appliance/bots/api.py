@@ -214,5 +214,6 @@ class BotImageFile(MethodView):
     def get(self, org_id, image_id):
         """The image itself"""
         image = images.access_image(db_session(), actor=current_org_actor(), image_id=str(image_id))
-        return serve_stored_file(images.path_of(image), claimed_type=image.mime_type, filename=f"{image.label}.{image.mime_type.split('/')[1]}")
+        return serve_stored_file(images.path_of(image.organization_id, image.id), claimed_type=image.mime_type,
+                                 filename=f"{image.label}.{image.mime_type.split('/')[1]}")
 

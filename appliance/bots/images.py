@@ -14,9 +14,11 @@ from appliance.core import clock, runtime, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, Invalid, TooLarge
 from appliance.messages.media_store import write_atomically
+from appliance.messages.sending import local_media
 
 MAX_BYTES = 5 * 1024 * 1024
 ACCEPTED = "JPG, PNG or WEBP"
+SOURCE = "bot_image"  # how a queued message names one of these files (messages/sending/local_media.py)
 
 
 def sniff(content: bytes) -> str | None:
@@ -30,8 +32,8 @@ def sniff(content: bytes) -> str | None:
     return None
 
 
-def path_of(image: BotImage) -> Path:
-    return runtime.get().settings.data_dir / "media" / image.organization_id / "bot-images" / image.id
+def path_of(organization_id: str, image_id: str) -> Path:
+    return runtime.get().settings.data_dir / "media" / organization_id / "bot-images" / image_id
 
 
 def list_images(session: Session, *, actor: OrgActor) -> list[BotImage]:
@@ -55,7 +57,7 @@ def do_upload(session: Session, *, actor: OrgActor, content: bytes, label: str, 
     now = clock.now()
     image = BotImage(organization_id=actor.organization_id, label=label, caption=caption, mime_type=mime_type,
                      size_bytes=len(content), sha256=hashlib.sha256(content).hexdigest(), created_at=now, updated_at=now)
-    write_atomically(path_of(image), content)
+    write_atomically(path_of(image.organization_id, image.id), content)
     session.add(image)
     session.flush()
     return image
@@ -86,3 +88,20 @@ def do_delete(session: Session, *, actor: OrgActor, image_id: str, forzar: bool 
         session.add(rule)
     session.delete(image)
     return image
+
+
+def _resolve(organization_id: str, image_id: str) -> local_media.LocalFile | None:
+    """The file of an image, for the sender (which runs outside any request); the organization's
+    own only. A deleted image's file stays, so a queued message still goes out."""
+    with runtime.get().db.unit_of_work(write=False) as session:
+        image = session.get(BotImage, image_id)
+        if image is not None and image.organization_id != organization_id:
+            return None
+    path = path_of(organization_id, image_id)
+    if image is None:  # deleted since it was queued: its file is still where it was written
+        return local_media.LocalFile(path, sniff(path.read_bytes()[:16]) or "image/jpeg", image_id) if path.is_file() else None
+    return local_media.LocalFile(path, image.mime_type, f"{image.label}.{image.mime_type.split('/')[1]}")
+
+
+local_media.register(SOURCE, _resolve)
+

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from sqlmodel import Session
 
-from appliance.bots import activity
+from appliance.bots import activity, images
 from appliance.core.actor import OrgActor
 from appliance.core.errors import AppError
 from appliance.messages.sending import service as sending
@@ -98,26 +98,37 @@ def typing_seconds(text: str, pace: str, cps: int) -> float:
 
 @dataclass(frozen=True)
 class Outgoing:
-    """One message the bot decided to send: a text, or an interactive object (a flow's buttons)."""
+    """One message the bot decided to send: a text, an interactive object (a flow's buttons), or
+    an image of the bot's library (`image_id`, `text` its caption)."""
     text: str
     interactive: dict | None = None
+    image_id: str | None = None
+
+    @property
+    def whole(self) -> bool:
+        """Sent as one message, never split into typed parts."""
+        return bool(self.interactive or self.image_id)
 
     def as_part(self) -> dict:
-        return {"text": self.text, **({"interactive": self.interactive} if self.interactive else {})}
+        return {"text": self.text, **({"interactive": self.interactive} if self.interactive else {}),
+                **({"imageId": self.image_id} if self.image_id else {})}
 
     @classmethod
     def from_part(cls, part: dict) -> "Outgoing":
-        return cls(part["text"], part.get("interactive"))
+        return cls(part["text"], part.get("interactive"), part.get("imageId"))
 
 
 def send(session: Session, *, organization_id: str, phone_number_pk: str, to: str, message: Outgoing):
     """Store and queue one bot message (answers its row); the send service's checks apply."""
-    if message.interactive:
+    local = None
+    if message.image_id:
+        kind, payload, local = "image", {"caption": message.text}, {"source": images.SOURCE, "id": message.image_id}
+    elif message.interactive:
         kind, payload = "interactive", message.interactive
     else:
         kind, payload = "text", {"body": message.text}
     row, _ = sending.do_send(session, actor=bot_actor(organization_id), outgoing=sending.Outgoing(
-        phone_number_pk=phone_number_pk, to=to, type=kind, payload=payload))
+        phone_number_pk=phone_number_pk, to=to, type=kind, payload=payload, local_media=local))
     return row
 
 

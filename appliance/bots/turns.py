@@ -23,6 +23,7 @@ from appliance.bots import activity, flow_runner, follow_ups, hours, replies, sn
 from appliance.bots.guards import LASTING_SILENCES, silence_reason
 from appliance.bots import rules as bot_rules
 from appliance.bots.matching import compile_rule, first_match
+from appliance.bots.models import BotImage
 from appliance.contacts.models import Contact
 from appliance.conversations import service as conversations_service
 from appliance.conversations.models import Conversation
@@ -31,6 +32,7 @@ from appliance.core import clock
 from appliance.core.db import after_commit, driver_connection
 from appliance.messages import tasks as message_tasks
 from appliance.messages import text as message_text
+from appliance.messages.sending.compose import CAPTION_MAX
 from appliance.messages.models import Message
 from appliance.organizations.models import Organization
 from appliance.team_tasks import service as team_tasks
@@ -56,6 +58,20 @@ class Turn:
     def say(self, text: str | None, interactive: dict | None = None) -> None:
         if text and text.strip():
             self.outgoing.append(replies.Outgoing(text.strip(), interactive))
+
+    def show(self, image_id: str, text: str | None) -> None:
+        """An image of the bot's library; `text` its caption (the image's own when none), or said
+        after it when longer than a caption may be."""
+        text = (text or "").strip()
+        image = self.session.get(BotImage, image_id)
+        if image is None:
+            self.log("FAILED", reason="image_unavailable", imageId=image_id)
+            self.say(text)
+            return
+        fits = len(text) <= CAPTION_MAX
+        self.outgoing.append(replies.Outgoing(text if fits and text else image.caption, image_id=image_id))
+        if not fits:
+            self.say(text)
 
     def log(self, kind: str, **detail) -> None:
         activity.record_in(self.session, self.conversation, kind, **detail)
@@ -221,7 +237,10 @@ def _rules(turn: Turn) -> bool:
                                     turn.conversation.phone_number_pk)
     if rule is None:
         return False
-    turn.say(rule.reply)
+    if rule.image_id:
+        turn.show(rule.image_id, rule.reply)
+    else:
+        turn.say(rule.reply)
     turn.log("RULE_MATCHED", ruleId=rule.id, rule=rule.name, action=rule.action)
     bot = replies.bot_actor(turn.conversation.organization_id)
     if rule.action == "HANDOFF":
@@ -284,7 +303,7 @@ def finish(turn: Turn) -> None:
     for message in turn.outgoing:
         text, count = replies.mask_protected(message.text, config["protected_values"])
         blocked += count
-        masked.append(replies.Outgoing(text, _masked_interactive(message.interactive, text)))
+        masked.append(replies.Outgoing(text, _masked_interactive(message.interactive, text), message.image_id))
     if blocked:
         turn.log("PROTECTED_VALUE_BLOCKED", count=blocked)
     pace = config["ritmo_de_respuesta"]
@@ -295,7 +314,7 @@ def finish(turn: Turn) -> None:
     else:
         at, plan = turn.now, []
         for message in masked:
-            for part in ([message] if message.interactive else [replies.Outgoing(p) for p in replies.split(message.text)]):
+            for part in ([message] if message.whole else [replies.Outgoing(p) for p in replies.split(message.text)]):
                 at += timedelta(seconds=replies.typing_seconds(part.text, pace, config["velocidad_tecleo_cps"]))
                 plan.append({**part.as_part(), "at": at.isoformat()})
         state.plan = state.plan + plan

@@ -84,3 +84,23 @@ def test_another_organization_sees_none_of_them(line, api):
     assert_problem(api.patch(f"/organizations/{theirs}/bot/servicios/{service['id']}", {"nombre": "x"}, token=eve),
                    404, "service_not_found")
     assert api.get(image["url"], token=eve).status_code == 403  # not a member of ours
+
+
+def test_a_rule_sends_its_image_uploaded_once_to_the_number(line, api):
+    import requests
+    token = line.owner["token"]
+    image = _upload(api, line, JPEG, label="Menú", caption="El menú de hoy", name="m.jpg", content_type="image/jpeg").json["data"]
+    assert api.put(f"/organizations/{line.org_id}/bot/config/{line.number['id']}", {
+        "enabled": True, "mode": "RULES_ONLY", "debounceSeconds": 0}, token=token).status_code == 200
+    assert api.post(f"/organizations/{line.org_id}/bot/rules", {"name": "Menú", "keywords": ["menu"], "reply": "",
+                                                                 "imageId": image["id"]}, token=token).status_code == 201
+    for customer in ("5215500000001", "5215500000002"):
+        line.customer_writes({"type": "text", "text": {"body": "¿me pasas el menú?"}}, wa_id=customer)
+        line.deliver()
+    sent = requests.get(f"{line.netsim_url}/_control/sent", timeout=5).json()["data"]
+    assert [m["type"] for m in sent] == ["image", "image"]
+    # The image's own caption (the rule has no text); uploaded once: the same media id for both.
+    assert sent[0]["image"]["caption"] == "El menú de hoy" and sent[0]["image"]["id"] == sent[1]["image"]["id"]
+    conversation = line.get("/conversations")["items"][0]
+    [message] = [m for m in line.get(f"/conversations/{conversation['id']}/messages")["items"] if m["direction"] == "out"]
+    assert message["type"] == "image" and message["sentBy"] == "bot" and message["status"] in ("sent", "delivered")

@@ -16,6 +16,7 @@ import threading
 
 from appliance.graph_api.client import TRANSPORT_ERROR, GraphError
 from appliance.graph_api.errors import explain
+from appliance.messages.sending import local_media
 from appliance.messages.sending.pacing import Pacer
 from appliance.messages.sending.queue import MAX_ATTEMPTS, MAYBE_DELIVERED, Answer, Job, Line
 from appliance.wabas.network import graph_client
@@ -25,9 +26,9 @@ log = logging.getLogger("appliance.sender")
 RETRY_SECONDS = (2, 10, 30, 120, 600)  # before attempts 2..6
 
 
-def network_body(job: Job) -> dict:
-    body = {"recipient_type": "individual", "to": job.to, "type": job.kind, job.kind: job.payload,
-            "biz_opaque_callback_data": job.message_id}
+def network_body(job: Job, payload=None) -> dict:
+    body = {"recipient_type": "individual", "to": job.to, "type": job.kind,
+            job.kind: job.payload if payload is None else payload, "biz_opaque_callback_data": job.message_id}
     if job.reply_to_wamid and job.kind != "reaction":
         body["context"] = {"message_id": job.reply_to_wamid}
     return body
@@ -41,7 +42,8 @@ def send_one(line: Line, job: Job, pacing: Pacer, stop: threading.Event | None =
     if not gate.acquire(stop=stop):
         return Answer(job, "wait")
     try:
-        answer = graph_client().send_message(line.token, line.phone_number_id, network_body(job))
+        payload = local_media.network_payload(line, job.payload) if local_media.is_local(job.payload) else None
+        answer = graph_client().send_message(line.token, line.phone_number_id, network_body(job, payload))
     except GraphError as error:
         return _classify(job, error)
     except Exception as exc:  # a bug here must not leave the message in the air

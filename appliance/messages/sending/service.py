@@ -45,6 +45,9 @@ class Outgoing:
     template_name: str | None = None
     template_language: str | None = None
     variables: Any = None
+    # A file of the appliance's own (sending/local_media.py: {"source", "id"}), uploaded when sent;
+    # set by services (the bot), never read from a request.
+    local_media: dict | None = None
 
 
 def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[SimpleNamespace, bool]:
@@ -94,6 +97,11 @@ def sent_by(actor: OrgActor) -> str:
 
 
 def _payload(session: Session, actor: OrgActor, number, outgoing: Outgoing) -> Any:
+    if outgoing.local_media is not None:
+        caption = (outgoing.payload or {}).get("caption")
+        if caption is not None and len(caption) > compose.CAPTION_MAX:
+            raise compose.problem("payload.caption", f"At most {compose.CAPTION_MAX} characters.")
+        return {"local": dict(outgoing.local_media), **({"caption": caption} if caption else {})}
     if outgoing.type != "template":
         if outgoing.template_id or outgoing.template_name or outgoing.variables is not None:
             raise compose.problem("type", "templateId, templateName and variables go with type template.")
