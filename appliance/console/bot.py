@@ -8,6 +8,7 @@ from flask import request
 
 from appliance.bots import activity
 from appliance.bots import flows as flows_service
+from appliance.bots import images as images_service
 from appliance.bots import rules as rules_service
 from appliance.bots import service as bots_service
 from appliance.bots.matching import MATCH_TYPES
@@ -102,7 +103,8 @@ def bot_toggle(org_id, phone_id):
 def _rule_values() -> dict:
     return {"name": forms.text("name", 200), "keywords": _words("keywords"), "matchType": forms.text("match_type", 20),
             "reply": request.form.get("reply", "")[:5000], "action": forms.text("action", 20),
-            "tagId": forms.optional("tag_id", 40), "flowId": forms.optional("flow_id", 40), "priority": forms.text("priority", 10) or "100",
+            "tagId": forms.optional("tag_id", 40), "flowId": forms.optional("flow_id", 40),
+            "imageId": forms.optional("image_id", 40), "priority": forms.text("priority", 10) or "100",
             "enabled": bool(request.form.get("enabled")),
             "phoneNumberIds": [value[:40] for value in request.form.getlist("phone_number_ids")][:100]}
 
@@ -118,6 +120,7 @@ def _rules_page(actor, template: str = _RULES, rule=None, error: AppError | None
                   tags=tags_service.list_tags(session, actor=actor),
                   numbers=phone_numbers_service.list_phone_numbers(session, actor=actor),
                   flows=flows_service.list_flows(session, actor=actor), match_types=MATCH_TYPES, actions=RULE_ACTIONS,
+                  images=images_service.list_images(session, actor=actor),
                   done=request.args.get("done"))
 
 

@@ -1,7 +1,8 @@
 """The console's blueprint with every page registered (each module adds its routes to it)."""
 
-from appliance.console import (account, api_keys, bot, bot_flows, bot_work, contact_lists, contacts,  # noqa: F401
-                               mail_server, numbers, organization, sandbox, setup, team, templates, whatsapp)
+from appliance.console import (account, api_keys, bot, bot_flows, bot_library, bot_work,  # noqa: F401
+                               contact_lists, contacts, mail_server, numbers, organization, sandbox, setup, team,
+                               templates, whatsapp)
 from appliance.console.common import console_pages
 
 __all__ = ["console_pages"]

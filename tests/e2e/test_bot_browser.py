@@ -8,7 +8,7 @@ import pytest
 import requests
 
 from tests.e2e.conftest import free_port, start_server
-from tests.e2e.test_console_browser import PASSWORD, _browser, _first_run
+from tests.e2e.test_console_browser import PASSWORD, _browser, _first_run, _logo
 from tests.waiting import eventually
 
 CUSTOMER = "5215512345678"
@@ -158,6 +158,26 @@ def test_a_new_owner_builds_a_bot_and_a_customer_talks_to_it(sandbox_server, chr
     olga.click("button:has-text('Create')")
     olga.wait_for_selector("text=Task created.")
     screenshot(olga, "console-tasks")
+    # The bot's library: an image (with the upload's progress bar) and a service with its prices.
+    olga.goto(f"{base}/console/{org_id}/bot/images")
+    olga.set_input_files("input[name=file]", {"name": "pan.png", "mimeType": "image/png", "buffer": _logo()})
+    olga.fill("input[name=label]", "Pan del día")
+    olga.fill("textarea[name=caption]", "Recién horneado, de 7 a 19.")
+    olga.click("button:has-text('Add')")
+    olga.wait_for_selector("text=Image added.")
+    olga.wait_for_selector(".image-card img[alt='Pan del día']")
+    screenshot(olga, "console-bot-images")
+    olga.goto(f"{base}/console/{org_id}/bot/services")
+    olga.fill("input[name=nombre]", "Pastel de boda")
+    olga.fill("input[name=categoria]", "Pasteles")
+    olga.fill("input[name=moneda]", "COP")
+    olga.fill("input[name=price-0-etiqueta]", "Para 20")
+    olga.fill("input[name=price-0-monto]", "180000")
+    olga.fill("input[name=price-1-etiqueta]", "Para 50")
+    olga.fill("input[name=price-1-monto]", "390000")
+    olga.click("button:has-text('Add')")
+    olga.wait_for_selector("text=Para 20: 180000.00 COP")
+    screenshot(olga, "console-bot-services")
     flows_path = f"/console/{org_id}/bot/flows"
     olga.goto(base + flows_path)
     editor_path = olga.locator("a:has-text('Pedido')").get_attribute("href")
