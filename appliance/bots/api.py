@@ -210,10 +210,10 @@ class BotImageById(MethodView):
 @images_blp.route("/<uuid:image_id>/file")
 class BotImageFile(MethodView):
     @images_blp.requires("bot:read")
-    @images_blp.response(200)
+    @images_blp.doc(responses={"200": {"description": "The image, inline with its type (image/jpeg, image/png or "
+                                       "image/webp)", "content": {
+        "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}})
     def get(self, org_id, image_id):
-        """The image itself"""
-        image = images.access_image(db_session(), actor=current_org_actor(), image_id=str(image_id))
-        return serve_stored_file(images.path_of(image.organization_id, image.id), claimed_type=image.mime_type,
-                                 filename=f"{image.label}.{image.mime_type.split('/')[1]}")
-
+        """The image itself (also of an image deleted since: messages sent show it)"""
+        found = images.file_of(db_session(), actor=current_org_actor(), image_id=str(image_id))
+        return serve_stored_file(found.path, claimed_type=found.mime_type, filename=found.filename)

@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 from appliance.bots.models import BotImage, BotRule
 from appliance.core import clock, runtime, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.errors import Conflict, Invalid, TooLarge
+from appliance.core.errors import Conflict, Invalid, NotFound, TooLarge
 from appliance.messages.media_store import write_atomically
 from appliance.messages.sending import local_media
 
@@ -90,6 +90,22 @@ def do_delete(session: Session, *, actor: OrgActor, image_id: str, forzar: bool 
     return image
 
 
+def file_of(session: Session, *, actor: OrgActor, image_id: str) -> local_media.LocalFile:
+    """The file of one of the organization's images, also of one deleted since (404 when none)."""
+    image = session.get(BotImage, image_id)
+    if image is not None and image.organization_id == actor.organization_id:
+        return _file(image.organization_id, image)
+    found = _resolve(actor.organization_id, image_id) if image is None else None
+    if found is None:
+        raise NotFound("No bot image with this id in this organization.", code="bot_image_not_found")
+    return found
+
+
+def _file(organization_id: str, image: BotImage) -> local_media.LocalFile:
+    return local_media.LocalFile(path_of(organization_id, image.id), image.mime_type,
+                                 f"{image.label}.{image.mime_type.split('/')[1]}")
+
+
 def _resolve(organization_id: str, image_id: str) -> local_media.LocalFile | None:
     """The file of an image, for the sender (which runs outside any request); the organization's
     own only. A deleted image's file stays, so a queued message still goes out."""
@@ -98,9 +114,12 @@ def _resolve(organization_id: str, image_id: str) -> local_media.LocalFile | Non
         if image is not None and image.organization_id != organization_id:
             return None
     path = path_of(organization_id, image_id)
-    if image is None:  # deleted since it was queued: its file is still where it was written
-        return local_media.LocalFile(path, sniff(path.read_bytes()[:16]) or "image/jpeg", image_id) if path.is_file() else None
-    return local_media.LocalFile(path, image.mime_type, f"{image.label}.{image.mime_type.split('/')[1]}")
+    if image is None:  # deleted since: its file is still where it was written
+        if not path.is_file():
+            return None
+        with open(path, "rb") as handle:
+            return local_media.LocalFile(path, sniff(handle.read(16)) or "image/jpeg", image_id)
+    return _file(organization_id, image)
 
 
 local_media.register(SOURCE, _resolve)

@@ -55,10 +55,10 @@ def bot_image_upload(org_id):
 @console_pages.get("/console/<uuid:org_id>/bot/images/<uuid:image_id>/file")
 @signed_in_page
 def bot_image_file(org_id, image_id):
+    """The picture, also of an image deleted since a message showed it (the file stays)."""
     actor = org_actor(org_id, "bot:read")
-    image = images_service.access_image(db_session(), actor=actor, image_id=str(image_id))
-    return serve_stored_file(images_service.path_of(image.organization_id, image.id), claimed_type=image.mime_type,
-                             filename=image.label)
+    found = images_service.file_of(db_session(), actor=actor, image_id=str(image_id))
+    return serve_stored_file(found.path, claimed_type=found.mime_type, filename=found.filename)
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/images/<uuid:image_id>")

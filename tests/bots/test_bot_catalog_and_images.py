@@ -4,6 +4,7 @@ rule that sends an image."""
 
 import io
 
+from tests.browser_forms import sign_in
 from tests.factories import organization, person
 from tests.problems import assert_problem, error_fields
 
@@ -67,6 +68,8 @@ def test_images_are_known_by_their_content_and_a_used_one_is_only_deleted_when_f
     base = f"/organizations/{line.org_id}/bot/images/{image['id']}"
     assert_problem(api.delete(base, token=token), 409, "image_in_use")
     assert api.delete(f"{base}?forzar=true", token=token).status_code == 200
+    gone = api.client.get(image["url"], headers={"Authorization": f"Bearer {token}"})
+    assert gone.status_code == 200 and gone.data == PNG  # sent messages still show it
     assert api.get(f"/organizations/{line.org_id}/bot/rules", token=token).json["data"][0]["imageId"] is None
     unknown = api.post(f"/organizations/{line.org_id}/bot/rules", {"name": "x", "keywords": ["y"], "reply": "z",
                                                                     "imageId": image["id"]}, token=token)
@@ -104,3 +107,6 @@ def test_a_rule_sends_its_image_uploaded_once_to_the_number(line, api):
     conversation = line.get("/conversations")["items"][0]
     [message] = [m for m in line.get(f"/conversations/{conversation['id']}/messages")["items"] if m["direction"] == "out"]
     assert message["type"] == "image" and message["sentBy"] == "bot" and message["status"] in ("sent", "delivered")
+    sign_in(line.client, email="owner@example.com")  # the inbox shows the picture from the library
+    page = line.client.get(f"/inbox/{line.org_id}/c/{conversation['id']}").text
+    assert f'/bot/images/{image["id"]}/file' in page
