@@ -176,7 +176,7 @@ def test_a_new_owner_builds_a_bot_and_a_customer_talks_to_it(sandbox_server, chr
     olga.fill("input[name=price-1-etiqueta]", "Para 50")
     olga.fill("input[name=price-1-monto]", "390000")
     olga.click("button:has-text('Add')")
-    olga.wait_for_selector("text=Para 20: 180000.00 COP")
+    olga.wait_for_selector("text=Para 20: 180,000.00 COP")
     screenshot(olga, "console-bot-services")
     flows_path = f"/console/{org_id}/bot/flows"
     olga.goto(base + flows_path)
