@@ -92,34 +92,30 @@ def do_delete(session: Session, *, actor: OrgActor, image_id: str, forzar: bool 
 
 def file_of(session: Session, *, actor: OrgActor, image_id: str) -> local_media.LocalFile:
     """The file of one of the organization's images, also of one deleted since (404 when none)."""
-    image = session.get(BotImage, image_id)
-    if image is not None and image.organization_id == actor.organization_id:
-        return _file(image.organization_id, image)
-    found = _resolve(actor.organization_id, image_id) if image is None else None
+    found = _local_file(actor.organization_id, image_id, session.get(BotImage, image_id))
     if found is None:
         raise NotFound("No bot image with this id in this organization.", code="bot_image_not_found")
     return found
 
 
-def _file(organization_id: str, image: BotImage) -> local_media.LocalFile:
-    return local_media.LocalFile(path_of(organization_id, image.id), image.mime_type,
-                                 f"{image.label}.{image.mime_type.split('/')[1]}")
-
-
 def _resolve(organization_id: str, image_id: str) -> local_media.LocalFile | None:
-    """The file of an image, for the sender (which runs outside any request); the organization's
-    own only. A deleted image's file stays, so a queued message still goes out."""
+    """For the sender, which runs outside any request and transaction."""
     with runtime.get().db.unit_of_work(write=False) as session:
-        image = session.get(BotImage, image_id)
-        if image is not None and image.organization_id != organization_id:
-            return None
+        return _local_file(organization_id, image_id, session.get(BotImage, image_id))
+
+
+def _local_file(organization_id: str, image_id: str, image: BotImage | None) -> local_media.LocalFile | None:
+    """The organization's own image's file; a deleted image's file stays where it was written, so
+    a queued message still goes out and a sent one still shows it."""
+    if image is not None and image.organization_id != organization_id:
+        return None
     path = path_of(organization_id, image_id)
-    if image is None:  # deleted since: its file is still where it was written
-        if not path.is_file():
-            return None
-        with open(path, "rb") as handle:
-            return local_media.LocalFile(path, sniff(handle.read(16)) or "image/jpeg", image_id)
-    return _file(organization_id, image)
+    if image is not None:
+        return local_media.LocalFile(path, image.mime_type, f"{image.label}.{image.mime_type.split('/')[1]}")
+    if not path.is_file():
+        return None
+    with open(path, "rb") as handle:
+        return local_media.LocalFile(path, sniff(handle.read(16)) or "image/jpeg", image_id)
 
 
 local_media.register(SOURCE, _resolve)

@@ -24,6 +24,7 @@ from appliance.core.db import read_row
 from appliance.core.events import OutboxEvent
 from appliance.messages.models import Message
 
+
 # The listeners' names are their outbox cursors: renaming one would hear every past event again.
 @events.subscribe(events.MESSAGE_CREATED, batch=True)
 def hear_message(session: Session, batch: list[OutboxEvent]) -> None:

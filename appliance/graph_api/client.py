@@ -194,10 +194,9 @@ class GraphClient:
                                         timeout=urllib3.Timeout(connect=self.timeout, read=self.timeout),
                                         headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
         except urllib3.exceptions.HTTPError as exc:
-            kind = "timed out" if isinstance(exc, urllib3.exceptions.TimeoutError) else "could not be reached"
             never_sent = isinstance(exc, (urllib3.exceptions.NewConnectionError, urllib3.exceptions.ConnectTimeoutError))
-            raise GraphError(0, TRANSPORT_ERROR, f"The network {kind}: {exc.__class__.__name__}",
-                             maybe_delivered=not never_sent) from exc
+            raise _transport_failure(exc, timed_out=isinstance(exc, urllib3.exceptions.TimeoutError),
+                                     never_sent=never_sent) from exc
         if answer.status >= 400:
             raise _error_from_body(answer.status, answer.data)
         try:
@@ -219,9 +218,14 @@ def _auth(token: str) -> dict[str, str]:
 
 
 def _transport_error(exc: requests.RequestException) -> GraphError:
-    kind = "timed out" if isinstance(exc, requests.Timeout) else "could not be reached"
-    return GraphError(0, TRANSPORT_ERROR, f"The network {kind}: {exc.__class__.__name__}",
-                      maybe_delivered=not _never_sent(exc))
+    return _transport_failure(exc, timed_out=isinstance(exc, requests.Timeout), never_sent=_never_sent(exc))
+
+
+def _transport_failure(exc: Exception, *, timed_out: bool, never_sent: bool) -> GraphError:
+    """No answer from the network (from requests or urllib3): retryable, and whether the request
+    may have reached it (then a message is not sent again)."""
+    kind = "timed out" if timed_out else "could not be reached"
+    return GraphError(0, TRANSPORT_ERROR, f"The network {kind}: {exc.__class__.__name__}", maybe_delivered=not never_sent)
 
 
 def _never_sent(exc: requests.RequestException) -> bool:

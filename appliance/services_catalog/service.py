@@ -41,8 +41,7 @@ def do_create(session: Session, *, actor: OrgActor, **fields) -> CatalogService:
     now = clock.now()
     organization = read_row(session, Organization.__table__, id=actor.organization_id)
     currency = fields.pop("moneda", None) or (organization.currency if organization else None) or "USD"
-    entry = CatalogService(organization_id=actor.organization_id, moneda=currency.upper(), nombre=fields["nombre"],
-                           created_at=now, updated_at=now)
+    entry = CatalogService(organization_id=actor.organization_id, moneda=currency.upper(), created_at=now, updated_at=now)
     return _save(session, entry, fields)
 
 
