@@ -20,6 +20,7 @@ from appliance.app import create_app
 from appliance.bots.runner import bot_runner
 from appliance.core import data_dir, events, queue, runtime
 from appliance.core.db import Checkpointer, StartupError
+from appliance.knowledge import processing as knowledge_processing
 from appliance.live import feed as live_feed
 from appliance.messages.sending.lanes import sender
 from appliance.settings import Settings
@@ -61,6 +62,8 @@ def serve(settings: Settings) -> None:
     # periodic sweep could claim and send in the gap, and recovery then fail a message it sent.)
     sender.start(runtime.get().db)
     consumer.start()
+    # Nothing processes knowledge documents before the consumer runs: any left PROCESSING were cut short.
+    knowledge_processing.resume_interrupted(runtime.get().db, older_than=None)
     bot_runner.start(runtime.get().db)
     events.dispatcher.start(runtime.get().db)
     checkpointer = Checkpointer(settings.database_path)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from marshmallow import RAISE, Schema, ValidationError, fields, missing, pre_load, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, missing, pre_load, validate, validates_schema
 
 from appliance.core import clock
 
@@ -55,6 +55,11 @@ class ApiSchema(Schema):
         ordered = True
 
     min_fields = 0  # an update that must change something: documented as minProperties (http/docs.py)
+
+    @validates_schema
+    def _enough_fields(self, data, **kwargs):
+        if self.min_fields and len(data) < self.min_fields:
+            raise ValidationError("Give at least one field to change.", "_schema")
 
     def on_bind_field(self, field_name, field_obj):
         field_obj.data_key = camelcase(field_obj.data_key or field_name)

@@ -9,6 +9,7 @@ from flask import Response, current_app, g, request
 from flask_smorest.utils import unpack_tuple_response
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 from webargs.flaskparser import FlaskParser
+from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from appliance.core import clock
@@ -221,7 +222,8 @@ def uploaded_form() -> dict:
     by field, as a JSON body's would be)."""
     schema = view_attr("_upload_form")
     try:
-        return schema.load({name: request.form[name] for name in request.form if name != "file"})
+        # Not a plain dict: form values are text, so booleans are read as words ("true"), not JSON's
+        return schema.load(MultiDict({name: request.form[name] for name in request.form if name != "file"}))
     except ValidationError as exc:
         raise Invalid("Check the marked fields.", errors=flat_messages(exc.messages)) from None
 

@@ -12,9 +12,9 @@ from appliance.paths import MIGRATIONS_DIR
 
 
 def include_object(obj, name, type_, reflected, compare_to) -> bool:
-    """Alembic's comparison of models and schema skips the full-text tables (`fts_*` and their
-    shadow tables): SQLAlchemy has no model of a virtual table; migrations create them in SQL."""
-    return not (type_ == "table" and name.startswith("fts_"))
+    """Alembic's comparison of models and schema skips the full-text and vector tables (`fts_*`,
+    `vec_*` and their shadow tables): SQLAlchemy has no model of a virtual table; migrations create them in SQL."""
+    return not (type_ == "table" and name.startswith(("fts_", "vec_")))
 
 
 def _config(connection=None) -> Config:

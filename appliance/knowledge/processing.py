@@ -1,0 +1,183 @@
+"""Processing a document in the background: its text, its passages, their vectors and words.
+
+`start` marks a document PROCESSING with a fresh token and queues `run` after the commit. `run`
+reads the source and computes everything outside any transaction, then, in one transaction,
+replaces the document's passages, but only if the document still exists and still carries that
+token: a delete or a newer reprocess meanwhile makes the run's work land nowhere, and a crash
+leaves either the old passages or the new ones, never a mixture. What fails to read leaves the
+document FAILED with the reason in words.
+
+A run cut short by a crash leaves its document PROCESSING: `resume_interrupted` queues it again
+at start-up and, as a backstop, when it has been processing for 10 minutes; after 3 attempts it
+is FAILED. Web pages are re-read every `syncEveryHours` by `sync_due_pages`; a page that did not
+change (ETag, or the same text) is not embedded again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlmodel import Session, delete, select
+
+from appliance.core import clock, runtime
+from appliance.core.db import Database
+from appliance.core.ids import new_id
+from appliance.core.queue import enqueue_after_commit
+from appliance.knowledge import chunking, embedder, extraction, files, vector_index, web_pages, word_index
+from appliance.knowledge.models import FAILED, FILE, NOTE, PROCESSING, READY, URL, KnowledgeChunk, KnowledgeDocument
+
+log = logging.getLogger(__name__)
+STALE_AFTER = timedelta(minutes=10)
+MAX_ATTEMPTS = 3
+_UNEXPECTED = "Processing failed unexpectedly. Try “Re-read now”; if it fails again, the log says why."
+
+
+def start(session: Session, document: KnowledgeDocument, *, force: bool = True, resumed: bool = False) -> None:
+    """Queue the document's processing once this transaction commits. `force`: embed again even if
+    the text did not change (a page re-read on schedule passes False)."""
+    from appliance.knowledge import tasks  # the task module imports this one
+
+    document.status, document.error = PROCESSING, None
+    document.processing_token = new_id()
+    document.processing_since = clock.now()
+    document.processing_attempts = document.processing_attempts + 1 if resumed else 1
+    document.updated_at = clock.now()
+    session.add(document)
+    session.flush()
+    enqueue_after_commit(session, tasks.process_document, document.id, document.processing_token, force)
+
+
+@dataclass(frozen=True)
+class _Source:
+    organization_id: str
+    source_type: str
+    title: str
+    content: str | None
+    mime_type: str | None
+    url: str | None
+    etag: str | None
+    text_sha256: str | None
+
+
+@dataclass(frozen=True)
+class _Text:
+    passages: list[str]
+    sha256: str
+    etag: str | None = None
+
+
+def run(database: Database, document_id: str, token: str, force: bool) -> None:
+    with database.unit_of_work(write=False) as session:
+        document = session.get(KnowledgeDocument, document_id)
+        if document is None or document.processing_token != token:
+            return  # deleted, or a newer run owns it
+        source = _Source(document.organization_id, document.source_type, document.title, document.content,
+                         document.mime_type, document.url, None if force else document.etag,
+                         None if force else document.text_sha256)
+    try:
+        text = _read(document_id, source)
+        if text is not None:
+            vectors = embedder.current().embed_passages(text.passages)
+    except (extraction.Unreadable, web_pages.FetchFailed) as exc:
+        _finish(database, document_id, token, error=str(exc))
+        return
+    except Exception:
+        log.exception("knowledge document %s could not be processed", document_id)
+        _finish(database, document_id, token, error=_UNEXPECTED)
+        return
+    _finish(database, document_id, token, text=text, vectors=vectors if text is not None else None)
+
+
+def _read(document_id: str, source: _Source) -> _Text | None:
+    """The source's passages, or None when a re-read page has not changed."""
+    etag = None
+    if source.source_type == NOTE:
+        extracted = extraction.Extracted(f"# {source.title}\n\n{source.content or ''}")
+    elif source.source_type == FILE:
+        content = files.read(source.organization_id, document_id)
+        extracted = extraction.extract(content, source.mime_type or extraction.TXT)
+    else:
+        page = web_pages.fetch(source.url or "", etag=source.etag,
+                               allow_private=runtime.get().settings.knowledge_allow_private_urls)
+        if page.body is None:
+            return None
+        etag = page.etag
+        if page.content_type in ("text/plain", "text/markdown"):
+            extracted = extraction.Extracted(extraction.decode(page.body) or "")
+        else:
+            extracted = extraction.Extracted(extraction.page_text(page.body, page.url))
+    if extracted.empty:
+        raise extraction.Unreadable("The source has no text to read.")
+    digest = hashlib.sha256((extracted.text if extracted.table is None else
+                             "\n".join([extracted.table.header, *extracted.table.rows])).encode()).hexdigest()
+    if source.text_sha256 == digest:
+        return None
+    passages = chunking.chunk_table(extracted.table) if extracted.table else chunking.chunk_text(extracted.text)
+    if not passages:
+        raise extraction.Unreadable("The source has no text to read.")
+    return _Text(passages, digest, etag)
+
+
+def _finish(database: Database, document_id: str, token: str, *, text: _Text | None = None, vectors=None,
+            error: str | None = None) -> None:
+    with database.unit_of_work(write=True) as session:
+        document = session.get(KnowledgeDocument, document_id)
+        if document is None or document.processing_token != token:
+            return
+        now = clock.now()
+        if error is None and text is not None:
+            _replace_passages(session, document, text.passages, vectors)
+            document.text_sha256, document.chunk_count = text.sha256, len(text.passages)
+            document.embedded_with = embedder.current().name
+            if text.etag is not None or document.source_type == URL:
+                document.etag = text.etag
+        document.status, document.error = (FAILED, error) if error else (READY, None)
+        if document.source_type == URL:
+            document.last_synced_at = now
+            document.next_sync_at = now + timedelta(hours=document.sync_every_hours) if document.sync_every_hours else None
+        document.processing_token = document.processing_since = None
+        document.updated_at = now
+        session.add(document)
+
+
+def _replace_passages(session: Session, document: KnowledgeDocument, passages: list[str], vectors) -> None:
+    session.exec(delete(KnowledgeChunk).where(KnowledgeChunk.document_id == document.id))  # triggers clear the indexes
+    chunks = [KnowledgeChunk(document_id=document.id, organization_id=document.organization_id, ordinal=i, text=text)
+              for i, text in enumerate(passages)]
+    session.add_all(chunks)
+    session.flush()
+    vector_index.add(session, [(chunk.id, document.organization_id, document.id, vector)
+                               for chunk, vector in zip(chunks, vectors)])
+    word_index.add(session, [(chunk.id, document.organization_id, chunk.text) for chunk in chunks])
+
+
+def resume_interrupted(database: Database, *, older_than: timedelta | None) -> int:
+    """Queue again what a crash left PROCESSING (all of it at start-up, when nothing else can be
+    processing; only what has taken longer than `older_than` otherwise). Answers how many."""
+    with database.unit_of_work(write=True) as session:
+        query = select(KnowledgeDocument).where(KnowledgeDocument.status == PROCESSING)
+        if older_than is not None:
+            query = query.where(KnowledgeDocument.processing_since < clock.now() - older_than)
+        stuck = list(session.exec(query).all())
+        for document in stuck:
+            if document.processing_attempts >= MAX_ATTEMPTS:
+                document.status, document.processing_token = FAILED, None
+                document.error = f"Processing was interrupted {MAX_ATTEMPTS} times. Try “Re-read now”."
+                session.add(document)
+            else:
+                start(session, document, resumed=True)
+    return len(stuck)
+
+
+def sync_due_pages(database: Database) -> int:
+    """Queue the re-reading of web pages whose time has come. Answers how many."""
+    with database.unit_of_work(write=True) as session:
+        due = list(session.exec(select(KnowledgeDocument).where(
+            KnowledgeDocument.source_type == URL, KnowledgeDocument.next_sync_at.is_not(None),
+            KnowledgeDocument.next_sync_at <= clock.now(), KnowledgeDocument.status != PROCESSING)).all())
+        for document in due:
+            start(session, document, force=False)
+    return len(due)

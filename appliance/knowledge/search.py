@@ -1,0 +1,121 @@
+"""Hybrid search of the library: passages near the question's meaning (vector_index) and passages
+holding its words (word_index), fused by reciprocal rank.
+
+A passage is kept when its cosine similarity reaches `min_similarity`, or when it holds every
+word of the question that matters (`porTexto`): an exact-word hit (a product code, a name the
+model never saw) is used even when the model finds it far. Each search is recorded for the
+insights: what was asked, by which agent, its best similarity, and whether anything answered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlmodel import Session, select
+
+from appliance.core import clock
+from appliance.core.actor import OrgActor
+from appliance.knowledge import embedder, vector_index, word_index, words
+from appliance.knowledge.models import KnowledgeChunk, KnowledgeDocument, KnowledgeQuery, KnowledgeQueryHit
+
+RRF_K = 60  # the usual constant of reciprocal rank fusion: rank 1 weighs 1/61, rank 10 1/70
+DEFAULT_TOP_K, DEFAULT_MIN_SIMILARITY = 5, 0.3
+
+
+@dataclass(frozen=True)
+class Result:
+    chunk_id: int
+    document_id: str
+    title: str
+    text: str
+    similarity: float
+    por_texto: bool
+    score: float
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """The candidates of both lists, before the threshold: what the evaluation measures."""
+    by_meaning: list[int]
+    by_words: list[int]
+    fused: list[tuple[int, float]]
+
+
+def do_search(session: Session, *, actor: OrgActor, query: str, top_k: int = DEFAULT_TOP_K,
+              min_similarity: float = DEFAULT_MIN_SIMILARITY, tags: list[str] | None = None,
+              agent_id: str | None = None, record: bool = True) -> list[Result]:
+    vector = embedder.current().embed_queries([query])[0]  # before any statement: a write unit's lock is not held for it
+    wanted = words.terms(query)
+    document_ids = readable_documents(session, organization_id=actor.organization_id, tags=tags, agent_id=agent_id)
+    results: list[Result] = []
+    if document_ids != []:
+        ranked = rank(session, organization_id=actor.organization_id, vector=vector, terms=wanted,
+                      pool=max(4 * top_k, 20), document_ids=document_ids)
+        results = _results(session, vector=vector, terms=wanted, ranked=ranked, top_k=top_k,
+                           min_similarity=min_similarity)
+    if record:
+        _record(session, actor=actor, query=query, agent_id=agent_id, results=results)
+    return results
+
+
+def readable_documents(session: Session, *, organization_id: str, tags: list[str] | None,
+                       agent_id: str | None) -> list[str] | None:
+    """The documents a search may read: None for all of the organization's; with `tags`, those with
+    any of them; with `agent_id`, the agent's own and the shared ones."""
+    if not tags and not agent_id:
+        return None
+    rows = session.exec(select(KnowledgeDocument.id, KnowledgeDocument.tags, KnowledgeDocument.agent_ids,
+                               KnowledgeDocument.compartido)
+                        .where(KnowledgeDocument.organization_id == organization_id)).all()
+    wanted_tags = {tag.casefold() for tag in tags or ()}
+    return [doc_id for doc_id, doc_tags, agent_ids, shared in rows
+            if (not wanted_tags or wanted_tags & {tag.casefold() for tag in doc_tags or ()})
+            and (not agent_id or shared or agent_id in (agent_ids or ()))]
+
+
+def rank(session: Session, *, organization_id: str, vector, terms: list[str], pool: int,
+         document_ids: list[str] | None) -> Ranked:
+    by_meaning = [chunk_id for chunk_id, _ in vector_index.nearest(
+        session, organization_id=organization_id, vector=vector, k=pool, document_ids=document_ids)]
+    by_words = word_index.best(session, organization_id=organization_id, terms=terms, k=pool,
+                               document_ids=document_ids)
+    scores: dict[int, float] = {}
+    for ranking in (by_meaning, by_words):
+        for position, chunk_id in enumerate(ranking, start=1):
+            scores[chunk_id] = scores.get(chunk_id, 0.0) + 1.0 / (RRF_K + position)
+    fused = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    return Ranked(by_meaning, by_words, fused)
+
+
+def _results(session: Session, *, vector, terms: list[str], ranked: Ranked, top_k: int,
+             min_similarity: float) -> list[Result]:
+    ids = [chunk_id for chunk_id, _ in ranked.fused]
+    similarity = vector_index.similarities(session, vector=vector, chunk_ids=ids)
+    rows = {row[0]: row for row in session.exec(
+        select(KnowledgeChunk.id, KnowledgeChunk.document_id, KnowledgeChunk.text, KnowledgeDocument.title)
+        .join(KnowledgeDocument, KnowledgeDocument.id == KnowledgeChunk.document_id)
+        .where(KnowledgeChunk.id.in_(ids))).all()} if ids else {}
+    results = []
+    for chunk_id, score in ranked.fused:
+        row = rows.get(chunk_id)
+        if row is None:
+            continue
+        exact = words.matches_all(row[2], terms)
+        close = similarity.get(chunk_id, 0.0)
+        if close >= min_similarity or exact:
+            results.append(Result(chunk_id, row[1], row[3], row[2], close, exact, round(score, 6)))
+        if len(results) == top_k:
+            break
+    return results
+
+
+def _record(session: Session, *, actor: OrgActor, query: str, agent_id: str | None, results: list[Result]) -> None:
+    now = clock.now()
+    asked = KnowledgeQuery(organization_id=actor.organization_id, agent_id=agent_id, query=query[:1000],
+                           question_key=words.question_key(query), answered=bool(results), created_at=now,
+                           best_similarity=max((result.similarity for result in results), default=None))
+    session.add(asked)
+    session.flush()
+    for document_id in dict.fromkeys(result.document_id for result in results):
+        session.add(KnowledgeQueryHit(query_id=asked.id, document_id=document_id,
+                                      organization_id=actor.organization_id, created_at=now))
