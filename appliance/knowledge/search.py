@@ -39,6 +39,7 @@ class Ranked:
     by_meaning: list[int]
     by_words: list[int]
     fused: list[tuple[int, float]]
+    similarity: dict[int, float]  # of the passages found by meaning (the others are looked up)
 
 
 def do_search(session: Session, *, actor: OrgActor, query: str, top_k: int = DEFAULT_TOP_K,
@@ -75,8 +76,9 @@ def readable_documents(session: Session, *, organization_id: str, tags: list[str
 
 def rank(session: Session, *, organization_id: str, vector, terms: list[str], pool: int,
          document_ids: list[str] | None) -> Ranked:
-    by_meaning = [chunk_id for chunk_id, _ in vector_index.nearest(
-        session, organization_id=organization_id, vector=vector, k=pool, document_ids=document_ids)]
+    nearest = vector_index.nearest(session, organization_id=organization_id, vector=vector, k=pool,
+                                   document_ids=document_ids)
+    by_meaning = [chunk_id for chunk_id, _ in nearest]
     by_words = word_index.best(session, organization_id=organization_id, terms=terms, k=pool,
                                document_ids=document_ids)
     scores: dict[int, float] = {}
@@ -84,13 +86,14 @@ def rank(session: Session, *, organization_id: str, vector, terms: list[str], po
         for position, chunk_id in enumerate(ranking, start=1):
             scores[chunk_id] = scores.get(chunk_id, 0.0) + 1.0 / (RRF_K + position)
     fused = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
-    return Ranked(by_meaning, by_words, fused)
+    return Ranked(by_meaning, by_words, fused, dict(nearest))
 
 
 def _results(session: Session, *, vector, terms: list[str], ranked: Ranked, top_k: int,
              min_similarity: float) -> list[Result]:
     ids = [chunk_id for chunk_id, _ in ranked.fused]
-    similarity = vector_index.similarities(session, vector=vector, chunk_ids=ids)
+    similarity = {**ranked.similarity, **vector_index.similarities(
+        session, vector=vector, chunk_ids=[chunk_id for chunk_id in ids if chunk_id not in ranked.similarity])}
     rows = {row[0]: row for row in session.exec(
         select(KnowledgeChunk.id, KnowledgeChunk.document_id, KnowledgeChunk.text, KnowledgeDocument.title)
         .join(KnowledgeDocument, KnowledgeDocument.id == KnowledgeChunk.document_id)

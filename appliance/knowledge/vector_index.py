@@ -40,14 +40,16 @@ def nearest(session: Session, *, organization_id: str, vector: np.ndarray, k: in
 
 
 def similarities(session: Session, *, vector: np.ndarray, chunk_ids: list[int]) -> dict[int, float]:
-    """The cosine similarity of each of these passages to `vector`."""
-    if not chunk_ids:
-        return {}
-    rows = driver_connection(session).execute(
-        f"SELECT chunk_id, vec_distance_cosine(embedding, ?) FROM {TABLE} "
-        f"WHERE chunk_id IN ({', '.join('?' * len(chunk_ids))})",
-        [np.asarray(vector, dtype=np.float32).tobytes(), *chunk_ids]).fetchall()
-    return {chunk_id: _similarity(distance) for chunk_id, distance in rows}
+    """The cosine similarity of each of these passages to `vector`. One point lookup each: vec0
+    answers `chunk_id IN (...)` by scanning every vector of the table."""
+    driver = driver_connection(session)
+    query = np.asarray(vector, dtype=np.float32)
+    found = {}
+    for chunk_id in chunk_ids:
+        row = driver.execute(f"SELECT embedding FROM {TABLE} WHERE chunk_id = ?", (chunk_id,)).fetchone()
+        if row is not None:
+            found[chunk_id] = _similarity(1.0 - float(np.frombuffer(row[0], dtype=np.float32) @ query))
+    return found
 
 
 def _similarity(distance: float) -> float:

@@ -6,9 +6,12 @@
 - ingestion of a 100-page PDF (upload to READY), in pages per second;
 - the memory the embedding model adds to the server (RSS before and after its first use).
 
-The 100,000 passages are written straight into the database (random unit vectors and sentences
-drawn from a Spanish vocabulary): embedding them for real would take most of an hour and measure
-the model, not the search. Each organization's passages belong to one real document.
+The 100,000 passages are written straight into the database (random unit vectors): embedding them
+for real would take most of an hour and measure the model, not the search. Their words follow
+the shape of real text: a Zipf distribution over 20,000 word forms, with the business words the
+queries use (envío, precio, horario...) in about 5% of passages each, as in a real library; a
+corpus where every passage holds every query word is the word index's worst case, and is measured
+too (`--dense`). Each organization's passages belong to one real document.
 
 Run: .venv/bin/python tests/bench/bench_knowledge.py
 """
@@ -61,18 +64,38 @@ def _signup_org(conn, n: int) -> tuple[str, str]:
     _, signup = _call(conn, "POST", "/auth/signup", {"email": f"k{n}@example.com", "password": "bench password",
                                                      "name": f"K{n}"})
     jwt = signup["data"]["tokens"]["accessToken"]
-    _, org = _call(conn, "POST", "/organizations", {"name": f"K{n}", "slug": f"k{n}", "billingEmail": f"b@k{n}.test"},
+    _, org = _call(conn, "POST", "/organizations", {"name": f"K{n}", "slug": f"know-{n}", "billingEmail": f"b@k{n}.test"},
                    token=jwt)
     _, key = _call(conn, "POST", f"/organizations/{org['data']['id']}/api-keys", {"name": "bench"}, token=jwt)
     return org["data"]["id"], key["data"]["secret"]
 
 
-def _seed(data_dir: str, org_ids: list[str]) -> float:
+def _passage_words(rng, dense: bool):
+    """A function giving one passage's words."""
+    if dense:
+        words = np.array(VOCABULARY)
+        return lambda: " ".join(rng.choice(words, size=int(rng.integers(60, 160))))
+    syllables = ["ba", "ce", "di", "fo", "gu", "la", "me", "ni", "po", "ru", "sa", "te", "vi", "zo", "mar", "sol", "tren"]
+    forms = np.array(["".join(rng.choice(syllables, size=int(rng.integers(2, 4)))) + str(i % 7) for i in range(20_000)])
+    weights = 1.0 / np.arange(1, len(forms) + 1) ** 1.07
+    weights /= weights.sum()
+    business = np.array(VOCABULARY)
+
+    def passage():
+        size = int(rng.integers(60, 160))
+        drawn = forms[rng.choice(len(forms), size=size, p=weights)]
+        mask = rng.random(size) < 0.03  # ~5% of passages hold any one business word
+        drawn[mask] = rng.choice(business, size=int(mask.sum()))
+        return " ".join(drawn)
+    return passage
+
+
+def _seed(data_dir: str, org_ids: list[str], dense: bool) -> float:
     """PER_ORG passages per organization, under one READY document each, straight into the tables."""
     import pysqlite3.dbapi2 as sqlite
     import sqlite_vec
     rng = np.random.default_rng(7)
-    words = np.array(VOCABULARY)
+    passage = _passage_words(rng, dense)
     db = sqlite.connect(str(Path(data_dir) / "appliance.db"), timeout=60)
     db.enable_load_extension(True)
     sqlite_vec.load(db)
@@ -90,7 +113,7 @@ def _seed(data_dir: str, org_ids: list[str]) -> float:
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         rows = []
         for i in range(PER_ORG):
-            text = " ".join(rng.choice(words, size=int(rng.integers(60, 160))))
+            text = passage()
             rows.append((next_id, doc_id, org, i, text, vectors[i].tobytes()))
             next_id += 1
         db.executemany("INSERT INTO knowledge_chunks (id, document_id, organization_id, ordinal, text) VALUES (?, ?, ?, ?, ?)",
@@ -162,8 +185,10 @@ def main() -> int:
               f"{current['data']['status']} with {current['data']['chunkCount']} passages after {took:.1f} s "
               f"= {100 / took:.1f} pages/s")
 
-        seeded = _seed(data_dir, [org for org, _ in orgs])
-        print(f"seeded {ORGS} x {PER_ORG:,} passages ({ORGS * PER_ORG:,} in all) in {seeded:.0f} s")
+        dense = "--dense" in sys.argv
+        seeded = _seed(data_dir, [org for org, _ in orgs], dense)
+        print(f"seeded {ORGS} x {PER_ORG:,} passages ({ORGS * PER_ORG:,} in all, "
+              f"{'every query word in most passages' if dense else 'Zipf words'}) in {seeded:.0f} s")
         search_path = f"/organizations/{org_id}/bot/knowledge/search"
         rng = random.Random(11)
         for _ in range(30):  # warm-up: statements, pages of the indexes in the cache
