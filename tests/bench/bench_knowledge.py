@@ -19,7 +19,6 @@ Run: .venv/bin/python tests/bench/bench_knowledge.py
 from __future__ import annotations
 
 import http.client
-import io
 import json
 import random
 import statistics
