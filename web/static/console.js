@@ -135,3 +135,17 @@ document.addEventListener("change", (event) => {
   if (step) showStepParts(step);
 });
 document.querySelectorAll("[data-flow-step]").forEach(showStepParts);
+// - data-dropzone: a file dropped on the zone becomes the form's file (the input still works alone).
+for (const zone of document.querySelectorAll("[data-dropzone]")) {
+  const input = zone.querySelector("input[type=file]");
+  const label = zone.querySelector("span");
+  const show = () => { if (input.files.length) label.textContent = input.files[0].name; };
+  zone.addEventListener("dragover", (event) => { event.preventDefault(); zone.classList.add("over"); });
+  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+  zone.addEventListener("drop", (event) => {
+    event.preventDefault();
+    zone.classList.remove("over");
+    if (event.dataTransfer.files.length) { input.files = event.dataTransfer.files; show(); }
+  });
+  input.addEventListener("change", show);
+}
