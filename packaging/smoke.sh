@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Start the frozen bundle on a scratch data directory and check that it really serves:
-# readiness (database + queue), a sign-up that writes, the offline docs, and a clean SIGTERM stop.
+# readiness (database + queue), a sign-up that writes, the knowledge base reading a file and finding
+# it again (the embedding model, its weights and the extractors travel in the bundle), the offline
+# docs, and a clean SIGTERM stop.
 set -euo pipefail
 binary=${1:?usage: smoke.sh path/to/appliance}
 data=$(mktemp -d)
@@ -21,11 +23,25 @@ for _ in $(seq 1 100); do
   sleep 0.3
 done
 grep -q '"database":"ok","queue":"ok"' "$data/ready.json" || { cat "$log"; echo "not ready"; exit 1; }
-curl -fsS -XPOST "http://127.0.0.1:$port/auth/signup" -H 'content-type: application/json' \
-     -d '{"email":"smoke@example.com","password":"smoke test pass","name":"Smoke"}' >/dev/null
+json_field() { python3 -c "import json, sys; print(json.load(sys.stdin)$1)"; }
+token=$(curl -fsS -XPOST "http://127.0.0.1:$port/auth/signup" -H 'content-type: application/json' \
+     -d '{"email":"smoke@example.com","password":"smoke test pass","name":"Smoke"}' | json_field '["data"]["tokens"]["accessToken"]')
+org=$(curl -fsS -XPOST "http://127.0.0.1:$port/organizations" -H 'content-type: application/json' -H "authorization: Bearer $token" \
+     -d '{"name":"Smoke","slug":"smoke","billingEmail":"b@smoke.test"}' | json_field '["data"]["id"]')
+printf '# Envíos\n\nEl envío a domicilio cuesta 5 euros.\n' >"$data/envios.md"
+curl -fsS -o /dev/null -F "file=@$data/envios.md" -H "authorization: Bearer $token" "http://127.0.0.1:$port/organizations/$org/bot/knowledge"
+for _ in $(seq 1 100); do
+  status=$(curl -fsS -H "authorization: Bearer $token" "http://127.0.0.1:$port/organizations/$org/bot/knowledge" | json_field '["data"][0]["status"]')
+  [ "$status" = PROCESSING ] || break
+  sleep 0.3
+done
+[ "$status" = READY ] || { cat "$log"; echo "the knowledge base did not read a file: $status"; exit 1; }
+curl -fsS -XPOST "http://127.0.0.1:$port/organizations/$org/bot/knowledge/search" -H 'content-type: application/json' \
+     -H "authorization: Bearer $token" -d '{"query":"¿cuánto cuesta el envío?"}' | grep -q '5 euros' \
+  || { cat "$log"; echo "the knowledge base did not find it"; exit 1; }
 curl -fsS "http://127.0.0.1:$port/docs" | grep -q swagger-ui-bundle.js
 curl -fsS -o /dev/null "http://127.0.0.1:$port/docs/assets/swagger-ui-bundle.js"
 kill -TERM $pid
 wait $pid
 grep -q "stopped" "$log"
-echo "installer smoke: ok (only shipped data, ready, sign-up, offline docs, clean stop)"
+echo "installer smoke: ok (only shipped data, ready, sign-up, knowledge read and found, offline docs, clean stop)"
