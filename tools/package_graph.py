@@ -37,7 +37,7 @@ LAYERS: list[tuple[str, frozenset[str]]] = [
                           "whatsapp_flows", "bots", "team_tasks", "quick_replies", "services_catalog", "knowledge"})),
     ("http", frozenset({"http"})),
     ("core", frozenset({"core"})),
-    ("protocol", frozenset({"graph_api"})),
+    ("protocol", frozenset({"graph_api", "ai_providers"})),
     ("base", frozenset({"settings", "paths", "__init__"})),
 ]
 PROTOCOL_LAYER = "protocol"

@@ -18,6 +18,7 @@ import urllib.parse
 
 from flask import Flask, Response, jsonify, request
 
+from appliance.netsim import ai_double
 from appliance.netsim.network import MEDIA_TYPES, NetworkError
 from appliance.netsim.simulator import Simulator
 
@@ -63,6 +64,8 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
                 return jsonify(NetworkError(10, "The simulator's control API answers only on its own machine "
                                                 "(APPLIANCE_SANDBOX_CONTROL_FROM_ANYWHERE)").envelope()), 403
             return None
+        if request.path.startswith("/ai/"):
+            return None  # the AI double has faults of its own (/_control/ai)
         if simulator.faults.slow_seconds:
             time.sleep(simulator.faults.slow_seconds)
         if random.random() < simulator.faults.error_rate:
@@ -317,5 +320,48 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
     def control_wait():
         """Answers once every queued webhook was delivered (or given up on)."""
         return jsonify({"idle": simulator.deliverer.wait_idle(timeout=float(request.args.get("timeout", 30)))})
+
+    # The AI double (ai_double.py): three chat shapes, and its own faults and call log ----------------
+
+    def ai_answer(answer):
+        status, body = answer
+        return (body, status) if isinstance(body, str) else (jsonify(body), status)
+
+    def ai_call(shape_answer, key_header: str | None):
+        body = request.get_json(silent=True)
+        headers = dict(request.headers)
+        refused = (ai_double.key_refused(headers, key_header) if key_header else None) or \
+            ai_double.record_and_fault(simulator.ai, request.path, body, headers)
+        return ai_answer(refused or shape_answer(body if isinstance(body, dict) else {}))
+
+    @app.post("/ai/openai/v1/chat/completions")
+    def ai_openai_chat():
+        return ai_call(ai_double.openai_answer, None)  # LOCAL servers often take no key
+
+    @app.post("/ai/anthropic/v1/messages")
+    def ai_anthropic_messages():
+        return ai_call(ai_double.anthropic_answer, "x-api-key")
+
+    @app.post("/ai/gemini/v1beta/models/<path:model>:generateContent")
+    def ai_gemini_generate(model):
+        return ai_call(ai_double.gemini_answer, "x-goog-api-key")
+
+    @app.get("/ai/<any(openai, anthropic):shape>/v1/models")
+    @app.get("/ai/<any(gemini):shape>/v1beta/models")
+    def ai_models(shape):
+        return jsonify(ai_double.model_list(shape))
+
+    @app.put("/_control/ai")
+    def control_ai():
+        try:
+            simulator.ai.update(json_body())
+        except ValueError as exc:
+            raise NetworkError(100, str(exc)) from None
+        return jsonify({"delaySeconds": simulator.ai.delay_seconds, "failNext": simulator.ai.fail_next})
+
+    @app.get("/_control/ai/calls")
+    def control_ai_calls():
+        with simulator.ai.lock:
+            return jsonify({"data": list(simulator.ai.calls), "count": len(simulator.ai.calls)})
 
     return app

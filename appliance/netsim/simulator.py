@@ -4,6 +4,7 @@ other side (a customer writes, reads; Meta approves a template). app.py serves i
 from __future__ import annotations
 
 from appliance.netsim import webhooks
+from appliance.netsim.ai_double import AIState
 from appliance.netsim.network import Network, NetworkError, new_wamid
 from appliance.netsim.webhooks import Deliverer, Faults
 
@@ -15,6 +16,7 @@ class Simulator:
         self.network = network or Network()
         self.faults = Faults()
         self.deliverer = Deliverer(self.faults)
+        self.ai = AIState()  # the AI double's faults and calls
 
     # The other side's moves ----------------------------------------------------------------------
 
