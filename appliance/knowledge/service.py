@@ -11,6 +11,7 @@ from appliance.core.db import after_commit
 from appliance.core.errors import Invalid, TooLarge
 from appliance.knowledge import extraction, files, processing, web_pages
 from appliance.knowledge.models import FILE, NOTE, URL, KnowledgeDocument
+from appliance.organizations import plans
 
 MAX_FILE_BYTES = 25 * 1024 * 1024
 
@@ -25,10 +26,11 @@ def access_document(session: Session, *, actor: OrgActor, document_id: str) -> K
                                  code="knowledge_document_not_found")
 
 
-def _new(actor: OrgActor, *, source_type: str, title: str, tags: list[str], agent_ids: list[str],
+def _new(session: Session, actor: OrgActor, *, source_type: str, title: str, tags: list[str], agent_ids: list[str],
          compartido: bool | None, **fields) -> KnowledgeDocument:
     """`compartido` unset: shared unless the document is given to some agents (a document nobody can
-    read would be a surprise)."""
+    read would be a surprise). 400 plan_capability_missing on a plan without the knowledge base."""
+    plans.check_capability(session, actor.organization_id, "bot.knowledge")
     now = clock.now()
     return KnowledgeDocument(organization_id=actor.organization_id, source_type=source_type, title=title,
                              tags=list(tags), agent_ids=list(agent_ids),
@@ -54,7 +56,7 @@ def do_upload(session: Session, *, actor: OrgActor, content: bytes, file_name: s
     except extraction.Unreadable as exc:
         raise Invalid(str(exc), code=exc.code, errors={"file": [str(exc)]}) from None
     name = (file_name or "").replace("\\", "/").rsplit("/", 1)[-1][:255] or None
-    document = _new(actor, source_type=FILE, title=title or _title_from(name), tags=tags, agent_ids=agent_ids,
+    document = _new(session, actor, source_type=FILE, title=title or _title_from(name), tags=tags, agent_ids=agent_ids,
                     compartido=compartido, file_name=name, mime_type=mime_type, size_bytes=len(content))
     files.write(actor.organization_id, document.id, content)
     session.add(document)
@@ -70,7 +72,7 @@ def _title_from(file_name: str | None) -> str:
 def do_create_note(session: Session, *, actor: OrgActor, title: str, content: str, tags: list[str] = (),
                    agent_ids: list[str] = (), compartido: bool | None = None,
                    resolves_question_key: str | None = None) -> KnowledgeDocument:
-    document = _new(actor, source_type=NOTE, title=title, tags=tags, agent_ids=agent_ids, compartido=compartido,
+    document = _new(session, actor, source_type=NOTE, title=title, tags=tags, agent_ids=agent_ids, compartido=compartido,
                     content=content, mime_type=extraction.MARKDOWN, size_bytes=len(content.encode()),
                     resolves_question_key=resolves_question_key or None)
     session.add(document)
@@ -105,7 +107,7 @@ def do_add_url(session: Session, *, actor: OrgActor, url: str, title: str | None
         raise Invalid(str(exc), code="url_not_allowed", errors={"url": [str(exc)]}) from None
     except web_pages.FetchFailed:
         pass  # a name that does not resolve now may later: the document shows the failure and retries
-    document = _new(actor, source_type=URL, title=title or url[:200], tags=tags, agent_ids=agent_ids,
+    document = _new(session, actor, source_type=URL, title=title or url[:200], tags=tags, agent_ids=agent_ids,
                     compartido=compartido, url=url, sync_every_hours=sync_every_hours)
     session.add(document)
     processing.start(session, document)

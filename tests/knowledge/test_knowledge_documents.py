@@ -11,6 +11,7 @@ from sqlmodel import select
 from appliance.core import runtime
 from appliance.knowledge import embedder, files, processing
 from appliance.knowledge.models import KnowledgeChunk, KnowledgeDocument
+from appliance.organizations.models import Organization
 from tests import factories
 from tests.knowledge.samples import docx_bytes, pdf_bytes
 from tests.problems import assert_problem
@@ -231,3 +232,17 @@ def test_another_organization_sees_nothing(api, owner):
     assert_problem(api.post(f"{_base(theirs['id'])}/{doc['id']}/reprocess", token=stranger), 404, "knowledge_document_not_found")
     assert search(api, theirs, stranger, "¿cuánto cuesta el envío?", minSimilarity=0) == []
     assert search(api, org, token, "¿cuánto cuesta el envío?")
+
+
+def test_a_plan_without_the_knowledge_base_is_told_so(api, owner):
+    org, token = owner["org"], owner["token"]
+    with runtime.get().db.unit_of_work(write=True) as session:
+        organization = session.get(Organization, org["id"])
+        organization.plan_slug = "free"
+        session.add(organization)
+    for refused in (upload(api, org, b"Hola.", "a.txt", token),
+                    api.post(f"{_base(org['id'])}/notes", {"title": "x", "content": "y"}, token=token),
+                    api.post(f"{_base(org['id'])}/url", {"url": "https://example.com/"}, token=token)):
+        assert_problem(refused, 400, "plan_capability_missing")
+        assert refused.get_json()["capability"] == "bot.knowledge"
+    assert api.get(_base(org["id"]), token=token).json["data"] == []
