@@ -26,6 +26,7 @@ from appliance.phone_numbers.api import blp as phone_numbers
 from appliance.quick_replies.api import blp as quick_replies
 from appliance.services_catalog.api import blp as bot_services
 from appliance.knowledge.api import blp as bot_knowledge
+from appliance.ai_agents.api import agents_blp as bot_agents, pin_blp as conversation_agent, providers_blp as bot_providers
 from appliance.roles.api import blp as roles
 from appliance.console.pages import console_pages
 from appliance.tags.api import blp as tags
@@ -39,5 +40,5 @@ BLUEPRINTS = (health, auth, users, password, organizations, memberships, members
               permissions, api_keys, oauth, oauth_authorizations, wabas, waba, phone_numbers, business_profiles,
               templates, contacts, contact_lists, conversations, conversation_messages, tags, messages, live,
               whatsapp_flows, bot_config, bot_rules, bot_flows, bot_activity, bot_images, team_tasks, quick_replies,
-              bot_services, bot_knowledge, whatsapp_webhook)
+              bot_services, bot_knowledge, bot_providers, bot_agents, conversation_agent, whatsapp_webhook)
 PAGES = (home, auth_pages, invitation_pages, oauth_pages, inbox_pages, console_pages)

@@ -24,3 +24,4 @@ from appliance.team_tasks import models as team_tasks_models  # noqa: F401
 from appliance.quick_replies import models as quick_replies_models  # noqa: F401
 from appliance.services_catalog import models as services_catalog_models  # noqa: F401
 from appliance.knowledge import models as knowledge_models  # noqa: F401
+from appliance.ai_agents import models as ai_agents_models  # noqa: F401

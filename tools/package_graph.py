@@ -34,7 +34,7 @@ LAYERS: list[tuple[str, frozenset[str]]] = [
     ("domain", frozenset({"health", "users", "auth", "mail", "permissions", "organizations", "roles",
                           "memberships", "invitations", "api_keys", "oauth", "wabas", "phone_numbers",
                           "templates", "business_profiles", "contacts", "contact_lists", "tags", "conversations", "messages",
-                          "whatsapp_flows", "bots", "team_tasks", "quick_replies", "services_catalog", "knowledge"})),
+                          "whatsapp_flows", "bots", "team_tasks", "quick_replies", "services_catalog", "knowledge", "ai_agents"})),
     ("http", frozenset({"http"})),
     ("core", frozenset({"core"})),
     ("protocol", frozenset({"graph_api", "ai_providers"})),

@@ -172,17 +172,6 @@ class ConversationHandoff(MethodView):
                                                 conversation_id=str(conversation_id), **body))
 
 
-@blp.route("/<uuid:conversation_id>/agent")
-class ConversationBotAgent(MethodView):
-    @blp.requires("conversations:write")
-    @blp.arguments(schemas.BotAgentSchema)
-    @blp.response(200, schemas.ConversationSchema)
-    def patch(self, body, org_id, conversation_id):
-        """Fix the AI agent that answers this conversation (null: the router decides)"""
-        return _detail(service.do_set_bot_agent(db_session(), actor=current_org_actor(),
-                                              conversation_id=str(conversation_id), agent_id=body["agent_id"]))
-
-
 @blp.route("/<uuid:conversation_id>/assignee")
 class ConversationAssignee(MethodView):
     @blp.requires("conversations:write")

@@ -141,10 +141,6 @@ class AssigneeSchema(ApiSchema):
     user_id = UuidString(required=True, allow_none=True, metadata={"description": "A member; null releases it"})
 
 
-class BotAgentSchema(ApiSchema):
-    agent_id = UuidString(required=True, allow_none=True, metadata={"description": "null: the router decides"})
-
-
 class TagRefSchema(ApiSchema):
     tag_id = UuidString(required=True)
 

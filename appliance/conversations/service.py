@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete
+from sqlalchemy import delete, update
 from sqlmodel import Session, select
 
 from appliance.conversations import activity
@@ -196,9 +196,16 @@ def do_return_to_bot(session: Session, *, actor: OrgActor, conversation_id: str)
 
 
 def do_set_bot_agent(session: Session, *, actor: OrgActor, conversation_id: str, agent_id: str | None) -> Conversation:
-    """Fix which AI agent answers this conversation (None: the router decides per message)."""
+    """Fix which AI agent answers this conversation (None: the router decides per message). The
+    agent is checked by its owner (ai_agents, which serves the route)."""
     conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
     return _changed(session, conversation, bot_agent_id=agent_id)
+
+
+def do_forget_bot_agent(session: Session, *, organization_id: str, agent_id: str) -> None:
+    """A deleted agent: its conversations go back to the router."""
+    session.exec(update(Conversation).where(Conversation.organization_id == organization_id,
+                                            Conversation.bot_agent_id == agent_id).values(bot_agent_id=None))
 
 
 SNOOZE_CHOICES = ("hour", "tomorrow", "week")

@@ -44,6 +44,11 @@ EXPECTED_REFUSALS = {
     "POST /organizations/{org_id}/phone-numbers/{phone_number_pk}/profile/picture": "the bytes must be a JPG or PNG",
     "POST /organizations/{org_id}/contact-lists/{list_id}/import": "the bytes must be a CSV with a phone column",
     "POST /organizations/{org_id}/bot/images": "the bytes must be a JPG, PNG or WEBP image",
+    "POST /organizations/{org_id}/bot/agents": "the model must be one its provider offers (data/ai_models.json); "
+                                               "documents and numbers the organization's own",
+    "PATCH /organizations/{org_id}/bot/agents/{agent_id}": "the model must be one its provider offers",
+    "PUT /organizations/{org_id}/bot/providers/{provider}": "LOCAL needs an address, the others a key the first time",
+    "PATCH /organizations/{org_id}/conversations/{conversation_id}/agent": "the agent must be one of the organization's",
     "POST /organizations/{org_id}/bot/servicios": "each price needs its own label (a cross-field rule)",
     "PATCH /organizations/{org_id}/bot/servicios/{service_id}": "each price needs its own label (a cross-field rule)",
     "POST /organizations/{org_id}/templates": "components follow the network's rules per type",
