@@ -2,7 +2,7 @@
 
 from flask.views import MethodView
 
-from appliance.ai_agents import catalog, providers, schemas, service
+from appliance.ai_agents import answering, catalog, providers, schemas, service
 from appliance.conversations import inbox as conversations_inbox
 from appliance.conversations.schemas import ConversationSchema
 from appliance.core import runtime
@@ -110,6 +110,18 @@ class AgentById(MethodView):
     def delete(self, org_id, agent_id):
         """Delete an agent; conversations pinned to it go back to the router"""
         return service.do_delete(db_session(), actor=current_org_actor(), agent_id=str(agent_id))
+
+
+@agents_blp.route("/<uuid:agent_id>/probador")
+class Probe(MethodView):
+    @agents_blp.requires("bot:write")
+    @agents_blp.arguments(schemas.ProbeSchema)
+    @agents_blp.response(201, schemas.ProbeAnswerSchema)
+    def post(self, body, org_id, agent_id):
+        """Chat with the agent: its reply, the parts a paced bot would send, the passages it read and the
+        tokens; sends nothing to any customer (502 ai_provider_failed with the provider's reason)"""
+        return answering.probe(runtime.get().db, actor=current_org_actor(), agent_id=str(agent_id),
+                               messages=body["messages"])
 
 
 @pin_blp.route("/<uuid:conversation_id>/agent")

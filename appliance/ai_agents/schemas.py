@@ -107,3 +107,29 @@ class ProviderCheckSchema(ApiSchema):
 
 class ConversationAgentSchema(ApiSchema):
     agent_id = UuidString(required=True, allow_none=True, metadata={"description": "null: the router decides"})
+
+
+class ProbeMessageSchema(ApiSchema):
+    role = fields.String(required=True, validate=validate.OneOf(("user", "assistant")))
+    content = Text(required=True, min_length=1, max_length=4000, multiline=True)
+
+
+class ProbeSchema(ApiSchema):
+    messages = fields.List(fields.Nested(ProbeMessageSchema), required=True, validate=validate.Length(min=1, max=40))
+
+
+class ProbePassageSchema(ApiSchema):
+    document_id = fields.String()
+    title = fields.String()
+    similarity = fields.Float()
+
+
+class ProbeAnswerSchema(ApiSchema):
+    reply = fields.String(attribute="text")
+    parts = fields.List(fields.String(), metadata={"description": "The messages a paced bot would send"})
+    knowledge = fields.List(fields.Nested(ProbePassageSchema), metadata={"description": "The passages the agent read"})
+    actions = fields.List(fields.Dict(), metadata={"description": "What it would have done: handoff, create_task, send_image"})
+    tokens_in = fields.Integer()
+    tokens_out = fields.Integer()
+    latency_ms = fields.Integer()
+    cost_usd = fields.Float(metadata={"description": "Estimated from the model's list prices"})

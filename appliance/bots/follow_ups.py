@@ -17,6 +17,7 @@ from appliance.contacts.models import Contact
 from appliance.conversations import service as conversations_service
 from appliance.conversations.models import Conversation
 from appliance.conversations.recording import window_open
+from appliance.core import text as bot_text
 
 
 def run(session: Session, state: SimpleNamespace, conversation: Conversation | None, config: dict | None,
@@ -47,7 +48,7 @@ def run(session: Session, state: SimpleNamespace, conversation: Conversation | N
         elif not config["follow_up_message"].strip():
             log("FOLLOWUP_SKIPPED", reason="no_message", stage="nudge")
         else:
-            text, _ = replies.mask_protected(config["follow_up_message"].strip(), config["protected_values"])
+            text, _ = bot_text.mask_protected(config["follow_up_message"].strip(), config["protected_values"])
             if replies.deliver(session, conversation, contact, replies.Outgoing(text)):
                 log("FOLLOWUP_SENT")
         state.follow_up_at, state.follow_up_stage = now + timedelta(minutes=config["follow_up_close_after_min"]), 2
@@ -55,7 +56,7 @@ def run(session: Session, state: SimpleNamespace, conversation: Conversation | N
     farewell = config["follow_up_close_message"].strip()
     sent = False
     if farewell and in_window:
-        text, _ = replies.mask_protected(farewell, config["protected_values"])
+        text, _ = bot_text.mask_protected(farewell, config["protected_values"])
         sent = replies.deliver(session, conversation, contact, replies.Outgoing(text))
     conversations_service.do_set_status(session, actor=replies.bot_actor(conversation.organization_id),
                                         conversation_id=conversation.id, status="closed", category="bot_followup")

@@ -4,9 +4,7 @@ person's message, so the window rule, the send queue and crash safety are the sa
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from sqlmodel import Session
 
@@ -15,80 +13,13 @@ from appliance.core.actor import OrgActor
 from appliance.core.errors import AppError
 from appliance.messages.sending import service as sending
 
-MASK = "[protegido]"
-PART_MAX = 300  # characters per paced part ("~300": a thought a person would send at once)
 PACE_FACTORS = {"NATURAL": 1.0, "PAUSADO": 1.5}
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 
 
 def bot_actor(organization_id: str) -> OrgActor:
     """Who the bot is to the services it calls: no person, no key, no permission of a member."""
     return OrgActor(user_id=None, kind="bot", organization_id=organization_id, membership_id=None, role_key=None,
                     permissions=frozenset())
-
-
-@lru_cache(maxsize=256)
-def _protected_pattern(values: tuple[str, ...]) -> re.Pattern | None:
-    """One pattern for every protected value, each allowed spaces and dashes between its
-    characters and compared without case ("55-1234 5678" is "5512345678")."""
-    alternatives = []
-    for value in values:
-        bare = re.sub(r"[\s\-]+", "", value)
-        if bare:
-            alternatives.append(r"[\s\-]*".join(re.escape(ch) for ch in bare))
-    if not alternatives:
-        return None
-    return re.compile("|".join(sorted(alternatives, key=len, reverse=True)), re.IGNORECASE)
-
-
-def mask_protected(text: str, values: list[str]) -> tuple[str, int]:
-    """The text with every protected value replaced by [protegido], and how many were."""
-    pattern = _protected_pattern(tuple(values)) if values else None
-    if pattern is None:
-        return text, 0
-    return pattern.subn(MASK, text)
-
-
-def split(text: str, limit: int = PART_MAX) -> list[str]:
-    """Parts of at most `limit` characters, cut at paragraphs, then sentences, then words."""
-    parts: list[str] = []
-    for paragraph in (p.strip() for p in re.split(r"\n\s*\n", text)):
-        if not paragraph:
-            continue
-        current = ""
-        for sentence in _SENTENCE_END.split(paragraph):
-            for piece in _words(sentence, limit):
-                candidate = f"{current} {piece}" if current else piece
-                if len(candidate) <= limit:
-                    current = candidate
-                else:
-                    parts.append(current)
-                    current = piece
-        if current:
-            parts.append(current)
-    return parts or [text]
-
-
-def _words(sentence: str, limit: int) -> list[str]:
-    if len(sentence) <= limit:
-        return [sentence]
-    pieces, current = [], ""
-    for word in sentence.split(" "):
-        while len(word) > limit:  # no space to cut at (a URL): cut it
-            if current:
-                pieces.append(current)
-                current = ""
-            pieces.append(word[:limit])
-            word = word[limit:]
-        candidate = f"{current} {word}" if current else word
-        if len(candidate) <= limit:
-            current = candidate
-        else:
-            pieces.append(current)
-            current = word
-    if current:
-        pieces.append(current)
-    return pieces
 
 
 def typing_seconds(text: str, pace: str, cps: int) -> float:

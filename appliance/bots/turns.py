@@ -28,6 +28,7 @@ from appliance.contacts.models import Contact
 from appliance.conversations import service as conversations_service
 from appliance.conversations.models import Conversation
 from appliance.conversations.recording import SERVICE_WINDOW, window_open
+from appliance.core import text as bot_text
 from appliance.core import clock
 from appliance.core.db import after_commit, driver_connection
 from appliance.messages import tasks as message_tasks
@@ -301,7 +302,7 @@ def finish(turn: Turn) -> None:
     blocked = 0
     masked = []
     for message in turn.outgoing:
-        text, count = replies.mask_protected(message.text, config["protected_values"])
+        text, count = bot_text.mask_protected(message.text, config["protected_values"])
         blocked += count
         masked.append(replies.Outgoing(text, _masked_interactive(message.interactive, text), message.image_id))
     if blocked:
@@ -314,7 +315,7 @@ def finish(turn: Turn) -> None:
     else:
         at, plan = turn.now, []
         for message in masked:
-            for part in ([message] if message.whole else [replies.Outgoing(p) for p in replies.split(message.text)]):
+            for part in ([message] if message.whole else [replies.Outgoing(p) for p in bot_text.split(message.text)]):
                 at += timedelta(seconds=replies.typing_seconds(part.text, pace, config["velocidad_tecleo_cps"]))
                 plan.append({**part.as_part(), "at": at.isoformat()})
         state.plan = state.plan + plan

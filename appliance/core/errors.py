@@ -61,5 +61,10 @@ class TooMany(AppError):
         self.headers["Retry-After"] = str(self.retry_after)
 
 
+class BadGateway(AppError):
+    """A service outside the appliance that the request depends on failed (an AI provider)."""
+    status, code, title = 502, "bad_gateway", "Bad Gateway"
+
+
 class Unavailable(AppError):
     status, code, title = 503, "unavailable", "Service Unavailable"

@@ -44,10 +44,13 @@ class Ranked:
 
 def do_search(session: Session, *, actor: OrgActor, query: str, top_k: int = DEFAULT_TOP_K,
               min_similarity: float = DEFAULT_MIN_SIMILARITY, tags: list[str] | None = None,
-              agent_id: str | None = None, record: bool = True) -> list[Result]:
+              agent_id: str | None = None, record: bool = True, within: list[str] | None = None) -> list[Result]:
+    """`within`: only these documents (an agent's own library), on top of the other filters."""
     vector = embedder.current().embed_queries([query])[0]  # before any statement: a write unit's lock is not held for it
     wanted = words.terms(query)
     document_ids = readable_documents(session, organization_id=actor.organization_id, tags=tags, agent_id=agent_id)
+    if within is not None:
+        document_ids = [d for d in (within if document_ids is None else document_ids) if d in set(within)]
     results: list[Result] = []
     if document_ids != []:
         ranked = rank(session, organization_id=actor.organization_id, vector=vector, terms=wanted,

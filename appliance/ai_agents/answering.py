@@ -1,0 +1,191 @@
+"""An agent's answer to a conversation: the prompt (its system prompt, the business's facts, the
+passages of its library that fit the last question, the conversation), the provider's reply with
+its tool calls carried out (at most 3 rounds), protected values masked, and the reply cut into
+the parts a paced bot would send.
+
+Read-only and outside any transaction while the provider thinks: the database is read in short
+units before and between calls, never held open across one. What the agent decided to *do*
+(hand off, create a task, send an image) comes back as `actions` for the caller to carry out: the
+probador only shows them; the bot engine does them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from sqlmodel import select
+
+from appliance.ai_agents import catalog, providers, service as agents_service
+from appliance.ai_agents.models import BotAgent
+from appliance.ai_providers.base import ChatReply, ChatRequest, Message, ProviderError, Tool
+from appliance.core import text as bot_text
+from appliance.core.actor import OrgActor
+from appliance.core.db import Database
+from appliance.core.errors import BadGateway
+from appliance.knowledge import search as knowledge_search
+from appliance.knowledge.models import KnowledgeDocument
+from appliance.organizations.models import Organization
+from appliance.services_catalog.models import CatalogService
+
+MAX_TOOL_ROUNDS = 3
+HISTORY = 20  # messages of the conversation the model sees
+STYLE = ("Answer in the customer's language, briefly, as in a WhatsApp chat. Use only the facts and passages "
+         "given here; when they do not say, say you do not know and offer a person of the team.")
+
+TOOLS = {
+    "knowledge_search": Tool("knowledge_search", "Search the business's documents for passages that answer a question.",
+                             {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}),
+    "services_catalog": Tool("services_catalog", "List the services and products offered, with their prices.",
+                             {"type": "object", "properties": {}}),
+    "send_images": Tool("send_image", "Send the customer a picture of the business's image library by its label.",
+                        {"type": "object", "properties": {"label": {"type": "string"}}, "required": ["label"]}),
+    "handoff": Tool("handoff", "Give the conversation to a person of the team.",
+                    {"type": "object", "properties": {"reason": {"type": "string"}}}),
+    "create_task": Tool("create_task", "Leave the team a task (call back, prepare an order).",
+                        {"type": "object", "properties": {"title": {"type": "string"}, "detail": {"type": "string"}},
+                         "required": ["title"]}),
+}
+ACTION_TOOLS = ("send_image", "handoff", "create_task")
+
+
+@dataclass
+class Passage:
+    document_id: str
+    title: str
+    text: str
+    similarity: float
+
+
+@dataclass
+class Answer:
+    text: str
+    parts: list[str]
+    knowledge: list[Passage] = field(default_factory=list)
+    actions: list[dict] = field(default_factory=list)  # {type: handoff | create_task | send_image, ...}
+    tokens_in: int = 0
+    tokens_out: int = 0
+    latency_ms: int = 0
+    cost_usd: float = 0.0
+    masked: int = 0  # protected values cut out of the reply
+
+
+def answer(database: Database, *, actor: OrgActor, agent: BotAgent, messages: list[tuple[str, str]],
+           top_k: int = knowledge_search.DEFAULT_TOP_K, min_similarity: float = knowledge_search.DEFAULT_MIN_SIMILARITY,
+           protected_values: list[str] = ()) -> Answer:
+    """`messages`: (user | assistant, text), oldest first. Raises providers' Invalid
+    (provider_not_configured) and ProviderError."""
+    question = next((text for role, text in reversed(messages) if role == "user"), "")
+    with database.unit_of_work(write=False) as session:
+        client = providers.client_of(session, actor.organization_id, agent.provider)
+        organization = session.get(Organization, actor.organization_id)
+        services = _services(session, actor.organization_id) if "services_catalog" in agent.capabilities else []
+        within = _library(session, agent)
+        passages = _search(session, actor, agent, question, top_k, min_similarity, within) if question else []
+    tools = tuple(TOOLS[key] for key in agent.capabilities if key in TOOLS and key not in catalog.NOT_YET_OFFERED)
+    conversation = [Message(role, text) for role, text in messages[-HISTORY:] if text.strip()]
+    request = ChatRequest(model=agent.model, system=_system(agent, organization, services, passages), tools=tools,
+                          temperature=agent.temperature, max_tokens=agent.max_tokens, messages=tuple(conversation))
+    result = Answer("", [], knowledge=list(passages))
+    for _ in range(MAX_TOOL_ROUNDS + 1):
+        reply = client.chat(request)
+        _count(result, agent, reply)
+        if not reply.tool_calls:
+            break
+        results = []
+        for call in reply.tool_calls:
+            results.append(Message("tool", _carry_out(database, actor, agent, call, result, top_k, min_similarity,
+                                                      within), tool_call_id=call.id, name=call.name))
+        request = ChatRequest(**{**vars(request), "messages": request.messages + (
+            Message("assistant", reply.text, tool_calls=reply.tool_calls),) + tuple(results)})
+    text, result.masked = bot_text.mask_protected(reply.text.strip(), list(protected_values))
+    result.text, result.parts = text, (bot_text.split(text) if text else [])
+    return result
+
+
+def _count(result: Answer, agent: BotAgent, reply: ChatReply) -> None:
+    result.tokens_in += reply.tokens_in
+    result.tokens_out += reply.tokens_out
+    result.latency_ms += reply.latency_ms
+    result.cost_usd = catalog.cost_usd(agent.provider, agent.model, result.tokens_in, result.tokens_out)
+
+
+def _library(session, agent: BotAgent) -> list[str] | None:
+    """The documents the agent reads: its own list, narrowed by its tags (None: the whole library)."""
+    if not agent.knowledge_doc_ids and not agent.knowledge_tags:
+        return None
+    rows = session.exec(select(KnowledgeDocument.id, KnowledgeDocument.tags).where(
+        KnowledgeDocument.organization_id == agent.organization_id)).all()
+    wanted = {tag.casefold() for tag in agent.knowledge_tags}
+    return [doc_id for doc_id, tags in rows
+            if (not agent.knowledge_doc_ids or doc_id in agent.knowledge_doc_ids)
+            and (not wanted or wanted & {tag.casefold() for tag in tags or ()})]
+
+
+def _search(session, actor: OrgActor, agent: BotAgent, query: str, top_k: int, min_similarity: float,
+            within: list[str] | None) -> list[Passage]:
+    found = knowledge_search.do_search(session, actor=actor, query=query, top_k=top_k, min_similarity=min_similarity,
+                                       agent_id=agent.id, within=within, record=False)
+    return [Passage(r.document_id, r.title, r.text, r.similarity) for r in found]
+
+
+def _services(session, organization_id: str) -> list[str]:
+    lines = []
+    for service in session.exec(select(CatalogService).where(CatalogService.organization_id == organization_id,
+                                                             CatalogService.activo.is_(True))
+                                .order_by(CatalogService.orden, CatalogService.nombre)).all():
+        prices = ", ".join(f"{p['etiqueta']}: {p['monto']:g} {service.moneda}" + (
+            "" if p.get("periodo", "UNICO") == "UNICO" else f" / {p['periodo'].lower()}")
+            for p in service.precios if service.mostrar_precio and (p.get("stock") != 0 or service.mostrar_sin_stock))
+        lines.append(f"- {service.nombre}" + (f" ({service.categoria})" if service.categoria else "")
+                     + (f": {prices}" if prices else "") + (f". {service.descripcion}" if service.descripcion else ""))
+    return lines
+
+
+def _hours(schedule: dict) -> str:
+    days = [day + " " + ", ".join(f"{i['open']}-{i['close']}" for i in intervals)
+            for day, intervals in (schedule or {}).items() if intervals]
+    return "; ".join(days) or "not given"
+
+
+def _system(agent: BotAgent, organization: Organization, services: list[str], passages: list[Passage]) -> str:
+    parts = [agent.system_prompt.strip() or f"You are the assistant of {organization.name}.", STYLE,
+             f"Business: {organization.name}. Time zone: {organization.timezone}. "
+             f"Opening hours: {_hours(organization.business_hours_schedule)}."]
+    if services:
+        parts.append("Services and prices:\n" + "\n".join(services))
+    if passages:
+        parts.append("From the business's documents:\n" + "\n".join(f"[{i}] {p.title}: {p.text}"
+                                                                     for i, p in enumerate(passages, 1)))
+    return "\n\n".join(parts)
+
+
+def _carry_out(database: Database, actor: OrgActor, agent: BotAgent, call, result: Answer, top_k: int,
+               min_similarity: float, within: list[str] | None) -> str:
+    """A tool call's result as the model reads it (JSON)."""
+    if call.name == "knowledge_search":
+        query = str(call.arguments.get("query") or "")[:1000]
+        with database.unit_of_work(write=False) as session:
+            found = _search(session, actor, agent, query, top_k, min_similarity, within) if query else []
+        known = {(p.document_id, p.text) for p in result.knowledge}
+        result.knowledge += [p for p in found if (p.document_id, p.text) not in known]
+        return json.dumps({"passages": [{"title": p.title, "text": p.text} for p in found]}, ensure_ascii=False)
+    if call.name == "services_catalog":
+        with database.unit_of_work(write=False) as session:
+            return json.dumps({"services": _services(session, actor.organization_id)}, ensure_ascii=False)
+    if call.name in ACTION_TOOLS:
+        result.actions.append({"type": call.name, **{k: str(v)[:500] for k, v in call.arguments.items()}})
+        return json.dumps({"ok": True})
+    return json.dumps({"error": f"unknown tool {call.name}"})
+
+
+def probe(database: Database, *, actor: OrgActor, agent_id: str, messages: list[dict]) -> Answer:
+    """The probador: the agent answers a test conversation; nothing is sent to anyone, nothing is
+    recorded. A provider's failure is 502 `ai_provider_failed` with its sentence."""
+    with database.unit_of_work(write=False) as session:
+        agent = agents_service.access_agent(session, actor=actor, agent_id=agent_id)
+        session.expunge(agent)
+    try:
+        return answer(database, actor=actor, agent=agent, messages=[(m["role"], m["content"]) for m in messages])
+    except ProviderError as exc:
+        raise BadGateway(str(exc), code="ai_provider_failed", provider=exc.provider, kind=exc.kind) from None
