@@ -17,6 +17,8 @@ import threading
 from waitress.server import create_server
 
 from appliance.app import create_app
+from appliance.bots import ai_step
+from appliance.bots.ai_step import workers as ai_workers
 from appliance.bots.runner import bot_runner
 from appliance.core import data_dir, events, queue, runtime
 from appliance.core.db import Checkpointer, StartupError
@@ -64,6 +66,8 @@ def serve(settings: Settings) -> None:
     consumer.start()
     # Nothing processes knowledge documents before the consumer runs: any left PROCESSING were cut short.
     knowledge_processing.resume_interrupted(runtime.get().db, older_than=None)
+    ai_workers.start(runtime.get().db, settings.ai_workers)
+    ai_step.resume(runtime.get().db, older_than=None)  # answers a stop cut short
     bot_runner.start(runtime.get().db)
     events.dispatcher.start(runtime.get().db)
     checkpointer = Checkpointer(settings.database_path)
@@ -80,6 +84,7 @@ def serve(settings: Settings) -> None:
         live_feed.signal.close()  # live-update streams end; browsers reconnect to the next server
         server.task_dispatcher.shutdown(cancel_pending=False, timeout=DRAIN_SECONDS)
         bot_runner.stop()
+        ai_workers.stop()  # answers in progress finish (a provider's timeout at most); the rest resume at start
         sender.stop()
         consumer.stop(graceful=True)
         events.dispatcher.stop()

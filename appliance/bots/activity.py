@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, func, select
 
+from appliance.ai_agents import service as agents_service
 from appliance.bots import service as configs
 from appliance.bots.config import ACTIVITY_KINDS
 from appliance.bots.models import BotActivity, BotRule
@@ -74,6 +75,7 @@ def health(session: Session, *, actor: OrgActor) -> dict:
     failures = dict(session.exec(select(BotActivity.phone_number_pk, func.count()).where(
         BotActivity.organization_id == actor.organization_id, BotActivity.kind == "FAILED",
         BotActivity.created_at > clock.now() - RECENT).group_by(BotActivity.phone_number_pk)).all())
+    agents = agents_service.list_agents(session, actor=actor)
     numbers = []
     for config in configs.list_configs(session, actor=actor):
         problems = []
@@ -87,8 +89,11 @@ def health(session: Session, *, actor: OrgActor) -> dict:
             if config["mode"] in ("RULES_ONLY", "RULES_PLUS_AI_FALLBACK") and not any(
                     not r.phone_number_pks or number_pk in r.phone_number_pks for r in rules):
                 problems.append({"code": "no_rules", "detail": "No enabled rule applies to this number."})
-            if config["mode"] in ("RULES_PLUS_AI_FALLBACK", "AI_AGENT") and not config["ai_provider"]:
-                problems.append({"code": "ai_provider_missing", "detail": "The mode needs an AI provider."})
+            if config["mode"] in ("RULES_PLUS_AI_FALLBACK", "AI_AGENT") and not config["ai_provider"] and not any(
+                    a.enabled and a.is_default and (not a.phone_number_pks or number_pk in a.phone_number_pks)
+                    for a in agents):
+                problems.append({"code": "ai_provider_missing", "detail": "The mode needs an AI agent: make one the "
+                                 "number's default, or name a provider and model in the number's AI settings."})
         numbers.append({"phone_number_pk": number_pk, "enabled": config["enabled"], "mode": config["mode"],
                         "healthy": not problems, "problems": problems})
     return {"numbers": numbers}

@@ -8,7 +8,7 @@ KINDS_EN = {
     "OUTSIDE_WINDOW": "Outside the 24-hour window", "REPLY_CAP_REACHED": "Reply cap reached",
     "FLOW_STARTED": "Flow started", "FLOW_COMPLETED": "Flow finished", "FOLLOWUP_SENT": "Follow-up sent",
     "FOLLOWUP_SKIPPED": "Follow-up skipped", "FOLLOWUP_CLOSED": "Closed after no answer", "AI_REPLY": "AI answered",
-    "AI_ERROR": "AI failed", "PROTECTED_VALUE_BLOCKED": "Protected value hidden", "FAILED": "Failed",
+    "AI_ERROR": "AI failed", "TASK_CREATED": "Task for the team", "PROTECTED_VALUE_BLOCKED": "Protected value hidden", "FAILED": "Failed",
 }
 KINDS_ES = {
     "REPLIED": "Respondió", "RULE_MATCHED": "Respondió una regla", "WELCOME_SENT": "Saludo enviado",
@@ -17,7 +17,7 @@ KINDS_ES = {
     "OUTSIDE_WINDOW": "Fuera de la ventana de 24 horas", "REPLY_CAP_REACHED": "Límite de respuestas",
     "FLOW_STARTED": "Flujo iniciado", "FLOW_COMPLETED": "Flujo terminado", "FOLLOWUP_SENT": "Seguimiento enviado",
     "FOLLOWUP_SKIPPED": "Seguimiento omitido", "FOLLOWUP_CLOSED": "Cerrada sin respuesta", "AI_REPLY": "Respondió la IA",
-    "AI_ERROR": "Falló la IA", "PROTECTED_VALUE_BLOCKED": "Dato protegido oculto", "FAILED": "Falló",
+    "AI_ERROR": "Falló la IA", "TASK_CREATED": "Tarea para el equipo", "PROTECTED_VALUE_BLOCKED": "Dato protegido oculto", "FAILED": "Falló",
 }
 
 REASONS_EN = {
@@ -33,6 +33,12 @@ REASONS_EN = {
     "conversation_gone": "the conversation is gone", "no_message": "no message is set",
     "follow_up_off": "follow-ups are off", "window_closed": "the 24-hour window is closed",
     "contact_unreachable": "the contact has no WhatsApp number",
+    "no_agent": "no AI agent serves this number", "plan_capability_missing": "the plan has no AI agents",
+    "provider_not_configured": "the AI provider is not set up", "ai": "the AI agent hands off",
+    "auth": "the AI provider refused the key", "rate_limited": "the AI provider is limiting requests",
+    "unavailable": "the AI provider is down or unreachable", "timeout": "the AI provider took too long",
+    "bad_request": "the AI provider refused the request", "not_found": "the AI provider does not know the model",
+    "bad_answer": "the AI provider answered nonsense",
 }
 REASONS_ES = {
     "bot_off": "el bot está apagado", "opted_out": "el cliente pidió no recibir mensajes",
@@ -48,6 +54,12 @@ REASONS_ES = {
     "conversation_gone": "la conversación ya no existe", "no_message": "no hay mensaje configurado",
     "follow_up_off": "los seguimientos están apagados", "window_closed": "la ventana de 24 horas está cerrada",
     "contact_unreachable": "el contacto no tiene número de WhatsApp",
+    "no_agent": "ningún agente de IA atiende este número", "plan_capability_missing": "el plan no incluye agentes de IA",
+    "provider_not_configured": "el proveedor de IA no está configurado", "ai": "el agente de IA pasa a una persona",
+    "auth": "el proveedor de IA rechazó la clave", "rate_limited": "el proveedor de IA está limitando las peticiones",
+    "unavailable": "el proveedor de IA no responde", "timeout": "el proveedor de IA tardó demasiado",
+    "bad_request": "el proveedor de IA rechazó la petición", "not_found": "el proveedor de IA no conoce el modelo",
+    "bad_answer": "el proveedor de IA respondió algo sin sentido",
 }
 KINDS = {"en": KINDS_EN, "es": KINDS_ES}
 REASONS = {"en": REASONS_EN, "es": REASONS_ES}

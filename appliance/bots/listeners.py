@@ -66,11 +66,11 @@ def _person_wrote(session: Session, states: States, conversation_id: str, messag
     if state is None:
         return
     pending_turn = state.turn_due_at is not None
-    if pending_turn or state.plan:
+    if pending_turn or state.plan or state.ai_job:
         activity.record(session, organization_id=state.organization_id, kind="SUPERSEDED",
                         phone_number_pk=state.phone_number_pk, conversation_id=conversation_id, reason="person_replied",
-                        messageId=message_id, parts=len(state.plan or ()), burst=pending_turn)
-    states.change(state, turn_due_at=None, plan=[], follow_up_at=None, follow_up_stage=0,
+                        messageId=message_id, parts=len(state.plan or ()), burst=pending_turn, ai=bool(state.ai_job))
+    states.change(state, turn_due_at=None, plan=[], follow_up_at=None, follow_up_stage=0, ai_job=None,
                   answered_through=max(state.answered_through or "", state.last_inbound_id or "") or None)
 
 

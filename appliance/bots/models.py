@@ -111,6 +111,7 @@ class BotConversation(SQLModel, table=True):
     follow_up_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     follow_up_stage: int = 0  # 0 none due, 1 the nudge is due, 2 the closing is due
     last_skip: str | None = Field(default=None, max_length=40)  # the last reason to stay silent (logged once)
+    ai_job: dict | None = Field(default=None, sa_type=JSON)  # an AI answer being thought: {token, agentId, askedAt}
     updated_at: datetime = Field(sa_type=UTCDateTime)
 
 

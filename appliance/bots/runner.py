@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from huey import crontab
 from sqlmodel import Session, func, select
 
-from appliance.bots import activity, states, turns
+from appliance.bots import activity, ai_step, states, turns
 from appliance.bots.models import BotConversation
 from appliance.contacts.models import Contact
 from appliance.conversations.models import Conversation
@@ -179,6 +179,12 @@ def _wake(due_at: datetime) -> None:
 @huey.task()
 def run_due_turns() -> None:
     run_due(runtime.get().db)
+
+
+@huey.periodic_task(crontab(minute="*"))
+def resume_ai_jobs() -> None:
+    """AI answers whose worker was lost (a crash) and that have waited too long, given out again."""
+    ai_step.resume(runtime.get().db, older_than=ai_step.STALE_AFTER)
 
 
 @huey.periodic_task(crontab(minute="*"))

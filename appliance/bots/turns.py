@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
 
-from appliance.bots import activity, flow_runner, follow_ups, hours, replies, snapshots, states
+from appliance.bots import activity, ai_step, flow_runner, follow_ups, hours, replies, snapshots, states
 from appliance.bots.guards import LASTING_SILENCES, silence_reason
 from appliance.bots import rules as bot_rules
 from appliance.bots.matching import compile_rule, first_match
@@ -77,6 +77,24 @@ class Turn:
     def log(self, kind: str, **detail) -> None:
         activity.record_in(self.session, self.conversation, kind, **detail)
 
+    def create_task(self, title: str, detail: str) -> None:
+        """A task for the team about this conversation (origin BOT)."""
+        task = team_tasks.do_create(
+            self.session, actor=replies.bot_actor(self.conversation.organization_id), origin="BOT",
+            title=title[:200] or "Follow up", detail=detail[:4000], conversation_id=self.conversation.id,
+            contact_id=self.contact.id, due_at=None)
+        self.log("TASK_CREATED", taskId=task.id, title=task.title)
+
+    def show_by_label(self, label: str) -> None:
+        """An image of the library named by its label (case aside); logged when there is none."""
+        found = next((image for image in self.session.exec(select(BotImage).where(
+            BotImage.organization_id == self.conversation.organization_id)).all()
+            if image.label.casefold() == label.strip().casefold()), None)
+        if found is None:
+            self.log("FAILED", reason="image_unavailable", label=label[:100])
+            return
+        self.show(found.id, None)
+
     def hand_off(self, reason: str, **detail) -> None:
         """A person takes over: automation falls silent, the team is told; the flow stops."""
         conversations_service.do_request_handoff(
@@ -106,7 +124,7 @@ def look_at(session: Session, conversation_id: str, now: datetime | None = None)
     states.write(session, state, now)
 
 
-def _new_turn(session: Session, state: SimpleNamespace, conversation: Conversation, config: dict,
+def new_turn(session: Session, state: SimpleNamespace, conversation: Conversation, config: dict,
               now: datetime) -> Turn:
     return Turn(session=session, now=now, state=state, config=config, conversation=conversation,
                 contact=session.get(Contact, conversation.contact_id),
@@ -120,7 +138,7 @@ def _take_turn(session: Session, state: SimpleNamespace, conversation: Conversat
     if not messages:
         return
     state.answered_through = messages[-1].id
-    turn = _new_turn(session, state, conversation, config, now)
+    turn = new_turn(session, state, conversation, config, now)
     turn.messages = list(messages)
     turn.text = "\n".join(t for t in (message_text.plain_text(m.type, m.payload) for m in messages) if t)
     reason = silence_reason(config, conversation, turn.contact)
@@ -258,15 +276,14 @@ def _rules(turn: Turn) -> bool:
 
 
 def _ai_agent(turn: Turn) -> bool:
-    """Where the AI agent answers (RULES_PLUS_AI_FALLBACK, AI_AGENT). Until AI agents are part of
-    the appliance the step says so and the fallback answers."""
+    """Where the AI agent answers (RULES_PLUS_AI_FALLBACK, AI_AGENT): the job is left for the AI
+    workers (bots/ai_step.py), which answer once the provider has, outside this transaction."""
     if turn.config["mode"] not in AI_MODES:
         return False
-    turn.log("SKIPPED", reason="ai_unavailable", messages=len(turn.messages))
-    return False
+    return ai_step.request(turn)
 
 
-def _fallback(turn: Turn) -> bool:
+def fallback(turn: Turn) -> bool:
     if turn.config["fallback_enabled"] and turn.config["fallback_message"].strip():
         turn.say(turn.config["fallback_message"])
         turn.log("FALLBACK_SENT")
@@ -275,7 +292,7 @@ def _fallback(turn: Turn) -> bool:
     return True
 
 
-PIPELINE = (_handoff_keywords, _active_flow, _flow_triggers, _rules, _ai_agent, _fallback)
+PIPELINE = (_handoff_keywords, _active_flow, _flow_triggers, _rules, _ai_agent, fallback)
 
 
 def finish(turn: Turn) -> None:
@@ -360,5 +377,5 @@ def _deferred_hand_off(session: Session, state: SimpleNamespace, conversation: C
     state.handoff_at = None
     if conversation is None or conversation.handoff_pending or conversation.assignee_user_id:
         return  # someone took it already
-    turn = _new_turn(session, state, conversation, config, now)
+    turn = new_turn(session, state, conversation, config, now)
     turn.hand_off("out_of_hours_opening")

@@ -58,7 +58,8 @@ def do_search(session: Session, *, actor: OrgActor, query: str, top_k: int = DEF
         results = _results(session, vector=vector, terms=wanted, ranked=ranked, top_k=top_k,
                            min_similarity=min_similarity)
     if record:
-        _record(session, actor=actor, query=query, agent_id=agent_id, results=results)
+        record_question(session, organization_id=actor.organization_id, agent_id=agent_id, query=query,
+                        results=results)
     return results
 
 
@@ -115,13 +116,16 @@ def _results(session: Session, *, vector, terms: list[str], ranked: Ranked, top_
     return results
 
 
-def _record(session: Session, *, actor: OrgActor, query: str, agent_id: str | None, results: list[Result]) -> None:
+def record_question(session: Session, *, organization_id: str, agent_id: str | None, query: str, results) -> None:
+    """Keep a question for the insights: what was asked, by which agent, its best similarity, whether
+    anything answered, and the documents the answers came from (`results`: anything with
+    `document_id` and `similarity`)."""
     now = clock.now()
-    asked = KnowledgeQuery(organization_id=actor.organization_id, agent_id=agent_id, query=query[:1000],
+    asked = KnowledgeQuery(organization_id=organization_id, agent_id=agent_id, query=query[:1000],
                            question_key=words.question_key(query), answered=bool(results), created_at=now,
                            best_similarity=max((result.similarity for result in results), default=None))
     session.add(asked)
     session.flush()
     for document_id in dict.fromkeys(result.document_id for result in results):
         session.add(KnowledgeQueryHit(query_id=asked.id, document_id=document_id,
-                                      organization_id=actor.organization_id, created_at=now))
+                                      organization_id=organization_id, created_at=now))

@@ -1,4 +1,5 @@
-"""In sandbox mode every new organization gets its simulated business account."""
+"""In sandbox mode every new organization gets its simulated business account, and its LOCAL AI
+provider pointed at the simulator's AI double."""
 
 from sqlmodel import Session
 
@@ -15,3 +16,5 @@ def connect_sandbox_account(session: Session, event: OutboxEvent) -> None:
         return
     service.do_connect_sandbox(session, sandbox.simulator(), organization_id=event.organization_id,
                                webhook_url=sandbox.webhook_url(settings))
+    service.do_configure_ai_double(session, organization_id=event.organization_id,
+                                   base_url=sandbox.graph_url(settings) + "/ai/openai")

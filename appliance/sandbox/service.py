@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
+from appliance.ai_agents import providers as ai_providers
+from appliance.ai_agents.models import ProviderCredential
 from appliance.core import runtime
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid, NotFound
@@ -30,6 +32,16 @@ def do_connect_sandbox(session: Session, simulator, *, organization_id: str, web
     return wabas_service.do_connect(session, actor=system, waba_id=account.waba_id, access_token=account.access_token,
                                     app_secret=account.app_secret, verify_token=None, name=SANDBOX_NAME,
                                     numbers=numbers, sandbox=True)
+
+
+def do_configure_ai_double(session: Session, *, organization_id: str, base_url: str) -> None:
+    """The LOCAL provider pointed at the simulator's AI double, so agents answer in the sandbox with
+    no key and no outside service (an owner's own LOCAL setting is kept)."""
+    if session.get(ProviderCredential, (organization_id, "LOCAL")) is not None:
+        return
+    system = OrgActor(user_id=None, kind="system", organization_id=organization_id, membership_id=None, role_key=None,
+                      permissions=frozenset())
+    ai_providers.do_put(session, actor=system, provider="LOCAL", base_url=base_url)
 
 
 def restore(simulator, webhook_url: str) -> int:
