@@ -132,7 +132,7 @@ def _finish(database: Database, document_id: str, token: str, *, text: _Text | N
             _replace_passages(session, document, text.passages, vectors)
             document.text_sha256, document.chunk_count = text.sha256, len(text.passages)
             document.embedded_with = embedder.current().name
-            if text.etag is not None or document.source_type == URL:
+            if document.source_type == URL:
                 document.etag = text.etag
         document.status, document.error = (FAILED, error) if error else (READY, None)
         if document.source_type == URL:

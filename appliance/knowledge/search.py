@@ -50,7 +50,8 @@ def do_search(session: Session, *, actor: OrgActor, query: str, top_k: int = DEF
     wanted = words.terms(query)
     document_ids = readable_documents(session, organization_id=actor.organization_id, tags=tags, agent_id=agent_id)
     if within is not None:
-        document_ids = [d for d in (within if document_ids is None else document_ids) if d in set(within)]
+        allowed = set(within)
+        document_ids = [d for d in (within if document_ids is None else document_ids) if d in allowed]
     results: list[Result] = []
     if document_ids != []:
         ranked = rank(session, organization_id=actor.organization_id, vector=vector, terms=wanted,

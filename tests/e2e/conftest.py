@@ -136,3 +136,15 @@ def screenshot():
     def take(page, name: str, full_page: bool = True) -> None:
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
     return take
+
+
+@pytest.fixture
+def sandbox_server(tmp_path, smtp):
+    """A real `appliance serve --sandbox` (the simulated network and AI double inside); its base URL."""
+    port = free_port()
+    proc = start_server(tmp_path / "data", port, "--sandbox", env={"APPLIANCE_SMTP_URL": ""})
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -4,25 +4,12 @@ from the console, write a rule and a flow with buttons, play the customer from t
 a person and see the conversation in the inbox with the hand-off banner, return it to the bot, and
 the bot answers again. Screenshots of the pages for the docs."""
 
-import pytest
 import requests
 
-from tests.e2e.conftest import free_port, start_server
 from tests.e2e.test_console_browser import PASSWORD, _browser, _first_run, _logo
 from tests.waiting import eventually
 
 CUSTOMER = "5215512345678"
-
-
-@pytest.fixture
-def sandbox_server(tmp_path, smtp):
-    port = free_port()
-    proc = start_server(tmp_path / "data", port, "--sandbox", env={"APPLIANCE_SMTP_URL": ""})
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def _add_step(page, index: int, kind: str, step_id: str, text: str = "", options=(), next_step=None):

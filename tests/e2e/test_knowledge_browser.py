@@ -7,10 +7,8 @@ a desktop and, in Spanish, on a phone."""
 import base64
 import time
 
-import pytest
 import requests
 
-from tests.e2e.conftest import free_port, start_server
 from tests.e2e.test_console_browser import PASSWORD, _browser, _first_run
 from tests.knowledge.test_knowledge_documents import POLICY, PRICE_LIST
 
@@ -22,17 +20,6 @@ DROP = """([name, data]) => {
   zone.dispatchEvent(new DragEvent("dragover", {dataTransfer: transfer, bubbles: true, cancelable: true}));
   zone.dispatchEvent(new DragEvent("drop", {dataTransfer: transfer, bubbles: true, cancelable: true}));
 }"""
-
-
-@pytest.fixture
-def sandbox_server(tmp_path, smtp):
-    port = free_port()
-    proc = start_server(tmp_path / "data", port, "--sandbox", env={"APPLIANCE_SMTP_URL": ""})
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def test_a_new_owner_fills_the_library_and_finds_the_shipping_price(sandbox_server, chromium, screenshot, tmp_path):
