@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from sqlmodel import select
 
-from appliance.ai_agents import catalog, providers, service as agents_service
+from appliance.ai_agents import catalog, providers, service as agents_service, spend
 from appliance.ai_agents.models import BotAgent
 from appliance.ai_providers.base import ChatReply, ChatRequest, Message, ProviderError, Tool
 from appliance.core import text as bot_text
@@ -148,10 +148,14 @@ def _hours(schedule: dict) -> str:
     return "; ".join(days) or "not given"
 
 
+def business_facts(organization: Organization) -> str:
+    return (f"Business: {organization.name}. Time zone: {organization.timezone}. "
+            f"Opening hours: {_hours(organization.business_hours_schedule)}.")
+
+
 def _system(agent: BotAgent, organization: Organization, services: list[str], passages: list[Passage]) -> str:
     parts = [agent.system_prompt.strip() or f"You are the assistant of {organization.name}.", STYLE,
-             f"Business: {organization.name}. Time zone: {organization.timezone}. "
-             f"Opening hours: {_hours(organization.business_hours_schedule)}."]
+             business_facts(organization)]
     if services:
         parts.append("Services and prices:\n" + "\n".join(services))
     if passages:
@@ -181,11 +185,17 @@ def _carry_out(database: Database, actor: OrgActor, agent: BotAgent, call, resul
 
 def probe(database: Database, *, actor: OrgActor, agent_id: str, messages: list[dict]) -> Answer:
     """The probador: the agent answers a test conversation; nothing is sent to anyone, nothing is
-    recorded. A provider's failure is 502 `ai_provider_failed` with its sentence."""
+    recorded but its cost (it counts toward the AI spend caps: 409 ai_spend_cap_reached once one is
+    reached). A provider's failure is 502 `ai_provider_failed` with its sentence."""
     with database.unit_of_work(write=False) as session:
         agent = agents_service.access_agent(session, actor=actor, agent_id=agent_id)
+        spend.check_within_caps(session, actor.organization_id)
         session.expunge(agent)
     try:
-        return answer(database, actor=actor, agent=agent, messages=[(m["role"], m["content"]) for m in messages])
+        result = answer(database, actor=actor, agent=agent, messages=[(m["role"], m["content"]) for m in messages])
     except ProviderError as exc:
         raise BadGateway(str(exc), code="ai_provider_failed", provider=exc.provider, kind=exc.kind) from None
+    with database.unit_of_work(write=True) as session:  # a test costs what a reply costs
+        spend.record(session, actor.organization_id, tokens_in=result.tokens_in, tokens_out=result.tokens_out,
+                     cost_usd=result.cost_usd)
+    return result

@@ -2,7 +2,7 @@
 
 from flask.views import MethodView
 
-from appliance.ai_agents import answering, catalog, providers, schemas, service
+from appliance.ai_agents import answering, catalog, configurador, providers, schemas, service
 from appliance.conversations import inbox as conversations_inbox
 from appliance.conversations.schemas import ConversationSchema
 from appliance.core import runtime
@@ -122,6 +122,17 @@ class Probe(MethodView):
         tokens; sends nothing to any customer (502 ai_provider_failed with the provider's reason)"""
         return answering.probe(runtime.get().db, actor=current_org_actor(), agent_id=str(agent_id),
                                messages=body["messages"])
+
+
+@agents_blp.route("/<uuid:agent_id>/configurador")
+class Configurador(MethodView):
+    @agents_blp.requires("bot:write")
+    @agents_blp.arguments(schemas.ConfiguradorSchema)
+    @agents_blp.response(201, schemas.ProposalsSchema)
+    def post(self, body, org_id, agent_id):
+        """The agent's model proposes system prompts for a goal (up to 3, each with why); nothing is
+        changed until one is saved with PATCH (502 ai_provider_failed, 409 ai_spend_cap_reached)"""
+        return configurador.propose(runtime.get().db, actor=current_org_actor(), agent_id=str(agent_id), goal=body["goal"])
 
 
 @pin_blp.route("/<uuid:conversation_id>/agent")

@@ -50,3 +50,20 @@ class BotAgent(SQLModel, table=True):
     enabled: bool = True
     created_at: datetime = Field(sa_type=UTCDateTime)
     updated_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class AISpendDay(SQLModel, table=True):
+    """What an organization's AI calls cost on one of its days (its time zone): the bot's replies,
+    the probador and the configurador alike, estimated from tokens and the catalog's prices. A row a
+    day keeps the spend caps' check to one short range read (ai_agents/spend.py)."""
+
+    __tablename__ = "ai_spend_days"
+
+    organization_id: str = Field(sa_column=Column(ForeignKey("organizations.id", ondelete="CASCADE",
+                                                             name="fk_ai_spend_days_organization_id"),
+                                                  primary_key=True))
+    day: str = Field(primary_key=True, max_length=10)  # YYYY-MM-DD in the organization's time zone
+    calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float = 0.0

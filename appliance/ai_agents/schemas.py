@@ -133,3 +133,20 @@ class ProbeAnswerSchema(ApiSchema):
     tokens_out = fields.Integer()
     latency_ms = fields.Integer()
     cost_usd = fields.Float(metadata={"description": "Estimated from the model's list prices"})
+
+
+class ConfiguradorSchema(ApiSchema):
+    goal = Text(required=True, min_length=3, max_length=2000, multiline=True,
+                metadata={"description": "What the agent should achieve, in the owner's words"})
+
+
+class ProposalSchema(ApiSchema):
+    system_prompt = fields.String()
+    why = fields.String()
+
+
+class ProposalsSchema(ApiSchema):
+    proposals = fields.List(fields.Nested(ProposalSchema))
+    tokens_in = fields.Integer()
+    tokens_out = fields.Integer()
+    cost_usd = fields.Float()

@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
 
-from appliance.ai_agents import answering, providers as ai_providers, service as agents_service
+from appliance.ai_agents import answering, providers as ai_providers, service as agents_service, spend as ai_spend
 from appliance.ai_agents.models import BotAgent
 from appliance.ai_providers.base import ProviderError
 from appliance.bots import replies, snapshots, states
@@ -81,6 +81,12 @@ def request(turn) -> bool:
     session, conversation = turn.session, turn.conversation
     if not plans.has_capability(session, conversation.organization_id, "bot.ai"):
         turn.log("SKIPPED", reason="plan_capability_missing", capability="bot.ai")
+        return False
+    capped = ai_spend.cap_reached(session, conversation.organization_id)
+    if capped is not None:
+        turn.log("SKIPPED", reason="ai_spend_cap_reached", cap=capped.cap_reached,
+                 spentUsd=round(capped.today_usd if capped.cap_reached == "daily" else capped.month_usd, 4),
+                 limitUsd=capped.daily_cap_usd if capped.cap_reached == "daily" else capped.monthly_cap_usd)
         return False
     agent = agent_for(session, conversation, turn.config)
     if agent is None:
@@ -151,6 +157,9 @@ def _write(database: Database, conversation_id: str, token: str, agent: BotAgent
     from appliance.bots import turns  # turns imports this module for its pipeline step
     with database.unit_of_work(write=True) as session:
         now = clock.now()
+        if outcome is not None:  # the provider was paid whether or not the reply is still wanted
+            ai_spend.record(session, agent.organization_id, tokens_in=outcome.tokens_in, tokens_out=outcome.tokens_out,
+                            cost_usd=outcome.cost_usd)
         state = states.read(session, conversation_id)
         if state is None or (state.ai_job or {}).get("token") != token:
             return
@@ -179,7 +188,8 @@ def _reply(session: Session, turn, agent: BotAgent, history: list[tuple[str, str
                                 query=question, results=outcome.knowledge)
     turn.log("AI_REPLY", agentId=agent.id or None, agent=agent.name, provider=agent.provider, model=agent.model,
              tokensIn=outcome.tokens_in, tokensOut=outcome.tokens_out, costUsd=round(outcome.cost_usd, 6),
-             latencyMs=outcome.latency_ms, passages=[{"documentId": p.document_id, "title": p.title,
+             latencyMs=outcome.latency_ms, handoff=any(a["type"] == "handoff" for a in outcome.actions),
+             passages=[{"documentId": p.document_id, "title": p.title,
                                                       "similarity": p.similarity} for p in outcome.knowledge[:5]])
     for action in outcome.actions:
         if action["type"] == "handoff" and "handoff" in agent.capabilities:

@@ -2,7 +2,7 @@
 
 from flask.views import MethodView
 
-from appliance.bots import activity, flows, image_schemas, images, rules, schemas, service
+from appliance.bots import activity, agent_stats, flows, image_schemas, images, rules, schemas, service
 from appliance.http.api import Blueprint, takes_upload, uploaded_file, uploaded_form
 from appliance.http.files import serve_stored_file
 from appliance.http.auth import current_org_actor
@@ -112,6 +112,16 @@ class BotHealth(MethodView):
     def get(self, org_id):
         """Each number's bot: healthy, or the problems that keep it from doing what it is set to do"""
         return activity.health(db_session(), actor=current_org_actor())
+
+
+@activity_blp.route("/agents/stats")
+class AgentStats(MethodView):
+    @activity_blp.requires("bot:read")
+    @activity_blp.arguments(schemas.AgentStatsArgsSchema, location="query")
+    @activity_blp.response(200, schemas.AgentStatsSchema(many=True))
+    def get(self, args, org_id):
+        """Per AI agent over the last `dias` days: conversations, replies, hand-offs, errors, tokens, cost"""
+        return agent_stats.agent_stats(db_session(), actor=current_org_actor(), days=args["dias"])
 
 
 flows_blp = Blueprint("bot_flows", __name__, url_prefix="/organizations/<uuid:org_id>/bot/flows",

@@ -39,6 +39,7 @@ REASONS_EN = {
     "unavailable": "the AI provider is down or unreachable", "timeout": "the AI provider took too long",
     "bad_request": "the AI provider refused the request", "not_found": "the AI provider does not know the model",
     "bad_answer": "the AI provider answered nonsense",
+    "ai_spend_cap_reached": "the billing group's AI spending limit is reached",
 }
 REASONS_ES = {
     "bot_off": "el bot está apagado", "opted_out": "el cliente pidió no recibir mensajes",
@@ -60,6 +61,7 @@ REASONS_ES = {
     "unavailable": "el proveedor de IA no responde", "timeout": "el proveedor de IA tardó demasiado",
     "bad_request": "el proveedor de IA rechazó la petición", "not_found": "el proveedor de IA no conoce el modelo",
     "bad_answer": "el proveedor de IA respondió algo sin sentido",
+    "ai_spend_cap_reached": "se alcanzó el límite de gasto en IA del grupo de facturación",
 }
 KINDS = {"en": KINDS_EN, "es": KINDS_ES}
 REASONS = {"en": REASONS_EN, "es": REASONS_ES}

@@ -147,6 +147,24 @@ class BotActivityArgsSchema(PageArgsSchema):
     kind = fields.String(load_default=None, validate=validate.OneOf(ACTIVITY_KINDS))
 
 
+class AgentStatsArgsSchema(ApiSchema):
+    dias = fields.Integer(load_default=30, validate=validate.Range(1, 365), metadata={"description": "Days back"})
+
+
+class AgentStatsSchema(ApiSchema):
+    agent_id = fields.String(allow_none=True, metadata={"description": "null: the number's own AI settings"})
+    name = fields.String(allow_none=True)
+    provider = fields.String(allow_none=True)
+    model = fields.String(allow_none=True)
+    conversations = fields.Integer(metadata={"description": "Conversations it answered"})
+    replies = fields.Integer()
+    handoffs = fields.Integer(metadata={"description": "Replies that handed the conversation to a person"})
+    errors = fields.Integer(metadata={"description": "Provider failures (the fallback was sent)"})
+    tokens_in = fields.Integer()
+    tokens_out = fields.Integer()
+    cost_usd = fields.Float(metadata={"description": "Estimated from the model's list prices"})
+
+
 class BotProblemSchema(ApiSchema):
     code = fields.String()
     detail = fields.String()
