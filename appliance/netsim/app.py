@@ -349,7 +349,9 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
     @app.get("/ai/<any(openai, anthropic):shape>/v1/models")
     @app.get("/ai/<any(gemini):shape>/v1beta/models")
     def ai_models(shape):
-        return jsonify(ai_double.model_list(shape))
+        key_header = {"anthropic": "x-api-key", "gemini": "x-goog-api-key"}.get(shape)  # as their chat routes
+        refused = ai_double.key_refused(dict(request.headers), key_header) if key_header else None
+        return ai_answer(refused) if refused else jsonify(ai_double.model_list(shape))
 
     @app.put("/_control/ai")
     def control_ai():
