@@ -15,7 +15,7 @@ AI_TEXTS = Texts(
         "an agent and try it in its test chat before customers meet it.",
         "no_provider": "No provider is set up yet:", "set_up_provider": "set one up",
         "default": "default", "disabled": "off", "all_numbers": "all numbers", "numbers_count": "{n} numbers",
-        "replies": "replies", "conversations": "conversations", "handoffs": "hand-offs", "errors": "errors",
+        "replies": "replies", "conversations": "conversations", "handoffs": "hand-offs", "failures": "failed",
         "tokens": "tokens", "cost": "cost", "settings_agent": "Own AI settings of a number",
         "spend_title": "AI spending", "today": "Today", "this_month": "This month", "no_cap": "no limit",
         "cap_of": "of {cap} USD", "cap_reached": "Limit reached: the bot sends the fallback message instead of AI "
@@ -27,7 +27,7 @@ AI_TEXTS = Texts(
         "configured": "set up", "not_configured": "not set up", "api_key": "API key",
         "api_key_optional": "API key (if your server asks for one)", "api_key_kept": "API key "
         "(leave empty to keep the one saved)", "base_url": "Address", "base_url_hint": "Empty: the vendor's own.",
-        "base_url_local": "Address of your OpenAI-compatible server (Ollama: http://localhost:11434/v1)",
+        "base_url_local": "Address of your OpenAI-compatible server (Ollama: http://localhost:11434)",
         "save": "Save", "test": "Test connection", "forget": "Forget", "confirm_forget": "Forget this provider's key "
         "and address? Agents that use it will answer with the fallback message.",
         "last_error": "Last problem", "checked_ok": "Connected: {n} models offered.", "checked_failed": "Not connected:",
@@ -77,7 +77,7 @@ AI_TEXTS = Texts(
         "servidor), luego crea un agente y pruébalo en su chat de prueba antes de que lo vean los clientes.",
         "no_provider": "Aún no hay ningún proveedor configurado:", "set_up_provider": "configura uno",
         "default": "por defecto", "disabled": "apagado", "all_numbers": "todos los números", "numbers_count": "{n} números",
-        "replies": "respuestas", "conversations": "conversaciones", "handoffs": "pases a persona", "errors": "errores",
+        "replies": "respuestas", "conversations": "conversaciones", "handoffs": "pases a persona", "failures": "fallidas",
         "tokens": "tokens", "cost": "coste", "settings_agent": "Ajustes de IA propios de un número",
         "spend_title": "Gasto en IA", "today": "Hoy", "this_month": "Este mes", "no_cap": "sin límite",
         "cap_of": "de {cap} USD", "cap_reached": "Límite alcanzado: el bot envía la respuesta por defecto en lugar "
@@ -90,7 +90,7 @@ AI_TEXTS = Texts(
         "api_key_optional": "Clave de API (si tu servidor la pide)",
         "api_key_kept": "Clave de API (vacía para conservar la guardada)", "base_url": "Dirección",
         "base_url_hint": "Vacía: la del proveedor.",
-        "base_url_local": "Dirección de tu servidor compatible con OpenAI (Ollama: http://localhost:11434/v1)",
+        "base_url_local": "Dirección de tu servidor compatible con OpenAI (Ollama: http://localhost:11434)",
         "save": "Guardar", "test": "Probar conexión", "forget": "Olvidar", "confirm_forget": "¿Olvidar la clave y la "
         "dirección de este proveedor? Los agentes que lo usan responderán con el mensaje por defecto.",
         "last_error": "Último problema", "checked_ok": "Conectado: ofrece {n} modelos.", "checked_failed": "Sin conexión:",

@@ -29,7 +29,7 @@ TEXTS = Texts(
         "handoff": "A person was requested", "return_to_bot": "Return to bot", "bot": "Bot",
         "reply_quick": "Write a reply (type / for quick replies)", "quick_replies": "Quick replies",
         "bot_kinds": KINDS_EN, "bot_reasons": REASONS_EN,
-        "ai_passages": "What it read ({n} passages)", "ai_no_passages": "No passage of the knowledge base fitted; it "
+        "ai_passages": "Passages it read: {n}", "ai_no_passages": "No passage of the knowledge base fitted; it "
         "answered from the business's facts.", "ai_tokens": "{tokens_in} tokens in, {tokens_out} out · {cost} USD",
         "hidden": "Message hidden", "restore": "Show again", "hide": "Hide",
         "failed": "Not delivered", "retry": "Send again", "edited": "edited", "react": "React",
@@ -68,7 +68,7 @@ TEXTS = Texts(
         "handoff": "Se pidió una persona", "return_to_bot": "Devolver al bot", "bot": "Bot",
         "reply_quick": "Escribe una respuesta (/ para respuestas rápidas)", "quick_replies": "Respuestas rápidas",
         "bot_kinds": KINDS_ES, "bot_reasons": REASONS_ES,
-        "ai_passages": "Qué leyó ({n} fragmentos)", "ai_no_passages": "Ningún fragmento de la base de conocimiento "
+        "ai_passages": "Fragmentos que leyó: {n}", "ai_no_passages": "Ningún fragmento de la base de conocimiento "
         "encajaba; respondió con los datos del negocio.", "ai_tokens": "{tokens_in} tokens de entrada, {tokens_out} de salida · {cost} USD",
         "hidden": "Mensaje oculto", "restore": "Mostrar de nuevo", "hide": "Ocultar",
         "failed": "No entregado", "retry": "Enviar de nuevo", "edited": "editado", "react": "Reaccionar",
