@@ -73,7 +73,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_GRAPH_API_VERSION", "v23.0", "Graph API version used in every call."),
     Setting("APPLIANCE_GRAPH_TIMEOUT_SECONDS", "15", "Seconds to wait for the Graph API before a call counts as failed (and retryable).", float),
     Setting("APPLIANCE_KNOWLEDGE_ALLOW_PRIVATE_URLS", "false", "Let the knowledge base read web pages on private, loopback and link-local addresses (an intranet wiki); by default only public pages.", _bool),
-    Setting("APPLIANCE_AI_WORKERS", "16", "Threads that wait on AI providers for the bot's answers (each holds one answer in progress; none holds the database).", int),
+    Setting("APPLIANCE_AI_WORKERS", "64", "Threads that wait on AI providers for the bot's answers (each holds one answer in progress and mostly sleeps; none holds the database). Answers beyond this many at once wait their turn.", int),
     Setting("APPLIANCE_QUEUE_WORKERS", "2", "Background task threads running inside the server process.", int),
     Setting("APPLIANCE_LOG_LEVEL", "INFO", "Log level: DEBUG, INFO, WARNING or ERROR."),
 )

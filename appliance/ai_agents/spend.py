@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import func, update
+from sqlalchemy import func
 from sqlmodel import Session, select
 
 from appliance.ai_agents.models import AISpendDay
@@ -39,34 +39,32 @@ class Spend:
         return None
 
 
-def _local_day(organization: Organization, at: datetime) -> str:
+def _local_day(timezone: str | None, at: datetime) -> str:
     try:
-        zone = ZoneInfo(organization.timezone or "UTC")
+        zone = ZoneInfo(timezone or "UTC")
     except (KeyError, ValueError):
         zone = ZoneInfo("UTC")
     return at.astimezone(zone).date().isoformat()
 
 
 def record(session: Session, organization_id: str, *, tokens_in: int, tokens_out: int, cost_usd: float) -> None:
-    """Add one call to the organization's day, in the caller's write transaction."""
-    organization = session.get(Organization, organization_id)
-    if organization is None:
-        return
-    day = _local_day(organization, clock.now())
-    changed = session.execute(update(AISpendDay).where(
-        AISpendDay.organization_id == organization_id, AISpendDay.day == day).values(
-        calls=AISpendDay.calls + 1, tokens_in=AISpendDay.tokens_in + tokens_in,
-        tokens_out=AISpendDay.tokens_out + tokens_out, cost_usd=AISpendDay.cost_usd + cost_usd)).rowcount
+    """Add one call to the organization's day, in the caller's write transaction. Core statements:
+    every AI reply's transaction does this, and the ORM's update costs ~5 ms more."""
+    timezone = session.execute(select(Organization.timezone).where(Organization.id == organization_id)).scalar()
+    day = _local_day(timezone, clock.now())
+    table = AISpendDay.__table__
+    changed = session.execute(table.update().where(table.c.organization_id == organization_id, table.c.day == day).values(
+        calls=table.c.calls + 1, tokens_in=table.c.tokens_in + tokens_in, tokens_out=table.c.tokens_out + tokens_out,
+        cost_usd=table.c.cost_usd + cost_usd)).rowcount
     if not changed:  # the day's first call; the write lock is held, so nobody inserts it meanwhile
-        session.add(AISpendDay(organization_id=organization_id, day=day, calls=1, tokens_in=tokens_in,
-                               tokens_out=tokens_out, cost_usd=cost_usd))
-        session.flush()
+        session.execute(table.insert().values(organization_id=organization_id, day=day, calls=1, tokens_in=tokens_in,
+                                              tokens_out=tokens_out, cost_usd=cost_usd))
 
 
 def of(session: Session, organization_id: str) -> Spend:
     """Today's and this month's spend with the caps in force."""
     organization = session.get(Organization, organization_id)
-    today = _local_day(organization, clock.now())
+    today = _local_day(organization.timezone, clock.now())
     rows = session.exec(select(AISpendDay.day, AISpendDay.cost_usd).where(
         AISpendDay.organization_id == organization_id, AISpendDay.day >= today[:8] + "01")).all()
     return Spend(today_usd=sum(cost for day, cost in rows if day == today),

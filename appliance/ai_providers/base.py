@@ -82,7 +82,9 @@ class ChatClient(Protocol):
     def list_models(self) -> list[str]: ...
 
 
-_pool = urllib3.PoolManager(num_pools=16, maxsize=8, retries=False)
+# As many kept connections per provider as answers the AI workers wait on at once (APPLIANCE_AI_WORKERS):
+# beyond maxsize urllib3 opens a connection per call and throws it away (a TLS handshake each, to a vendor).
+_pool = urllib3.PoolManager(num_pools=16, maxsize=64, retries=False)
 
 
 @dataclass

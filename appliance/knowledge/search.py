@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from appliance.core import clock
+from appliance.core.db import insert_many
+from appliance.core.ids import new_id
 from appliance.core.actor import OrgActor
 from appliance.knowledge import embedder, vector_index, word_index, words
 from appliance.knowledge.models import KnowledgeChunk, KnowledgeDocument, KnowledgeQuery, KnowledgeQueryHit
@@ -56,8 +58,8 @@ def do_search(session: Session, *, actor: OrgActor, query: str, top_k: int = DEF
     if document_ids != []:
         ranked = rank(session, organization_id=actor.organization_id, vector=vector, terms=wanted,
                       pool=max(4 * top_k, 20), document_ids=document_ids)
-        results = _results(session, vector=vector, terms=wanted, ranked=ranked, top_k=top_k,
-                           min_similarity=min_similarity)
+        results = _results(session, organization_id=actor.organization_id, vector=vector, terms=wanted,
+                           ranked=ranked, top_k=top_k, min_similarity=min_similarity)
     if record:
         record_question(session, organization_id=actor.organization_id, agent_id=agent_id, query=query,
                         results=results)
@@ -94,11 +96,10 @@ def rank(session: Session, *, organization_id: str, vector, terms: list[str], po
     return Ranked(by_meaning, by_words, fused, dict(nearest))
 
 
-def _results(session: Session, *, vector, terms: list[str], ranked: Ranked, top_k: int,
+def _results(session: Session, *, organization_id: str, vector, terms: list[str], ranked: Ranked, top_k: int,
              min_similarity: float) -> list[Result]:
     ids = [chunk_id for chunk_id, _ in ranked.fused]
-    similarity = {**ranked.similarity, **vector_index.similarities(
-        session, vector=vector, chunk_ids=[chunk_id for chunk_id in ids if chunk_id not in ranked.similarity])}
+    similarity = dict(ranked.similarity)
     rows = {row[0]: row for row in session.exec(
         select(KnowledgeChunk.id, KnowledgeChunk.document_id, KnowledgeChunk.text, KnowledgeDocument.title)
         .join(KnowledgeDocument, KnowledgeDocument.id == KnowledgeChunk.document_id)
@@ -109,6 +110,9 @@ def _results(session: Session, *, vector, terms: list[str], ranked: Ranked, top_
         if row is None:
             continue
         exact = words.matches_all(row[2], terms)
+        if chunk_id not in similarity:  # found by its words only: looked up when its turn comes, not all at once
+            similarity.update(vector_index.similarities(session, organization_id=organization_id, vector=vector,
+                                                             chunk_ids=[chunk_id]))
         close = similarity.get(chunk_id, 0.0)
         if close >= min_similarity or exact:
             results.append(Result(chunk_id, row[1], row[3], row[2], close, exact, round(score, 6)))
@@ -120,13 +124,13 @@ def _results(session: Session, *, vector, terms: list[str], ranked: Ranked, top_
 def record_question(session: Session, *, organization_id: str, agent_id: str | None, query: str, results) -> None:
     """Keep a question for the insights: what was asked, by which agent, its best similarity, whether
     anything answered, and the documents the answers came from (`results`: anything with
-    `document_id` and `similarity`)."""
-    now = clock.now()
-    asked = KnowledgeQuery(organization_id=organization_id, agent_id=agent_id, query=query[:1000],
-                           question_key=words.question_key(query), answered=bool(results), created_at=now,
-                           best_similarity=max((result.similarity for result in results), default=None))
-    session.add(asked)
-    session.flush()
-    for document_id in dict.fromkeys(result.document_id for result in results):
-        session.add(KnowledgeQueryHit(query_id=asked.id, document_id=document_id,
-                                      organization_id=organization_id, created_at=now))
+    `document_id` and `similarity`). Through the driver: the bot records one in every AI reply's
+    transaction, where two mapped objects and their flush cost ~3 ms."""
+    now, query_id = clock.now(), new_id()
+    insert_many(session, KnowledgeQuery.__table__, [{
+        "id": query_id, "organization_id": organization_id, "agent_id": agent_id, "query": query[:1000],
+        "question_key": words.question_key(query), "answered": bool(results), "created_at": now,
+        "best_similarity": max((result.similarity for result in results), default=None)}])
+    insert_many(session, KnowledgeQueryHit.__table__, [
+        {"query_id": query_id, "document_id": document_id, "organization_id": organization_id, "created_at": now}
+        for document_id in dict.fromkeys(result.document_id for result in results)])

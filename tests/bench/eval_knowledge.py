@@ -99,7 +99,7 @@ def evaluate(database, organization_id: str) -> dict:
             ranked = search.rank(session, organization_id=organization_id, vector=vector, terms=terms, pool=POOL,
                                  document_ids=None)
             sims = {**ranked.similarity, **search.vector_index.similarities(
-                session, vector=vector, chunk_ids=[c for c, _ in ranked.fused if c not in ranked.similarity])}
+                session, organization_id=organization_id, vector=vector, chunk_ids=[c for c, _ in ranked.fused if c not in ranked.similarity])}
             exact = {c for c, _ in ranked.fused if words.matches_all(texts[c], terms)}
             return ranked, lambda threshold: [c for c, _ in ranked.fused if sims.get(c, 0) >= threshold or c in exact][:5]
 
