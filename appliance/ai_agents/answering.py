@@ -72,10 +72,11 @@ class Answer:
 
 def answer(database: Database, *, actor: OrgActor, agent: BotAgent, messages: list[tuple[str, str]],
            top_k: int = knowledge_search.DEFAULT_TOP_K, min_similarity: float = knowledge_search.DEFAULT_MIN_SIMILARITY,
-           protected_values: list[str] = ()) -> Answer:
-    """`messages`: (user | assistant, text), oldest first. Raises providers' Invalid
-    (provider_not_configured) and ProviderError."""
-    question = next((text for role, text in reversed(messages) if role == "user"), "")
+           protected_values: list[str] = (), instruction: str | None = None, search: bool = True) -> Answer:
+    """`messages`: (user | assistant, text), oldest first; `instruction` is added to the system
+    prompt (a follow-up's nudge), and `search` False leaves the library out of the prompt (the
+    tool stays offered). Raises providers' Invalid (provider_not_configured) and ProviderError."""
+    question = next((text for role, text in reversed(messages) if role == "user"), "") if search else ""
     with database.unit_of_work(write=False) as session:
         client = providers.client_of(session, actor.organization_id, agent.provider)
         organization = session.get(Organization, actor.organization_id)
@@ -84,7 +85,8 @@ def answer(database: Database, *, actor: OrgActor, agent: BotAgent, messages: li
         passages = _search(session, actor, agent, question, top_k, min_similarity, within) if question else []
     tools = tuple(TOOLS[key] for key in agent.capabilities if key in TOOLS and key not in catalog.NOT_YET_OFFERED)
     conversation = [Message(role, text) for role, text in messages[-HISTORY:] if text.strip()]
-    request = ChatRequest(model=agent.model, system=_system(agent, organization, services, passages), tools=tools,
+    system = _system(agent, organization, services, passages) + (f"\n\n{instruction}" if instruction else "")
+    request = ChatRequest(model=agent.model, system=system, tools=tools,
                           temperature=agent.temperature, max_tokens=agent.max_tokens, messages=tuple(conversation))
     result = Answer("", [], knowledge=list(passages))
     for _ in range(MAX_TOOL_ROUNDS + 1):

@@ -24,13 +24,17 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
 
-from appliance.ai_agents import answering, providers as ai_providers, service as agents_service, spend as ai_spend
+from appliance.ai_agents import (answering, intents, providers as ai_providers, service as agents_service,
+                                 spend as ai_spend)
 from appliance.ai_agents.models import BotAgent
 from appliance.ai_providers.base import ProviderError
-from appliance.bots import replies, snapshots, states
+from appliance.bots import activity, replies, snapshots, states
 from appliance.bots.guards import silence_reason
+from appliance.contacts.models import Contact
+from appliance.conversations import service as conversations_service
 from appliance.conversations.models import Conversation, ConversationTag
-from appliance.core import clock
+from appliance.conversations.recording import window_open
+from appliance.core import clock, text as bot_text
 from appliance.core.db import Database, after_commit
 from appliance.core.errors import Invalid
 from appliance.core.ids import new_id
@@ -38,17 +42,28 @@ from appliance.knowledge import search as knowledge_search
 from appliance.messages import text as message_text
 from appliance.messages.models import Message
 from appliance.organizations import plans
+from appliance.tags import service as tags_service
 from appliance.tags.models import Tag
 
 log = logging.getLogger(__name__)
 STALE_AFTER = timedelta(minutes=2)  # longer than a provider's timeout and its one retry
+REPLY, FOLLOW_UP = "reply", "follow_up"  # what a job is for: answering the customer, or nudging a silent one
+NUDGE = ("The customer has not answered your last message for a while. Write one short, friendly message (one "
+         "or two sentences) in the customer's language inviting them to go on, without repeating what you said.")
+SILENCE_NOTE = "[No answer from the customer for {minutes} minutes]"
+
+
+def _serving(session: Session, conversation: Conversation) -> list[BotAgent]:
+    return [a for a in agents_service.list_agents(session, actor=replies.bot_actor(conversation.organization_id),
+                                                  phone_number_pk=conversation.phone_number_pk) if a.enabled]
 
 
 def agent_for(session: Session, conversation: Conversation, config: dict) -> BotAgent | None:
-    """Which agent answers: pinned, routed by tags (intent classifier on), the number's default, or
-    the model of the number's own AI settings (an agent that lives in the configuration)."""
-    serving = [a for a in agents_service.list_agents(session, actor=replies.bot_actor(conversation.organization_id),
-                                                     phone_number_pk=conversation.phone_number_pk) if a.enabled]
+    """Which agent answers: pinned, routed by the conversation's tags (intent classifier on), the
+    number's default, or the model of the number's own AI settings (an agent that lives in the
+    configuration). With the classifier on and no tag routing yet, the job classifies the customer's
+    message first (`_classified`), and its topic becomes the conversation's tag."""
+    serving = _serving(session, conversation)
     if conversation.bot_agent_id:
         pinned = next((a for a in serving if a.id == conversation.bot_agent_id), None)
         if pinned is not None:
@@ -75,27 +90,58 @@ def _tag_names(session: Session, conversation: Conversation) -> list[str]:
                              .where(ConversationTag.conversation_id == conversation.id)).all())
 
 
+def _refusal(session: Session, conversation: Conversation, config: dict) -> tuple[dict, BotAgent | None]:
+    """Why no AI may answer now ({reason, ...} for the log, or {}), and the agent that would."""
+    if not plans.has_capability(session, conversation.organization_id, "bot.ai"):
+        return {"reason": "plan_capability_missing", "capability": "bot.ai"}, None
+    capped = ai_spend.cap_reached(session, conversation.organization_id)
+    if capped is not None:
+        daily = capped.cap_reached == "daily"
+        return {"reason": "ai_spend_cap_reached", "cap": capped.cap_reached,
+                "spentUsd": round(capped.today_usd if daily else capped.month_usd, 4),
+                "limitUsd": capped.daily_cap_usd if daily else capped.monthly_cap_usd}, None
+    agent = agent_for(session, conversation, config)
+    return ({"reason": "no_agent"}, None) if agent is None else ({}, agent)
+
+
+def _leave_job(session: Session, state, conversation: Conversation, agent: BotAgent, now: datetime,
+               purpose: str = REPLY, classify: bool = False) -> None:
+    token = new_id()
+    state.ai_job = {"token": token, "agentId": agent.id or None, "askedAt": now.isoformat(), "runs": 0,
+                    "purpose": purpose, "classify": classify}
+    workers.submit_after_commit(session, conversation.id, token)
+
+
 def request(turn) -> bool:
     """In the turn: choose the agent and leave the job for the workers. False when no agent can
     answer (the fallback then does)."""
-    session, conversation = turn.session, turn.conversation
-    if not plans.has_capability(session, conversation.organization_id, "bot.ai"):
-        turn.log("SKIPPED", reason="plan_capability_missing", capability="bot.ai")
+    refused, agent = _refusal(turn.session, turn.conversation, turn.config)
+    if refused:
+        turn.log("SKIPPED", **refused, **({"messages": len(turn.messages)} if refused["reason"] == "no_agent" else {}))
         return False
-    capped = ai_spend.cap_reached(session, conversation.organization_id)
-    if capped is not None:
-        turn.log("SKIPPED", reason="ai_spend_cap_reached", cap=capped.cap_reached,
-                 spentUsd=round(capped.today_usd if capped.cap_reached == "daily" else capped.month_usd, 4),
-                 limitUsd=capped.daily_cap_usd if capped.cap_reached == "daily" else capped.monthly_cap_usd)
-        return False
-    agent = agent_for(session, conversation, turn.config)
-    if agent is None:
-        turn.log("SKIPPED", reason="no_agent", messages=len(turn.messages))
-        return False
-    token = new_id()
-    turn.state.ai_job = {"token": token, "agentId": agent.id or None, "askedAt": turn.now.isoformat(), "runs": 0}
-    workers.submit_after_commit(session, conversation.id, token)
+    _leave_job(turn.session, turn.state, turn.conversation, agent, turn.now,
+               classify=_should_classify(turn.session, turn.conversation, turn.config, agent))
     return True
+
+
+def _should_classify(session: Session, conversation: Conversation, config: dict, chosen: BotAgent) -> bool:
+    """The classifier is on, the conversation is not pinned and its tags routed it nowhere (the
+    default answers), and some agent of the number has route tags to sort it into."""
+    if not config["intent_classifier_enabled"] or (chosen.id and chosen.id == conversation.bot_agent_id):
+        return False
+    if {t.casefold() for t in chosen.route_tags} & {name.casefold() for name in _tag_names(session, conversation)}:
+        return False  # its tags routed it already
+    return any(a.route_tags for a in _serving(session, conversation))
+
+
+def request_follow_up(session: Session, state, conversation: Conversation, config: dict, now: datetime) -> str | None:
+    """followUpMode AI: leave a job for the agent to write the nudge (logged when it is written or
+    not); the reason when no AI may write it."""
+    refused, agent = _refusal(session, conversation, config)
+    if refused:
+        return refused["reason"]
+    _leave_job(session, state, conversation, agent, now, purpose=FOLLOW_UP)
+    return None
 
 
 def run(database: Database, conversation_id: str, token: str) -> None:
@@ -109,17 +155,24 @@ def run(database: Database, conversation_id: str, token: str) -> None:
         config = snapshots.config_of(session, state.phone_number_pk)
         agent = _job_agent(session, conversation, config, job)
         history = _history(session, conversation_id)
-        if agent is not None and agent.id:
-            session.expunge(agent)  # read after this unit ends
+        topics = {t: a for a in _serving(session, conversation) for t in a.route_tags} if job.get("classify") else {}
+        for candidate in {id(a): a for a in (agent, *topics.values()) if a is not None and a.id}.values():
+            session.expunge(candidate)  # read after this unit ends
     outcome = error = None
+    intent = _classified(database, conversation.organization_id, agent, history, topics) if topics and agent else None
+    if intent is not None and intent.topic:
+        agent = topics[intent.topic]
     if agent is None:
         error = "no_agent", "The agent was deleted or turned off."
     else:
         try:
+            nudge = job.get("purpose") == FOLLOW_UP
+            asked = history + [("user", SILENCE_NOTE.format(minutes=config["follow_up_after_min"]))] if nudge else history
             outcome = answering.answer(database, actor=replies.bot_actor(conversation.organization_id), agent=agent,
-                                       messages=history, top_k=config["knowledge_top_k"],
+                                       messages=asked, top_k=config["knowledge_top_k"],
                                        min_similarity=config["knowledge_min_similarity"],
-                                       protected_values=config["protected_values"])
+                                       protected_values=config["protected_values"], instruction=NUDGE if nudge else None,
+                                       search=not nudge)
         except ProviderError as exc:
             error = exc.kind, str(exc)
             _note(database, conversation.organization_id, agent.provider, exc)
@@ -128,7 +181,19 @@ def run(database: Database, conversation_id: str, token: str) -> None:
         except Exception:
             log.exception("the AI step failed for conversation %s", conversation_id)
             error = "internal_error", "An internal error (logged)."
-    _write(database, conversation_id, token, agent, history, outcome, error)
+    _write(database, conversation_id, token, agent, history, outcome, error, job.get("purpose") or REPLY, intent)
+
+
+def _classified(database: Database, organization_id: str, by: BotAgent, history: list[tuple[str, str]],
+                topics: dict[str, BotAgent]) -> intents.Intent | None:
+    """The customer's latest words sorted into a route tag by the default agent's model."""
+    asked = " ".join(text for role, text in history[-3:] if role == "user")
+    if not asked:
+        return None
+    try:
+        return intents.classify(database, organization_id=organization_id, by=by, question=asked, topics=list(topics))
+    except Invalid:  # provider_not_configured: the answer meets it too, and says so
+        return None
 
 
 def _job_agent(session: Session, conversation: Conversation, config: dict, job: dict) -> BotAgent | None:
@@ -153,19 +218,25 @@ def _note(database: Database, organization_id: str, provider: str, error: Provid
 
 
 def _write(database: Database, conversation_id: str, token: str, agent: BotAgent | None,
-           history: list[tuple[str, str]], outcome: answering.Answer | None, error: tuple[str, str] | None) -> None:
+           history: list[tuple[str, str]], outcome: answering.Answer | None, error: tuple[str, str] | None,
+           purpose: str = REPLY, intent: intents.Intent | None = None) -> None:
     from appliance.bots import turns  # turns imports this module for its pipeline step
     with database.unit_of_work(write=True) as session:
         now = clock.now()
-        if outcome is not None:  # the provider was paid whether or not the reply is still wanted
-            ai_spend.record(session, agent.organization_id, tokens_in=outcome.tokens_in, tokens_out=outcome.tokens_out,
-                            cost_usd=outcome.cost_usd)
+        for paid in (outcome, intent):  # the provider was paid whether or not the reply is still wanted
+            if paid is not None and paid.tokens_in + paid.tokens_out:
+                ai_spend.record(session, agent.organization_id, tokens_in=paid.tokens_in, tokens_out=paid.tokens_out,
+                                cost_usd=paid.cost_usd)
         state = states.read(session, conversation_id)
         if state is None or (state.ai_job or {}).get("token") != token:
             return
         state.ai_job = None
         conversation = session.get(Conversation, conversation_id)
         config = snapshots.config_of(session, state.phone_number_pk)
+        if purpose == FOLLOW_UP:
+            _write_nudge(session, state, conversation, config, agent, outcome, error, now)
+            states.write(session, state, now)
+            return
         turn = turns.new_turn(session, state, conversation, config, now)
         reason = silence_reason(config, conversation, turn.contact)
         if reason is not None:
@@ -175,12 +246,58 @@ def _write(database: Database, conversation_id: str, token: str, agent: BotAgent
             turns.fallback(turn)
             turns.finish(turn)
         else:
-            _reply(session, turn, agent, history, outcome)
+            if intent is not None:
+                _tag_intent(session, conversation, intent)
+            _reply(session, turn, agent, history, outcome, intent)
             turns.finish(turn)
         states.write(session, state, now)
 
 
-def _reply(session: Session, turn, agent: BotAgent, history: list[tuple[str, str]], outcome: answering.Answer) -> None:
+def _write_nudge(session: Session, state, conversation: Conversation, config: dict | None, agent: BotAgent | None,
+                 outcome: answering.Answer | None, error: tuple[str, str] | None, now: datetime) -> None:
+    """The AI follow-up, if it is still wanted: the customer has not written since (the listener
+    resets the stage when they do), nothing silences the bot, the window is open. A provider's
+    failure sends the written followUpMessage when there is one."""
+    contact = session.get(Contact, conversation.contact_id)
+
+    def log(kind: str, **detail) -> None:
+        activity.record_in(session, conversation, kind, **detail)
+
+    reason = silence_reason(config, conversation, contact)
+    if reason is None and state.follow_up_stage != 2:
+        reason = "customer_replied"
+    if reason is None and not window_open(conversation.last_inbound_at, now):
+        reason = "outside_window"
+    if reason is not None:
+        log("FOLLOWUP_SKIPPED", reason=reason, stage="nudge", ai=True)
+        return
+    if error is not None:
+        written = config["follow_up_message"].strip()
+        if not written:
+            log("FOLLOWUP_SKIPPED", reason=error[0], detail=error[1][:500], stage="nudge", ai=True)
+            return
+        text, via = written, {"fallback": True, "reason": error[0]}
+    else:
+        text, via = outcome.text, {"ai": True, "agentId": agent.id or None, "tokensIn": outcome.tokens_in,
+                                   "tokensOut": outcome.tokens_out, "costUsd": round(outcome.cost_usd, 6)}
+    text, _ = bot_text.mask_protected(text, config["protected_values"])
+    if text.strip() and replies.deliver(session, conversation, contact, replies.Outgoing(text.strip())):
+        log("FOLLOWUP_SENT", **via)
+    elif not text.strip():
+        log("FOLLOWUP_SKIPPED", reason="bad_answer", stage="nudge", ai=True)
+
+
+def _tag_intent(session: Session, conversation: Conversation, intent: intents.Intent) -> None:
+    """The topic the classifier found becomes the conversation's tag: the inbox shows it, and the
+    next messages are routed by it without asking again."""
+    if intent.topic:
+        bot = replies.bot_actor(conversation.organization_id)
+        tag = tags_service.find_or_create(session, actor=bot, name=intent.topic)
+        conversations_service.do_add_tag(session, actor=bot, conversation_id=conversation.id, tag_id=tag.id)
+
+
+def _reply(session: Session, turn, agent: BotAgent, history: list[tuple[str, str]], outcome: answering.Answer,
+           intent: intents.Intent | None = None) -> None:
     turn.say(outcome.text)
     question = next((text for role, text in reversed(history) if role == "user"), "")
     if question:
@@ -189,6 +306,7 @@ def _reply(session: Session, turn, agent: BotAgent, history: list[tuple[str, str
     turn.log("AI_REPLY", agentId=agent.id or None, agent=agent.name, provider=agent.provider, model=agent.model,
              tokensIn=outcome.tokens_in, tokensOut=outcome.tokens_out, costUsd=round(outcome.cost_usd, 6),
              latencyMs=outcome.latency_ms, handoff=any(a["type"] == "handoff" for a in outcome.actions),
+             **({"intent": intent.topic, **({"intentError": intent.error} if intent.error else {})} if intent else {}),
              passages=[{"documentId": p.document_id, "title": p.title,
                                                       "similarity": p.similarity} for p in outcome.knowledge[:5]])
     for action in outcome.actions:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from sqlmodel import Session, select
 
-from appliance.bots import replies, snapshots
+from appliance.ai_agents.models import BotAgent
+from appliance.bots import ai_step, replies, snapshots
 from appliance.bots.config import customer_language
 from appliance.bots.matching import CompiledRule, compile_rule, first_match, normalize
 from appliance.bots.models import BotFlow
@@ -175,12 +176,14 @@ def _run(turn: "Turn", flow: BotFlow, step_id: str | None) -> None:
                      if kind == "buttons" else None)
             turn.state.flow_step = step_id
             return
-        if kind in ("handoff", "transfer_to_ai"):
+        if kind == "handoff":
             turn.say(step.get("text"))
-            if kind == "handoff":
-                turn.hand_off("flow", flowId=flow.id, step=step_id)
-            else:  # AI agents are not part of this version: a person answers instead, and the log says why
-                turn.hand_off("ai_unavailable", flowId=flow.id, step=step_id, agentId=step.get("agentId"))
+            turn.hand_off("flow", flowId=flow.id, step=step_id)
+            return
+        if kind == "transfer_to_ai":
+            turn.say(step.get("text"))
+            _complete(turn, flow)
+            _to_ai(turn, flow, step_id, step.get("agentId"))
             return
         if kind == "end":
             turn.say(step.get("text"))
@@ -193,6 +196,23 @@ def _run(turn: "Turn", flow: BotFlow, step_id: str | None) -> None:
         step_id = step.get("next")
     turn.log("FAILED", reason="flow_loop", flowId=flow.id)
     stop(turn)
+
+
+def _to_ai(turn: "Turn", flow: BotFlow, step_id: str, agent_id: str | None) -> None:
+    """The flow gives the conversation to an AI agent (its step's, pinned to the conversation, or
+    the router's), which answers the customer's messages now; when no AI may answer (the agent gone,
+    no agent, the plan, the spending limit: logged), a person does."""
+    if agent_id:
+        agent = turn.session.get(BotAgent, agent_id)
+        serves = agent is not None and agent.enabled and agent.organization_id == turn.conversation.organization_id \
+            and (not agent.phone_number_pks or turn.conversation.phone_number_pk in agent.phone_number_pks)
+        if serves:
+            conversations_service.do_set_bot_agent(turn.session, actor=replies.bot_actor(turn.conversation.organization_id),
+                                                   conversation_id=turn.conversation.id, agent_id=agent.id)
+        else:
+            turn.log("FAILED", reason="agent_unavailable", flowId=flow.id, step=step_id, agentId=agent_id)
+    if not ai_step.request(turn):
+        turn.hand_off("ai_unavailable", flowId=flow.id, step=step_id, agentId=agent_id)
 
 
 def _tag(turn: "Turn", flow: BotFlow, step: dict) -> None:

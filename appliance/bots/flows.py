@@ -11,6 +11,7 @@ import json
 
 from sqlmodel import Session, select
 
+from appliance.ai_agents.models import BotAgent
 from appliance.bots.models import BotFlow, BotRule
 from appliance.bots.schemas import FlowStepSchema
 from appliance.core import clock, tenancy
@@ -84,6 +85,11 @@ def _check(session: Session, actor: OrgActor, flow: BotFlow) -> None:
                                                                      tag_ids=[step["tagId"]]):
             raise Invalid("No tag with this id in this organization.", code="tag_not_found",
                           errors={f"steps.{index}.tagId": ["Unknown tag."]})
+        if step["type"] == "transfer_to_ai" and step.get("agentId"):
+            agent = session.get(BotAgent, step["agentId"])
+            if agent is None or agent.organization_id != actor.organization_id:
+                raise Invalid("No AI agent with this id in this organization.", code="agent_not_found",
+                              errors={f"steps.{index}.agentId": ["Unknown agent."]})
     flow.phone_number_pks = tenancy.check_ids_in_org(session, "phone_numbers", flow.phone_number_pks, actor,
                                                      field="phoneNumberIds")
 

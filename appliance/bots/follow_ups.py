@@ -1,6 +1,7 @@
 """Follow-ups: a customer who stops answering the bot gets, after `followUpAfterMin`, the nudge
-(`followUpMessage`); after `followUpCloseAfterMin` more, the farewell (`followUpCloseMessage`, empty:
-none) and the conversation closes (category `bot_followup`). Only inside the 24-hour window; the
+(`followUpMessage`, or with followUpMode AI one its AI agent writes: bots/ai_step.py); after
+`followUpCloseAfterMin` more, the farewell (`followUpCloseMessage`, empty: none) and the
+conversation closes (category `bot_followup`). Only inside the 24-hour window; the
 customer writing again, a person writing or taking the conversation cancels them. Each outcome is
 logged: FOLLOWUP_SENT, FOLLOWUP_SKIPPED with its reason, FOLLOWUP_CLOSED."""
 
@@ -11,7 +12,7 @@ from types import SimpleNamespace
 
 from sqlmodel import Session
 
-from appliance.bots import activity, replies
+from appliance.bots import activity, ai_step, replies
 from appliance.bots.guards import silence_reason
 from appliance.contacts.models import Contact
 from appliance.conversations import service as conversations_service
@@ -41,10 +42,12 @@ def run(session: Session, state: SimpleNamespace, conversation: Conversation | N
         return
     in_window = window_open(conversation.last_inbound_at, now)
     if stage == 1:
-        if config["follow_up_mode"] == "AI":
-            log("FOLLOWUP_SKIPPED", reason="ai_unavailable", stage="nudge")
-        elif not in_window:
+        if not in_window:
             log("FOLLOWUP_SKIPPED", reason="outside_window", stage="nudge")
+        elif config["follow_up_mode"] == "AI":
+            refused = ai_step.request_follow_up(session, state, conversation, config, now)
+            if refused is not None:  # the AI step logs the nudge it writes (or why it did not) itself
+                log("FOLLOWUP_SKIPPED", reason=refused, stage="nudge")
         elif not config["follow_up_message"].strip():
             log("FOLLOWUP_SKIPPED", reason="no_message", stage="nudge")
         else:

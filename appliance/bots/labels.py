@@ -24,7 +24,7 @@ REASONS_EN = {
     "bot_off": "the bot is off", "opted_out": "the customer opted out", "bot_excluded": "the contact is excluded from the bot",
     "handoff_pending": "waiting for a person", "assigned": "a person has the conversation",
     "outside_window": "the 24-hour window is closed", "no_match": "no rule matched and there is no fallback",
-    "ai_unavailable": "no AI agent is set up yet", "person_replied": "a person replied",
+    "ai_unavailable": "no AI agent could answer", "person_replied": "a person replied",
     "keyword": "the customer asked for a person", "rule": "a rule hands off", "flow": "the flow hands off",
     "reply_cap": "too many bot replies in a row", "out_of_hours_opening": "the team opened",
     "post_flow_grace": "a flow just ended", "flow_unavailable": "the flow is off or gone",
@@ -40,12 +40,14 @@ REASONS_EN = {
     "bad_request": "the AI provider refused the request", "not_found": "the AI provider does not know the model",
     "bad_answer": "the AI provider answered nonsense",
     "ai_spend_cap_reached": "the billing group's AI spending limit is reached",
+    "agent_unavailable": "the flow's AI agent is gone, off or not on this number",
+    "customer_replied": "the customer answered first",
 }
 REASONS_ES = {
     "bot_off": "el bot está apagado", "opted_out": "el cliente pidió no recibir mensajes",
     "bot_excluded": "el contacto está excluido del bot", "handoff_pending": "espera a una persona",
     "assigned": "una persona atiende la conversación", "outside_window": "la ventana de 24 horas está cerrada",
-    "no_match": "ninguna regla coincidió y no hay respuesta por defecto", "ai_unavailable": "aún no hay agente de IA",
+    "no_match": "ninguna regla coincidió y no hay respuesta por defecto", "ai_unavailable": "ningún agente de IA pudo responder",
     "person_replied": "respondió una persona", "keyword": "el cliente pidió una persona",
     "rule": "una regla pasa a una persona", "flow": "el flujo pasa a una persona",
     "reply_cap": "demasiadas respuestas seguidas del bot", "out_of_hours_opening": "el equipo abrió",
@@ -62,6 +64,8 @@ REASONS_ES = {
     "bad_request": "el proveedor de IA rechazó la petición", "not_found": "el proveedor de IA no conoce el modelo",
     "bad_answer": "el proveedor de IA respondió algo sin sentido",
     "ai_spend_cap_reached": "se alcanzó el límite de gasto en IA del grupo de facturación",
+    "agent_unavailable": "el agente de IA del flujo no existe, está apagado o no atiende este número",
+    "customer_replied": "el cliente respondió antes",
 }
 KINDS = {"en": KINDS_EN, "es": KINDS_ES}
 REASONS = {"en": REASONS_EN, "es": REASONS_ES}

@@ -9,6 +9,7 @@ import re
 
 from flask import request
 
+from appliance.ai_agents import service as agents_service
 from appliance.bots import flows as flows_service
 from appliance.bots.schemas import ANSWER_CHECKS, STEP_FIELDS, STEP_TYPES, BotFlowCreateSchema
 from appliance.console import forms
@@ -26,7 +27,7 @@ _ACTIVE = "console_pages.bot"
 MAX_STEPS, MAX_OPTIONS = 50, 10
 # A step's fields as the form names them, and as the API (and the stored flow) does.
 _STEP_INPUTS = {"text": "text", "save_as": "saveAs", "answer_check": "validate", "error_text": "errorText",
-                "tag_id": "tagId", "next": "next"}
+                "tag_id": "tagId", "agent_id": "agentId", "next": "next"}
 
 
 def _words(name: str) -> list[str]:
@@ -92,6 +93,7 @@ def _page(actor, template: str, *, flow=None, values: dict | None = None, error:
     return render(template, actor, _ACTIVE, error=error, texts=BOT_WORK_TEXTS, flow=flow, values=values,
                   flows=flows_service.list_flows(session, actor=actor) if flow is None else [],
                   examples=flows_service.templates(), tags=tags_service.list_tags(session, actor=actor),
+                  agents=agents_service.list_agents(session, actor=actor),
                   numbers=phone_numbers_service.list_phone_numbers(session, actor=actor),
                   step_types=STEP_TYPES, answer_checks=ANSWER_CHECKS, max_options=MAX_OPTIONS,
                   done=request.args.get("done"))

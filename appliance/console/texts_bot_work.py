@@ -33,7 +33,8 @@ BOT_WORK_TEXTS = Texts(
         "add_step": "Add a step", "add_step_hint": "Choose its kind and fill it in, then save.",
         "no_add": "—", "preview": "On the customer's phone", "list_button": "See options",
         "waits_answer": "Waits for the answer → {name}", "hands_off": "Then a person takes over",
-        "ends": "The flow ends", "sets_tag": "Adds the tag", "to_ai": "The AI agent continues",
+        "ends": "The flow ends", "sets_tag": "Adds the tag", "to_ai": "The AI agent continues", "ai_agent": "AI agent",
+        "ai_router": "The number's default (or the one its tags lead to)",
         "confirm_delete_flow": "Delete this flow?", "back_to_flows": "All flows", "steps_count": "steps",
         "tasks_title": "Tasks", "tasks_intro": "Things the team must do: call a customer back, send a quote. The bot "
         "writes one when a customer asks for a person while you are closed.",
@@ -84,7 +85,8 @@ BOT_WORK_TEXTS = Texts(
         "add_step": "Añadir un paso", "add_step_hint": "Elige su tipo, complétalo y guarda.",
         "no_add": "—", "preview": "En el teléfono del cliente", "list_button": "Ver opciones",
         "waits_answer": "Espera la respuesta → {name}", "hands_off": "Luego atiende una persona",
-        "ends": "Termina el flujo", "sets_tag": "Pone la etiqueta", "to_ai": "Sigue el agente de IA",
+        "ends": "Termina el flujo", "sets_tag": "Pone la etiqueta", "to_ai": "Sigue el agente de IA", "ai_agent": "Agente de IA",
+        "ai_router": "El del número por defecto (o al que lleven sus etiquetas)",
         "confirm_delete_flow": "¿Eliminar este flujo?", "back_to_flows": "Todos los flujos", "steps_count": "pasos",
         "tasks_title": "Tareas", "tasks_intro": "Lo que el equipo tiene que hacer: llamar a un cliente, enviar una "
         "cotización. El bot escribe una cuando un cliente pide una persona mientras están cerrados.",

@@ -26,6 +26,7 @@ MODELS = ("double-small", "double-large")
 _WORD = re.compile(r"\w+", re.UNICODE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 UNKNOWN = "No tengo ese dato. Te comunico con una persona del equipo."
+NUDGE = "¿Sigues por ahí? Si quieres, seguimos donde lo dejamos."
 
 
 @dataclass
@@ -67,6 +68,18 @@ def answer_from(question: str, context: list[str]) -> str:
     return best or UNKNOWN
 
 
+_CHOICE = re.compile(r"Answer with exactly one of: (.+?)\. ")
+
+
+def choose(question: str, options: list[str]) -> str:
+    """The option sharing the most words with the question (a word matches one starting with its
+    first five letters: envíos finds envío), else the option "none" (or the last)."""
+    asked = {w[:5] for w in _words(question)}
+    scored = [(len(asked & {w[:5] for w in _words(option)}), option) for option in options]
+    best = max(scored, key=lambda pair: pair[0], default=(0, ""))
+    return best[1] if best[0] else next((o for o in options if o.casefold() == "none"), options[-1] if options else "")
+
+
 @dataclass
 class _Turn:
     """A call in the shape-neutral form the double reasons on."""
@@ -77,8 +90,15 @@ class _Turn:
 
 
 def _reply(turn: _Turn) -> tuple[str, dict | None]:
-    """(text, tool call {name, arguments} or None)."""
+    """(text, tool call {name, arguments} or None). A last message in brackets is a note about the
+    conversation, not the customer's words (the appliance's "[No answer from the customer for 60
+    minutes]" asking for a follow-up): the double nudges, as a model told so would."""
     question = turn.user_texts[-1] if turn.user_texts else ""
+    if question.startswith("[") and question.endswith("]"):
+        return NUDGE, None
+    choice = _CHOICE.search(turn.system)
+    if choice:  # "Answer with exactly one of: a | b | none": the option closest to the question
+        return choose(question, [option.strip() for option in choice.group(1).split("|")]), None
     if "knowledge_search" in turn.tool_names and not turn.tool_results and question:
         return "", {"name": "knowledge_search", "arguments": {"query": question}}
     return answer_from(question, [turn.system, *turn.tool_results]), None
