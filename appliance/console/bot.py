@@ -85,11 +85,31 @@ def bot_settings_save(org_id, phone_id):
             "humanHandoffKeywords": _words("human_handoff_keywords"),
             "handoffMessage": request.form.get("handoff_message", "")[:5000],
             "maxRepliesPerWindow": forms.text("max_replies_per_window", 10),
-            "replyWindowMinutes": forms.text("reply_window_minutes", 10)})
+            "replyWindowMinutes": forms.text("reply_window_minutes", 10), **_ai_and_follow_up_fields()})
         bots_service.check_put(db_session(), actor=actor, phone_number_pk=str(phone_id), **fields)
     except AppError as error:
         return _settings_page(actor, str(phone_id), error)
     return back("console_pages.bot_settings", "bot_saved", org_id=actor.organization_id, phone_id=phone_id)
+
+
+def _ai_and_follow_up_fields() -> dict:
+    """The AI and follow-up panels, each read only when the form has it (its number fields are
+    always there), so a form without them leaves those settings as they are."""
+    fields = {}
+    if "knowledge_top_k" in request.form:
+        fields.update({"intentClassifierEnabled": bool(request.form.get("intent_classifier_enabled")),
+                       "knowledgeTopK": forms.text("knowledge_top_k", 10),
+                       "knowledgeMinSimilarity": forms.text("knowledge_min_similarity", 10),
+                       "protectedValues": [line.strip() for line in request.form.get("protected_values", "")[:5000]
+                                           .splitlines() if line.strip()]})
+    if "follow_up_after_min" in request.form:
+        fields.update({"followUpEnabled": bool(request.form.get("follow_up_enabled")),
+                       "followUpAfterMin": forms.text("follow_up_after_min", 10),
+                       "followUpCloseAfterMin": forms.text("follow_up_close_after_min", 10),
+                       "followUpMode": forms.text("follow_up_mode", 10),
+                       "followUpMessage": request.form.get("follow_up_message", "")[:5000],
+                       "followUpCloseMessage": request.form.get("follow_up_close_message", "")[:5000]})
+    return fields
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/numbers/<uuid:phone_id>/toggle")

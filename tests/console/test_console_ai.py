@@ -96,3 +96,25 @@ def test_a_supervisor_may_look_but_not_change(client, line, api):
     refused = client.post(f"/console/{org}/bot/ai/agents/{agent['id']}/probador",
                           data={"csrf": csrf_of(page), "message": "hola"})
     assert refused.status_code == 403
+
+
+def test_a_numbers_ai_and_follow_up_settings(client, line, api):
+    sign_in(client, email="owner@example.com")
+    settings = f"/console/{line.org_id}/bot/numbers/{line.number['id']}"
+    form = {"csrf": csrf_of(client.get(settings)), "enabled": "1", "mode": "AI_AGENT", "ritmo_de_respuesta": "NATURAL",
+            "debounce_seconds": "3", "max_replies_per_window": "0", "reply_window_minutes": "60",
+            "intent_classifier_enabled": "1", "knowledge_top_k": "4", "knowledge_min_similarity": "0.35",
+            "protected_values": "ES12 3456 7890\n  \nclave-secreta", "follow_up_enabled": "1", "follow_up_after_min": "45",
+            "follow_up_close_after_min": "120", "follow_up_mode": "AI", "follow_up_message": "¿Te ayudo con algo más?",
+            "follow_up_close_message": ""}
+    saved = client.post(settings, data=form)
+    assert saved.status_code == 302, saved.text
+    config = line.get(f"/bot/config/{line.number['id']}")
+    assert config["intentClassifierEnabled"] is True and config["knowledgeTopK"] == 4
+    assert config["knowledgeMinSimilarity"] == 0.35 and config["protectedValues"] == ["ES12 3456 7890", "clave-secreta"]
+    assert (config["followUpEnabled"], config["followUpAfterMin"], config["followUpMode"]) == (True, 45, "AI")
+    shown = client.get(settings).text
+    assert 'value="45"' in shown and "clave-secreta" in shown
+    wrong = client.post(settings, data={**form, "knowledge_min_similarity": "2", "follow_up_after_min": "0"})
+    assert wrong.status_code == 400
+    assert 'id="error-knowledgeMinSimilarity"' in wrong.text and 'id="error-followUpAfterMin"' in wrong.text

@@ -71,6 +71,9 @@ def test_a_new_owner_makes_an_agent_that_answers_a_customer(sandbox_server, chro
     olga.select_option("select[name=mode]", "AI_AGENT")
     olga.fill("input[name=debounce_seconds]", "1")
     olga.select_option("select[name=ritmo_de_respuesta]", "NATURAL")
+    olga.check("input[name=follow_up_enabled]")
+    olga.select_option("select[name=follow_up_mode]", "AI")
+    screenshot(olga, "console-bot-settings-ai")
     olga.click("button:has-text('Save')")
     olga.wait_for_selector("text=Saved. The bot works with these settings")
 
