@@ -117,8 +117,11 @@ def _seed(data_dir: str, org_ids: list[str], dense: bool) -> float:
             next_id += 1
         db.executemany("INSERT INTO knowledge_chunks (id, document_id, organization_id, ordinal, text) VALUES (?, ?, ?, ?, ?)",
                        [r[:5] for r in rows])
-        db.executemany("INSERT INTO vec_knowledge_chunks (chunk_id, organization_id, document_id, embedding) VALUES (?, ?, ?, ?)",
-                       [(r[0], org, doc_id, r[5]) for r in rows])
+        for table in ("vec_knowledge_chunks", "vec_knowledge_vectors"):  # as vector_index.add writes them
+            db.executemany(f"INSERT INTO {table} (chunk_id, organization_id, document_id, embedding) VALUES (?, ?, ?, ?)",
+                           [(r[0], org, doc_id, r[5]) for r in rows])
+        db.execute("INSERT INTO vec_knowledge_revisions (organization_id, revision) VALUES (?, 1) "
+                   "ON CONFLICT (organization_id) DO UPDATE SET revision = revision + 1", (org,))
         db.executemany("INSERT INTO fts_knowledge_chunks (rowid, org, text) VALUES (?, ?, ?)",
                        [(r[0], "o" + org.replace("-", ""), r[4]) for r in rows])
         db.execute("COMMIT")
