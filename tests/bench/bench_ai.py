@@ -36,10 +36,10 @@ from pathlib import Path  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench_auth import _call, owner_with_key, running_server  # noqa: E402
+from bench_bot import _post  # noqa: E402  (a customer's delivery, as the network posts it)
 from bench_knowledge import ORGS, _seed, _signup_org  # noqa: E402
 from waitress.server import create_server  # noqa: E402
 
-from appliance.netsim import webhooks  # noqa: E402
 from appliance.netsim.app import create_netsim_app  # noqa: E402
 from appliance.netsim.simulator import Simulator  # noqa: E402
 
@@ -96,19 +96,6 @@ def _stage(conn, account, graph_url: str) -> dict:
         "enabled": True, "mode": "AI_AGENT", "debounceSeconds": DEBOUNCE, "maxRepliesPerWindow": 0}, token=jwt)
     assert status == 200, body
     return {"org_id": org_id, "key": key, "jwt": jwt, "ai_number": ai_number}
-
-
-def _post(conn, simulator, account, number, customer: str, texts: list[str], tag: str) -> None:
-    simulator.network.record_inbound(simulator.network.customer(customer), number)
-    messages = [{"from": customer, "id": f"wamid.{tag}.{customer}.{i}", "timestamp": str(int(time.time())),
-                 "type": "text", "text": {"body": text}} for i, text in enumerate(texts)]
-    change = webhooks.messages_change(number, contacts=[{"profile": {"name": "C"}, "wa_id": customer}], messages=messages)
-    body = webhooks.encode(webhooks.envelope(account.waba_id, [change]))
-    conn.request("POST", "/webhooks/whatsapp", body, {"Content-Type": "application/json",
-                                                      "X-Hub-Signature-256": webhooks.sign(account.app_secret, body)})
-    answer = conn.getresponse()
-    answer.read()
-    assert answer.status == 200, answer.status
 
 
 def _inbound(port, simulator, account, number, phase: str, acknowledged: list) -> None:

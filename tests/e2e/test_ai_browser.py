@@ -8,7 +8,7 @@ desktop and, in Spanish, on a phone."""
 
 import requests
 
-from tests.e2e.test_console_browser import PASSWORD, _browser, _first_run
+from tests.e2e.test_console_browser import PASSWORD, _browser, _first_run, _phone_at
 from tests.waiting import eventually
 
 CUSTOMER = "5215598765432"
@@ -122,13 +122,7 @@ def test_a_new_owner_makes_an_agent_that_answers_a_customer(sandbox_server, chro
     screenshot(olga, "console-ai-agents")
 
     # On a phone, in Spanish.
-    phone = _browser(chromium, locale="es-ES", viewport={"width": 390, "height": 844})
-    phone.goto(f"{base}/sign-in")
-    phone.fill("input[name=email]", "olga@sol.test")
-    phone.fill("input[name=password]", PASSWORD)
-    phone.click("button[type=submit]")
-    phone.wait_for_load_state()
-    phone.goto(f"{base}/console/{org_id}/bot/ai")
+    phone = _phone_at(chromium, base, f"/console/{org_id}/bot/ai")
     phone.wait_for_selector("text=Agentes de IA")
     phone.click(".agent-stats a:has-text('Sol')")
     phone.fill("#probe-message", "¿Cuánto cuesta el envío a domicilio?")

@@ -6,7 +6,7 @@ the bot answers again. Screenshots of the pages for the docs."""
 
 import requests
 
-from tests.e2e.test_console_browser import PASSWORD, _browser, _first_run, _logo
+from tests.e2e.test_console_browser import PASSWORD, _browser, _first_run, _logo, _phone_at
 from tests.waiting import eventually
 
 CUSTOMER = "5215512345678"
@@ -171,12 +171,7 @@ def test_a_new_owner_builds_a_bot_and_a_customer_talks_to_it(sandbox_server, chr
     olga.context.close()
 
     # On a phone, in Spanish: the flow editor and the activity log.
-    phone = _browser(chromium, locale="es-ES", viewport={"width": 390, "height": 844})
-    phone.goto(f"{base}/sign-in?next={editor_path}")
-    phone.fill("input[name=email]", "olga@sol.test")
-    phone.fill("input[name=password]", PASSWORD)
-    phone.click("button[type=submit]")
-    phone.wait_for_url(f"**{editor_path}")
+    phone = _phone_at(chromium, base, editor_path)
     phone.wait_for_selector("text=Pasos")
     screenshot(phone, "console-phone-bot-flow-es")
     phone.goto(f"{base}/console/{org_id}/bot/activity")

@@ -34,6 +34,17 @@ def _browser(chromium, locale="en-US", viewport=None):
     return context.new_page()
 
 
+def _phone_at(chromium, base, path, email="olga@sol.test"):
+    """A phone in Spanish, signed in and on `path`."""
+    phone = _browser(chromium, locale="es-ES", viewport={"width": 390, "height": 844})
+    phone.goto(f"{base}/sign-in?next={path}")
+    phone.fill("input[name=email]", email)
+    phone.fill("input[name=password]", PASSWORD)
+    phone.click("button[type=submit]")
+    phone.wait_for_url(f"**{path}")
+    return phone
+
+
 def _first_run(page, base, screenshot):
     page.goto(base + "/")
     page.wait_for_url("**/setup")
@@ -280,12 +291,7 @@ def test_a_new_owner_sets_up_everything_in_the_browser(fresh_server, mailbox, ch
                        ("api-keys", f"/console/{org_id}/api-keys"), ("templates", f"/console/{org_id}/templates"),
                        ("template-new", f"/console/{org_id}/templates/new"), ("contacts", f"/console/{org_id}/contacts"),
                        ("mail", "/console/mail"), ("number", number_page), ("bot", f"/console/{org_id}/bot")):
-        phone = _browser(chromium, locale="es-ES", viewport={"width": 390, "height": 844})
-        phone.goto(f"{base}/sign-in?next={path}")
-        phone.fill("input[name=email]", "olga@sol.test")
-        phone.fill("input[name=password]", PASSWORD)
-        phone.click("button[type=submit]")
-        phone.wait_for_url(f"**{path}")
+        phone = _phone_at(chromium, base, path)
         screenshot(phone, f"console-phone-{name}-es")
         phone.context.close()
     for page in (olga, beto):

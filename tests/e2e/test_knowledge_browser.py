@@ -9,7 +9,7 @@ import time
 
 import requests
 
-from tests.e2e.test_console_browser import PASSWORD, _browser, _first_run
+from tests.e2e.test_console_browser import PASSWORD, _browser, _first_run, _phone_at
 from tests.knowledge.test_knowledge_documents import POLICY, PRICE_LIST
 
 DROP = """([name, data]) => {
@@ -87,13 +87,7 @@ def test_a_new_owner_fills_the_library_and_finds_the_shipping_price(sandbox_serv
     olga.wait_for_selector("text=Answered: the question left the list.")
 
     # On a phone, in Spanish.
-    phone = _browser(chromium, locale="es-ES", viewport={"width": 390, "height": 844})
-    phone.goto(f"{base}/sign-in")
-    phone.fill("input[name=email]", "olga@sol.test")
-    phone.fill("input[name=password]", PASSWORD)
-    phone.click("button[type=submit]")
-    phone.wait_for_load_state()
-    phone.goto(f"{base}/console/{org_id}/bot/knowledge")
+    phone = _phone_at(chromium, base, f"/console/{org_id}/bot/knowledge")
     phone.wait_for_selector("text=Base de conocimiento")
     screenshot(phone, "console-knowledge-library-phone-es")
     phone.goto(f"{base}/console/{org_id}/bot/knowledge/search?q=¿Aceptan devoluciones?")
