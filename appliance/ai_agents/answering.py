@@ -89,6 +89,9 @@ def answer(database: Database, *, actor: OrgActor, agent: BotAgent, messages: li
     request = ChatRequest(model=agent.model, system=system, tools=tools,
                           temperature=agent.temperature, max_tokens=agent.max_tokens, messages=tuple(conversation))
     result = Answer("", [], knowledge=list(passages))
+    # A model often searches with the customer's words as they are: what the prompt was built
+    # from answers that call too, instead of a second search.
+    searched = {_query_key(question): passages} if question else {}
     for _ in range(MAX_TOOL_ROUNDS + 1):
         reply = client.chat(request)
         _count(result, agent, reply)
@@ -97,7 +100,7 @@ def answer(database: Database, *, actor: OrgActor, agent: BotAgent, messages: li
         results = []
         for call in reply.tool_calls:
             results.append(Message("tool", _carry_out(database, actor, agent, call, result, top_k, min_similarity,
-                                                      within), tool_call_id=call.id, name=call.name))
+                                                      within, searched), tool_call_id=call.id, name=call.name))
         request = ChatRequest(**{**vars(request), "messages": request.messages + (
             Message("assistant", reply.text, tool_calls=reply.tool_calls),) + tuple(results)})
     text, result.masked = bot_text.mask_protected(reply.text.strip(), list(protected_values))
@@ -166,13 +169,21 @@ def _system(agent: BotAgent, organization: Organization, services: list[str], pa
     return "\n\n".join(parts)
 
 
+def _query_key(query: str) -> str:
+    return " ".join(bot_text.fold(query).split())
+
+
 def _carry_out(database: Database, actor: OrgActor, agent: BotAgent, call, result: Answer, top_k: int,
-               min_similarity: float, within: list[str] | None) -> str:
-    """A tool call's result as the model reads it (JSON)."""
+               min_similarity: float, within: list[str] | None, searched: dict[str, list[Passage]]) -> str:
+    """A tool call's result as the model reads it (JSON); `searched` holds this answer's searches by
+    their folded words."""
     if call.name == "knowledge_search":
         query = str(call.arguments.get("query") or "")[:1000]
-        with database.unit_of_work(write=False) as session:
-            found = _search(session, actor, agent, query, top_k, min_similarity, within) if query else []
+        found = searched.get(_query_key(query))
+        if found is None:
+            with database.unit_of_work(write=False) as session:
+                found = _search(session, actor, agent, query, top_k, min_similarity, within) if query else []
+            searched[_query_key(query)] = found
         known = {(p.document_id, p.text) for p in result.knowledge}
         result.knowledge += [p for p in found if (p.document_id, p.text) not in known]
         return json.dumps({"passages": [{"title": p.title, "text": p.text} for p in found]}, ensure_ascii=False)

@@ -99,3 +99,18 @@ def test_no_transaction_waits_for_the_provider(line):
         requests.put(f"{line.netsim_url}/_control/ai", json={"delaySeconds": 0}, timeout=5)
     assert written.status_code == 201 and took < 1.0, took
     assert answers[0].status_code == 201 and "5 euros" in answers[0].json["data"]["reply"]
+
+
+def test_the_models_search_with_the_question_reuses_the_prompts(line, monkeypatch):
+    """The double, like many models, calls knowledge_search with the customer's words: the passages
+    the prompt was built from answer it, with no second search; other words are searched."""
+    from appliance.ai_agents import answering
+    agent, _ = _setup(line)
+    searches = []
+    original = answering._search
+    monkeypatch.setattr(answering, "_search", lambda *args: searches.append(args[3]) or original(*args))
+    answered = _probe(line, agent, ("user", "¿Cuánto cuesta el envío a domicilio?"))
+    assert answered.status_code == 201 and "5 euros" in answered.json["data"]["reply"]
+    assert searches == ["¿Cuánto cuesta el envío a domicilio?"]
+    tool_result = requests.get(f"{line.netsim_url}/_control/ai/calls", timeout=5).json()["data"][-1]["body"]["messages"][-1]
+    assert tool_result["role"] == "tool" and "5 euros" in tool_result["content"]
