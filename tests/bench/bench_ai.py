@@ -226,6 +226,7 @@ def step_overhead() -> bool:
 
     from appliance import bootstrap
     from appliance.bots import ai_step, states
+    from appliance.ai_agents.models import BotAgent
     from appliance.bots.models import BotActivity
     from appliance.conversations.models import Conversation
     from appliance.core.db import Checkpointer
@@ -239,6 +240,7 @@ def step_overhead() -> bool:
     Checkpointer(settings.database_path).start()  # as in the server: the WAL copied back every second
     with database.unit_of_work(write=False) as session:
         conversation_id = session.exec(select(Conversation.id)).one()
+        agent_id = session.exec(select(BotAgent.id)).one()  # as the turn names it in the job
 
     def job() -> tuple[float, int]:
         token = new_id()
@@ -247,7 +249,8 @@ def step_overhead() -> bool:
             # out (untimed), so the question stays among the last 20 messages and is searched for.
             session.execute(text("DELETE FROM messages WHERE direction = 'out'"))
             state = states.read(session, conversation_id)
-            state.ai_job = {"token": token, "agentId": None, "askedAt": "2026-11-25T00:00:00+00:00", "runs": 0}
+            state.ai_job = {"token": token, "agentId": agent_id, "askedAt": "2026-11-25T00:00:00+00:00", "runs": 0,
+                            "purpose": "reply", "classify": False}
             states.write(session, state)
         began = time.perf_counter()
         ai_step.run(database, conversation_id, token)
