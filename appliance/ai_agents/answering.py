@@ -196,6 +196,12 @@ def _carry_out(database: Database, actor: OrgActor, agent: BotAgent, call, resul
     return json.dumps({"error": f"unknown tool {call.name}"})
 
 
+def provider_failed(error: ProviderError) -> BadGateway:
+    """What a person who asked (the probador, the configurador) is told: 502 with the provider's
+    sentence and the kind of failure."""
+    return BadGateway(str(error), code="ai_provider_failed", provider=error.provider, kind=error.kind)
+
+
 def probe(database: Database, *, actor: OrgActor, agent_id: str, messages: list[dict]) -> Answer:
     """The probador: the agent answers a test conversation; nothing is sent to anyone, nothing is
     recorded but its cost (it counts toward the AI spend caps: 409 ai_spend_cap_reached once one is
@@ -207,7 +213,7 @@ def probe(database: Database, *, actor: OrgActor, agent_id: str, messages: list[
     try:
         result = answer(database, actor=actor, agent=agent, messages=[(m["role"], m["content"]) for m in messages])
     except ProviderError as exc:
-        raise BadGateway(str(exc), code="ai_provider_failed", provider=exc.provider, kind=exc.kind) from None
+        raise provider_failed(exc) from None
     with database.unit_of_work(write=True) as session:  # a test costs what a reply costs
         spend.record(session, actor.organization_id, tokens_in=result.tokens_in, tokens_out=result.tokens_out,
                      cost_usd=result.cost_usd)

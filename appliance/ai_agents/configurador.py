@@ -15,10 +15,9 @@ import json
 from dataclasses import dataclass, field
 
 from appliance.ai_agents import answering, catalog, providers, service as agents_service, spend
-from appliance.ai_providers.base import ChatRequest, Message, ProviderError
+from appliance.ai_providers.base import BAD_ANSWER, ChatRequest, Message, ProviderError
 from appliance.core.actor import OrgActor
 from appliance.core.db import Database
-from appliance.core.errors import BadGateway
 from appliance.organizations.models import Organization
 
 MAX_PROPOSALS = 3
@@ -55,15 +54,15 @@ def propose(database: Database, *, actor: OrgActor, agent_id: str, goal: str) ->
         reply = client.chat(ChatRequest(model=model, system=system, messages=(Message("user", goal),),
                                         temperature=0.7, max_tokens=max_tokens))
     except ProviderError as exc:
-        raise BadGateway(str(exc), code="ai_provider_failed", provider=exc.provider, kind=exc.kind) from None
+        raise answering.provider_failed(exc) from None
     result = Proposals(read_proposals(reply.text), reply.tokens_in, reply.tokens_out,
                        catalog.cost_usd(provider, model, reply.tokens_in, reply.tokens_out))
     with database.unit_of_work(write=True) as session:
         spend.record(session, actor.organization_id, tokens_in=result.tokens_in, tokens_out=result.tokens_out,
                      cost_usd=result.cost_usd)
     if not result.proposals:
-        raise BadGateway(f"{provider} answered nothing usable; try again or another model.", code="ai_provider_failed",
-                         provider=provider, kind="bad_answer")
+        raise answering.provider_failed(ProviderError(BAD_ANSWER, f"{provider} answered nothing usable; try again or "
+                                                      "another model.", provider=provider))
     return result
 
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import func
 from sqlmodel import Session, select
 
 from appliance.ai_agents.models import AISpendDay
@@ -37,6 +36,16 @@ class Spend:
         if self.monthly_cap_usd is not None and self.month_usd >= self.monthly_cap_usd:
             return "monthly"
         return None
+
+    @property
+    def limit_usd(self) -> float | None:
+        """The cap that is reached."""
+        return self.daily_cap_usd if self.cap_reached == "daily" else self.monthly_cap_usd
+
+    @property
+    def spent_usd(self) -> float:
+        """The spend of the period whose cap is reached."""
+        return self.today_usd if self.cap_reached == "daily" else self.month_usd
 
 
 def _local_day(timezone: str | None, at: datetime) -> str:
@@ -85,16 +94,6 @@ def check_within_caps(session: Session, organization_id: str) -> None:
     """409 ai_spend_cap_reached when a cap of the billing group is spent."""
     spend = cap_reached(session, organization_id)
     if spend is not None:
-        cap = spend.daily_cap_usd if spend.cap_reached == "daily" else spend.monthly_cap_usd
-        raise Conflict(f"The {spend.cap_reached} AI spending limit of {cap:.2f} USD set by the billing group is reached; "
-                       "AI answers resume when the period ends or the limit is raised.",
-                       code="ai_spend_cap_reached", cap=spend.cap_reached, limitUsd=cap)
-
-
-def totals(session: Session, organization_id: str, since_day: str) -> dict:
-    """Calls, tokens and cost from `since_day` (YYYY-MM-DD) on."""
-    calls, tokens_in, tokens_out, cost = session.exec(select(
-        func.coalesce(func.sum(AISpendDay.calls), 0), func.coalesce(func.sum(AISpendDay.tokens_in), 0),
-        func.coalesce(func.sum(AISpendDay.tokens_out), 0), func.coalesce(func.sum(AISpendDay.cost_usd), 0.0)).where(
-        AISpendDay.organization_id == organization_id, AISpendDay.day >= since_day)).one()
-    return {"calls": calls, "tokens_in": tokens_in, "tokens_out": tokens_out, "cost_usd": cost}
+        raise Conflict(f"The {spend.cap_reached} AI spending limit of {spend.limit_usd:.2f} USD set by the billing group "
+                       "is reached; AI answers resume when the period ends or the limit is raised.",
+                       code="ai_spend_cap_reached", cap=spend.cap_reached, limitUsd=spend.limit_usd)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
@@ -58,31 +59,41 @@ def _serving(session: Session, conversation: Conversation) -> list[BotAgent]:
                                                   phone_number_pk=conversation.phone_number_pk) if a.enabled]
 
 
-def agent_for(session: Session, conversation: Conversation, config: dict) -> BotAgent | None:
+@dataclass(frozen=True)
+class Route:
+    agent: BotAgent | None
+    classify: bool  # the classifier is on and nothing pinned or tagged chose: the job sorts the words first
+
+
+def route(session: Session, conversation: Conversation, config: dict) -> Route:
     """Which agent answers: pinned, routed by the conversation's tags (intent classifier on), the
     number's default, or the model of the number's own AI settings (an agent that lives in the
-    configuration). With the classifier on and no tag routing yet, the job classifies the customer's
-    message first (`_classified`), and its topic becomes the conversation's tag."""
+    configuration). When the last two answer with the classifier on and some serving agent has
+    route tags, the job classifies the customer's message first (`_classified`), and its topic
+    becomes the conversation's tag."""
     serving = _serving(session, conversation)
     if conversation.bot_agent_id:
         pinned = next((a for a in serving if a.id == conversation.bot_agent_id), None)
         if pinned is not None:
-            return pinned
-    if config["intent_classifier_enabled"]:
+            return Route(pinned, classify=False)
+    classifier = config["intent_classifier_enabled"]
+    if classifier:
         tags = {name.casefold() for name in _tag_names(session, conversation)}
         routed = next((a for a in serving if tags & {t.casefold() for t in a.route_tags}), None)
         if routed is not None:
-            return routed
+            return Route(routed, classify=False)
+    classify = classifier and any(a.route_tags for a in serving)
     default = next((a for a in serving if a.is_default), None)
     if default is not None:
-        return default
+        return Route(default, classify)
     if config["ai_provider"] and config["ai_model"]:
-        return BotAgent(id="", organization_id=conversation.organization_id, name="AI", provider=config["ai_provider"],
-                        model=config["ai_model"], system_prompt=config["ai_system_prompt"] or "",
-                        temperature=config["ai_temperature"], max_tokens=config["ai_max_tokens"],
-                        capabilities=["knowledge_search", "handoff"], knowledge_tags=list(config["knowledge_tags"]),
-                        created_at=clock.now(), updated_at=clock.now())
-    return None
+        return Route(BotAgent(id="", organization_id=conversation.organization_id, name="AI",
+                              provider=config["ai_provider"], model=config["ai_model"],
+                              system_prompt=config["ai_system_prompt"] or "", temperature=config["ai_temperature"],
+                              max_tokens=config["ai_max_tokens"], capabilities=["knowledge_search", "handoff"],
+                              knowledge_tags=list(config["knowledge_tags"]), created_at=clock.now(),
+                              updated_at=clock.now()), classify)
+    return Route(None, classify=False)
 
 
 def _tag_names(session: Session, conversation: Conversation) -> list[str]:
@@ -90,57 +101,44 @@ def _tag_names(session: Session, conversation: Conversation) -> list[str]:
                              .where(ConversationTag.conversation_id == conversation.id)).all())
 
 
-def _refusal(session: Session, conversation: Conversation, config: dict) -> tuple[dict, BotAgent | None]:
-    """Why no AI may answer now ({reason, ...} for the log, or {}), and the agent that would."""
+def _refusal(session: Session, conversation: Conversation, config: dict) -> tuple[dict, Route]:
+    """Why no AI may answer now ({reason, ...} for the log, or {}), and the route that would."""
     if not plans.has_capability(session, conversation.organization_id, "bot.ai"):
-        return {"reason": "plan_capability_missing", "capability": "bot.ai"}, None
+        return {"reason": "plan_capability_missing", "capability": "bot.ai"}, Route(None, False)
     capped = ai_spend.cap_reached(session, conversation.organization_id)
     if capped is not None:
-        daily = capped.cap_reached == "daily"
-        return {"reason": "ai_spend_cap_reached", "cap": capped.cap_reached,
-                "spentUsd": round(capped.today_usd if daily else capped.month_usd, 4),
-                "limitUsd": capped.daily_cap_usd if daily else capped.monthly_cap_usd}, None
-    agent = agent_for(session, conversation, config)
-    return ({"reason": "no_agent"}, None) if agent is None else ({}, agent)
+        return {"reason": "ai_spend_cap_reached", "cap": capped.cap_reached, "spentUsd": round(capped.spent_usd, 4),
+                "limitUsd": capped.limit_usd}, Route(None, False)
+    chosen = route(session, conversation, config)
+    return ({"reason": "no_agent"} if chosen.agent is None else {}), chosen
 
 
-def _leave_job(session: Session, state, conversation: Conversation, agent: BotAgent, now: datetime,
-               purpose: str = REPLY, classify: bool = False) -> None:
+def _leave_job(session: Session, state, conversation: Conversation, chosen: Route, now: datetime,
+               purpose: str = REPLY) -> None:
     token = new_id()
-    state.ai_job = {"token": token, "agentId": agent.id or None, "askedAt": now.isoformat(), "runs": 0,
-                    "purpose": purpose, "classify": classify}
+    state.ai_job = {"token": token, "agentId": chosen.agent.id or None, "askedAt": now.isoformat(), "runs": 0,
+                    "purpose": purpose, "classify": chosen.classify and purpose == REPLY}
     workers.submit_after_commit(session, conversation.id, token)
 
 
 def request(turn) -> bool:
     """In the turn: choose the agent and leave the job for the workers. False when no agent can
     answer (the fallback then does)."""
-    refused, agent = _refusal(turn.session, turn.conversation, turn.config)
+    refused, chosen = _refusal(turn.session, turn.conversation, turn.config)
     if refused:
         turn.log("SKIPPED", **refused, **({"messages": len(turn.messages)} if refused["reason"] == "no_agent" else {}))
         return False
-    _leave_job(turn.session, turn.state, turn.conversation, agent, turn.now,
-               classify=_should_classify(turn.session, turn.conversation, turn.config, agent))
+    _leave_job(turn.session, turn.state, turn.conversation, chosen, turn.now)
     return True
-
-
-def _should_classify(session: Session, conversation: Conversation, config: dict, chosen: BotAgent) -> bool:
-    """The classifier is on, the conversation is not pinned and its tags routed it nowhere (the
-    default answers), and some agent of the number has route tags to sort it into."""
-    if not config["intent_classifier_enabled"] or (chosen.id and chosen.id == conversation.bot_agent_id):
-        return False
-    if {t.casefold() for t in chosen.route_tags} & {name.casefold() for name in _tag_names(session, conversation)}:
-        return False  # its tags routed it already
-    return any(a.route_tags for a in _serving(session, conversation))
 
 
 def request_follow_up(session: Session, state, conversation: Conversation, config: dict, now: datetime) -> str | None:
     """followUpMode AI: leave a job for the agent to write the nudge (logged when it is written or
     not); the reason when no AI may write it."""
-    refused, agent = _refusal(session, conversation, config)
+    refused, chosen = _refusal(session, conversation, config)
     if refused:
         return refused["reason"]
-    _leave_job(session, state, conversation, agent, now, purpose=FOLLOW_UP)
+    _leave_job(session, state, conversation, chosen, now, purpose=FOLLOW_UP)
     return None
 
 
@@ -200,7 +198,7 @@ def _job_agent(session: Session, conversation: Conversation, config: dict, job: 
     if job.get("agentId"):
         agent = session.get(BotAgent, job["agentId"])
         return agent if agent is not None and agent.enabled else None
-    return agent_for(session, conversation, config)
+    return route(session, conversation, config).agent
 
 
 def _history(session: Session, conversation_id: str) -> list[tuple[str, str]]:

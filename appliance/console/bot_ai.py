@@ -130,19 +130,26 @@ NEW_AGENT = {"name": "", "provider": "LOCAL", "model": "", "systemPrompt": "", "
 
 def _agent_page(actor, agent=None, *, error: AppError | None = None, values: dict | None = None,
                 chat: list[dict] | None = None, answer=None, probe_error: AppError | None = None,
-                goal: str = "", proposals=None, status: int = 200):
+                goal: str = "", proposals=None):
     session = db_session()
     if values is None:
         values = _shown(agent) if agent is not None else dict(NEW_AGENT)
-    return render("console/bot_ai_agent.html", actor, _ACTIVE, error=error, status=status, texts=AI_TEXTS,
+    # The model list asks a LOCAL server for its models (up to 3 s): only where a model is being
+    # chosen (the editor shown, or a save refused), not after every message of the test chat.
+    choosing = chat is None and proposals is None and probe_error is None
+    return render("console/bot_ai_agent.html", actor, _ACTIVE, error=error, texts=AI_TEXTS,
                   agent=agent, v=values, providers=PROVIDERS,
-                  models=providers.models_with_local(runtime.get().db, actor=actor),
+                  models=providers.models_with_local(runtime.get().db, actor=actor) if choosing else _catalog_models(),
                   configured={p.provider for p in providers.list_providers(session, actor=actor) if p.configured},
                   capabilities=[c for c in catalog.capabilities(page_language()) if c["key"] not in catalog.NOT_YET_OFFERED],
                   numbers=phone_numbers_service.list_phone_numbers(session, actor=actor),
                   documents=knowledge_service.list_documents(session, actor=actor),
                   chat=chat or [], answer=answer, probe_error=probe_error, goal=goal, proposals=proposals,
                   done=request.args.get("done"))
+
+
+def _catalog_models() -> list[dict]:
+    return [{"provider": m["provider"], "model": m["model"]} for m in catalog.models()]
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/ai/agents/new")

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from appliance.core import clock
+from appliance.core.actor import OrgActor
 from appliance.core.db import insert_many
 from appliance.core.ids import new_id
-from appliance.core.actor import OrgActor
 from appliance.knowledge import embedder, vector_index, word_index, words
 from appliance.knowledge.models import KnowledgeChunk, KnowledgeDocument, KnowledgeQuery, KnowledgeQueryHit
 

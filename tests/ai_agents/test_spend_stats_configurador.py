@@ -101,6 +101,10 @@ def test_the_configurador_proposes_prompts_through_the_agents_model(line, api):
     assert agent_after["systemPrompt"] == "Eres el asistente de la panadería."  # nothing changes until saved
     assert_problem(api.post(f"/organizations/{line.org_id}/bot/agents/{agent['id']}/configurador", {"goal": ""},
                             token=line.owner["token"]), 400, "validation_failed")
+    assert_problem(api.post(f"/organizations/{line.org_id}/bot/agents/{agent['id']}/configurador", {"goal": "x" * 2001},
+                            token=line.owner["token"]), 400, "validation_failed")
+    assert_problem(api.post(f"/organizations/{line.org_id}/bot/agents/01a214dd-7407-7164-aaef-09787f422510/configurador",
+                            {"goal": "Vender más"}, token=line.owner["token"]), 404, "agent_not_found")
     requests.put(f"{line.netsim_url}/_control/ai", json={"failNext": [401]}, timeout=5)
     refused = api.post(f"/organizations/{line.org_id}/bot/agents/{agent['id']}/configurador", {"goal": "Vender más"},
                        token=line.owner["token"])

@@ -12,7 +12,10 @@
    on another number of the same server (bench_inbound's deliveries, bots off there) keeps at least
    90% of the rate it has without the AI's conversations (measured before and after, averaged).
 
-Run: .venv/bin/python tests/bench/bench_ai.py   (BENCH_SECONDS=20 per inbound phase by default)
+Run: .venv/bin/python tests/bench/bench_ai.py   (BENCH_SECONDS=20 per inbound phase by default;
+`--step-only` or `--conversations-only` for one half). Where the step's time goes:
+BENCH_PROFILE=out.pstats (cProfile), or BENCH_TIMERS=timers.py, a module with install() that wraps
+functions with timers and report(runs) that prints them.
 """
 
 from __future__ import annotations
@@ -266,9 +269,6 @@ def step_overhead() -> bool:
             took, latency = job()
             overheads.append(took - latency)
             provider.append(latency)
-        if os.environ.get("BENCH_DRIFT"):
-            quarter = max(1, runs // 4)
-            print("  by quarter:", [round(statistics.mean(overheads[i:i + quarter]), 1) for i in range(0, runs, quarter)])
         return sorted(overheads), provider
 
     from appliance.knowledge import search as knowledge_search, vector_index
