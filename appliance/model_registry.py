@@ -25,3 +25,4 @@ from appliance.quick_replies import models as quick_replies_models  # noqa: F401
 from appliance.services_catalog import models as services_catalog_models  # noqa: F401
 from appliance.knowledge import models as knowledge_models  # noqa: F401
 from appliance.ai_agents import models as ai_agents_models  # noqa: F401
+from appliance.broadcasts import models as broadcasts_models  # noqa: F401

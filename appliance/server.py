@@ -20,6 +20,7 @@ from appliance.app import create_app
 from appliance.bots import ai_step
 from appliance.bots.ai_step import workers as ai_workers
 from appliance.bots.runner import bot_runner
+from appliance.broadcasts.runner import broadcast_runner
 from appliance.core import data_dir, events, queue, runtime
 from appliance.core.db import Checkpointer, StartupError
 from appliance.knowledge import processing as knowledge_processing
@@ -69,6 +70,7 @@ def serve(settings: Settings) -> None:
     ai_workers.start(runtime.get().db, settings.ai_workers)
     ai_step.resume(runtime.get().db, older_than=None)  # answers a stop cut short
     bot_runner.start(runtime.get().db)
+    broadcast_runner.start(runtime.get().db)  # after the sender: what it queues is sent once
     events.dispatcher.start(runtime.get().db)
     checkpointer = Checkpointer(settings.database_path)
     checkpointer.start()
@@ -84,6 +86,7 @@ def serve(settings: Settings) -> None:
         live_feed.signal.close()  # live-update streams end; browsers reconnect to the next server
         server.task_dispatcher.shutdown(cancel_pending=False, timeout=DRAIN_SECONDS)
         bot_runner.stop()
+        broadcast_runner.stop()
         ai_workers.stop()  # answers in progress finish (a provider's timeout at most); the rest resume at start
         sender.stop()
         consumer.stop(graceful=True)

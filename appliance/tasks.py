@@ -2,6 +2,7 @@
 
 from appliance.core import events  # noqa: F401  (outbox dispatch tasks)
 from appliance.auth import listeners, tasks as auth_tasks  # noqa: F401
+from appliance.broadcasts import listeners as broadcasts_listeners, runner as broadcasts_runner  # noqa: F401
 from appliance.bots import listeners as bots_listeners, runner as bots_runner  # noqa: F401
 from appliance.conversations import tasks as conversations_tasks  # noqa: F401
 from appliance.knowledge import tasks as knowledge_tasks  # noqa: F401

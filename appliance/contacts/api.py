@@ -2,7 +2,7 @@
 
 from flask.views import MethodView
 
-from appliance.contacts import schemas, service
+from appliance.contacts import opt_ins, schemas, service
 from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
@@ -48,3 +48,19 @@ class ContactById(MethodView):
     def delete(self, org_id, contact_id):
         """Erase the contact, with its conversations and messages"""
         service.do_delete(db_session(), actor=current_org_actor(), contact_id=str(contact_id))
+
+
+@blp.route("/<uuid:contact_id>/opt-ins")
+class ContactOptIns(MethodView):
+    @blp.requires("contacts:read")
+    @blp.response(200, schemas.OptInSchema(many=True))
+    def get(self, org_id, contact_id):
+        """The contact's opt-ins and opt-outs, newest first (the newest decides)"""
+        return opt_ins.list_records(db_session(), actor=current_org_actor(), contact_id=str(contact_id))
+
+    @blp.requires("contacts:write")
+    @blp.arguments(schemas.OptInCreateSchema)
+    @blp.response(201, schemas.OptInSchema)
+    def post(self, body, org_id, contact_id):
+        """Record an opt-in (IN) or opt-out (OUT); an OUT stops broadcasts and the bot for this contact"""
+        return opt_ins.do_record(db_session(), actor=current_org_actor(), contact_id=str(contact_id), **body)

@@ -55,3 +55,21 @@ class ContactListMember(SQLModel, table=True):
     list_id: str = Field(foreign_key="contact_lists.id", ondelete="CASCADE", primary_key=True)
     contact_id: str = Field(foreign_key="contacts.id", ondelete="CASCADE", primary_key=True, index=True)
     added_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class OptInRecord(SQLModel, table=True):
+    """One consent decision of a contact: IN (agreed to receive messages) or OUT (asked to stop).
+    The newest decides; `contacts.opted_out_at` keeps the current answer for the hot paths (the
+    bot, broadcasts). Records are history: never changed, deleted with their contact."""
+    __tablename__ = "contact_opt_ins"
+    __table_args__ = (Index("ix_contact_opt_ins_contact_time", "contact_id", "created_at", "id"),)
+
+    id: str = Field(default_factory=new_id, primary_key=True)
+    organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE", index=True)
+    contact_id: str = Field(foreign_key="contacts.id", ondelete="CASCADE")
+    type: str = Field(max_length=3)  # IN | OUT
+    source: str | None = Field(default=None, max_length=100)  # keyword, form, import, api, console...
+    channel: str | None = Field(default=None, max_length=50)  # whatsapp, web, sms, in_store...
+    payload: dict = Field(default_factory=dict, sa_type=JSON)
+    created_by_user_id: str | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
+    created_at: datetime = Field(sa_type=UTCDateTime)

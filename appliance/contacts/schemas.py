@@ -1,9 +1,12 @@
+import json
+
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from appliance.contacts.service import normalize_wa_id
 from appliance.core.schema import ApiSchema, IsoDateTime, PageArgsSchema, Text, UuidString
 
 MAX_ATTRIBUTES = 50
+MAX_OPT_IN_PAYLOAD = 4000
 
 
 class WaId(fields.String):
@@ -95,3 +98,28 @@ class ContactUpdateSchema(ApiSchema):
     def not_empty(self, data, **kwargs):
         if not data:
             raise ValidationError("Give at least one of name, botExcluded, attributes.", "_schema")
+
+
+def _check_payload(value: dict) -> None:
+    if len(json.dumps(value)) > MAX_OPT_IN_PAYLOAD:
+        raise ValidationError(f"At most {MAX_OPT_IN_PAYLOAD:,} characters of JSON.")
+
+
+class OptInSchema(ApiSchema):
+    id = fields.String()
+    contact_id = fields.String()
+    type = fields.String(metadata={"description": "IN (agreed to receive messages) or OUT (asked to stop)"})
+    source = fields.String(allow_none=True, metadata={"description": "Where it came from: keyword (the customer "
+                                                                     "wrote an opt-out word), api, console, form..."})
+    channel = fields.String(allow_none=True)
+    payload = fields.Dict()
+    created_by_user_id = fields.String(allow_none=True)
+    created_at = IsoDateTime()
+
+
+class OptInCreateSchema(ApiSchema):
+    type = fields.String(required=True, validate=validate.OneOf(("IN", "OUT")))
+    source = Text(max_length=100, allow_none=True)
+    channel = Text(max_length=50, allow_none=True)
+    payload = fields.Dict(load_default=None, allow_none=True, validate=_check_payload,
+                          metadata={"description": "Anything the business keeps with it (the form, the wording agreed to)"})

@@ -231,15 +231,3 @@ def do_record_address_book(session: Session, *, organization_id: str, items: lis
                         changed=["name"])
             changed += 1
     return changed
-
-
-def do_record_opt_out(session: Session, *, contact, keyword: str) -> None:
-    """`contact`: the contact or a row of it (as `do_upsert_from_network` answers)."""
-    if contact.opted_out_at is not None:
-        return
-    if not isinstance(contact, Contact):
-        contact = session.get(Contact, contact.id)
-    contact.opted_out_at = contact.updated_at = clock.now()
-    session.add(contact)
-    events.emit(session, events.CONTACT_OPTED_OUT, organization_id=contact.organization_id, contactId=contact.id,
-                keyword=keyword)

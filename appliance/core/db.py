@@ -37,6 +37,10 @@ _PRAGMAS = (
     # The server's checkpointer thread copies the WAL into the database every second, off the
     # request path; SQLite's own checkpoint in the committing request is only the backstop (~40 MB).
     "wal_autocheckpoint=10000",
+    # Reads of the first 256 MB through a memory map: pages come from the OS cache without a copy
+    # into each connection's 2 MB page cache. A word-index search of 100,000 passages read them
+    # again on every query (6 -> 4 ms); the map is shared by all connections, not 2 MB each.
+    "mmap_size=268435456",
 )
 
 

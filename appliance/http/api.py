@@ -182,10 +182,16 @@ def takes_upload(*, max_bytes: int, content_types: tuple[str, ...], field: str =
                 key = declared.data_key or name
                 properties[key] = {"type": "string", **({"maxLength": _max_length(declared)} if _max_length(declared) else {}),
                                    **({"minLength": 1} if declared.required else {})}
+                if declared.metadata.get("pattern"):  # what Text refuses (control characters, line breaks)
+                    properties[key]["pattern"] = declared.metadata["pattern"]
+                if isinstance(declared, fields.Boolean):  # a form's boolean is one of its words
+                    properties[key]["enum"] = sorted(str(word) for word in declared.truthy | declared.falsy
+                                                     if isinstance(word, str))
                 if declared.required:
                     required.append(key)
-        content = {"multipart/form-data": {"schema": {"type": "object", "required": required,
-                                                      "properties": properties}}}
+        # The form's schema refuses fields it does not know; the document says so.
+        content = {"multipart/form-data": {"schema": {"type": "object", "required": required, "properties": properties,
+                                                      **({"additionalProperties": False} if form is not None else {})}}}
         if form is None:
             content.update({kind: {"schema": schema} for kind in content_types})
         func._apidoc = {**getattr(func, "_apidoc", {}), "manual_doc": {

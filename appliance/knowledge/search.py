@@ -69,16 +69,19 @@ def do_search(session: Session, *, actor: OrgActor, query: str, top_k: int = DEF
 def readable_documents(session: Session, *, organization_id: str, tags: list[str] | None,
                        agent_id: str | None) -> list[str] | None:
     """The documents a search may read: None for all of the organization's; with `tags`, those with
-    any of them; with `agent_id`, the agent's own and the shared ones."""
+    any of them; with `agent_id`, the agent's own and the shared ones (None when that is all)."""
     if not tags and not agent_id:
         return None
     rows = session.exec(select(KnowledgeDocument.id, KnowledgeDocument.tags, KnowledgeDocument.agent_ids,
                                KnowledgeDocument.compartido)
                         .where(KnowledgeDocument.organization_id == organization_id)).all()
     wanted_tags = {tag.casefold() for tag in tags or ()}
-    return [doc_id for doc_id, doc_tags, agent_ids, shared in rows
-            if (not wanted_tags or wanted_tags & {tag.casefold() for tag in doc_tags or ()})
-            and (not agent_id or shared or agent_id in (agent_ids or ()))]
+    readable = [doc_id for doc_id, doc_tags, agent_ids, shared in rows
+                if (not wanted_tags or wanted_tags & {tag.casefold() for tag in doc_tags or ()})
+                and (not agent_id or shared or agent_id in (agent_ids or ()))]
+    # All of them (an agent of a shared library, the usual case): no filter, which costs the word
+    # index a join per matching passage.
+    return None if len(readable) == len(rows) and rows else readable
 
 
 def rank(session: Session, *, organization_id: str, vector, terms: list[str], pool: int,

@@ -70,6 +70,10 @@ EXPECTED_REFUSALS = {
     "PATCH /organizations/{org_id}/bot/flows/{flow_id}": "a step's fields depend on its type (checked before the "
                                                          "flow is looked up)",
     "POST /organizations/{org_id}/tasks": "conversationId, contactId and assigneeUserId must be the organization's own",
+    "POST /organizations/{org_id}/bot/knowledge/url": "a public web address whose host name is valid (no label "
+                                                      "ends with a hyphen), which format uri does not say",
+    "POST /organizations/{org_id}/broadcasts": "phoneNumberId must be a connected number of the organization, the "
+                                               "template approved and the audience its own contacts",
 }
 
 

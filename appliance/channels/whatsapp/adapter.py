@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 
 from sqlmodel import Session
 
+from appliance.contacts import opt_ins
 from appliance.contacts import service as contacts_service
 from appliance.conversations import recording as conversation_recording
 from appliance.core import json_text, runtime
@@ -237,7 +238,7 @@ def _apply_messages(session: Session, number: PhoneNumber, value: dict, outcome:
         for message in messages:
             keyword = _opt_out_keyword(keywords, message)
             if keyword:
-                contacts_service.do_record_opt_out(session, contact=contact, keyword=keyword)
+                opt_ins.do_record_keyword(session, contact=contact, keyword=keyword)
         outcome.media_message_ids += inbound_messages.do_record_from_network(
             session, number=number, conversation_id=conversation_id, contact_id=contact.id, customer_wa_id=contact.wa_id,
             items=items)

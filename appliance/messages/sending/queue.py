@@ -35,6 +35,8 @@ MAX_ATTEMPTS = 6
 MAYBE_DELIVERED = -2  # no answer after the request left (catalog: graph_api/network_errors.json)
 INTERRUPTED = -3  # in the air when the appliance stopped
 DISCONNECTED = -4  # the number was disconnected before the message went
+CANCELLED = -5  # its broadcast was cancelled while it waited
+CANCELLED = -5  # its broadcast was cancelled while it waited
 
 
 @dataclass(frozen=True)
@@ -180,6 +182,24 @@ def _fail_where(session: Session, condition: str, params: tuple, code: int) -> i
 def fail_disconnected(session: Session, phone_number_pk: str) -> int:
     """A number disconnected with messages still queued: they fail (-4) instead of waiting forever."""
     return _fail_where(session, "phone_number_pk = ? AND send_state = 'queued'", (phone_number_pk,), DISCONNECTED)
+
+
+def cancel_queued(session: Session, message_ids: list[str]) -> int:
+    """Those of these messages still waiting their turn (not in the air) fail with -5: their
+    broadcast was cancelled. Answers how many."""
+    if not message_ids:
+        return 0
+    marks = ", ".join("?" * len(message_ids))
+    return _fail_where(session, f"send_state = 'queued' AND id IN ({marks})", tuple(message_ids), CANCELLED)
+
+
+def cancel_queued(session: Session, message_ids: list[str]) -> int:
+    """Those of these messages still waiting their turn (not in the air) fail with -5: their
+    broadcast was cancelled. Answers how many."""
+    if not message_ids:
+        return 0
+    marks = ", ".join("?" * len(message_ids))
+    return _fail_where(session, f"send_state = 'queued' AND id IN ({marks})", tuple(message_ids), CANCELLED)
 
 
 def recover_interrupted(database) -> int:

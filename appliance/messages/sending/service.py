@@ -71,21 +71,64 @@ def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[S
     conversation_id = conversation_recording.do_record_outbound(
         session, number=number, contact_id=contact.id, found=found, preview=message_text.preview(outgoing.type, payload),
         answered_by=actor.user_id if outgoing.type != "template" else None)
-    now = clock.now()
-    row = {"id": new_id(), "organization_id": actor.organization_id, "phone_number_pk": number.id,
-           "conversation_id": conversation_id, "contact_id": contact.id, "direction": "out", "wamid": None,
-           "type": outgoing.type, "payload": payload, "status": "pending", "customer_wa_id": to,
-           "client_id": outgoing.client_id, "reply_to_message_id": reply_to.id if reply_to else None,
-           "reply_to_wamid": reply_to.wamid if reply_to else None, "sent_by_user_id": actor.user_id,
-           "sent_by": sent_by(actor),
-           "hidden": False, "send_state": "queued", "send_attempts": 0, "next_attempt_at": now,
-           "media_attempts": 0, "sent_at": now, "created_at": now, "updated_at": now}
-    search_index.index_new(session, [row])
-    insert_many(session, _MESSAGES, [row])  # through the driver: every send passes here
-    events.emit(session, events.MESSAGE_CREATED, organization_id=actor.organization_id, messageId=row["id"],
-                conversationId=conversation_id, direction="out", sentBy=row["sent_by"])
-    tasks.wake_after_commit(session, number.id)
+    row = _queued_row(organization_id=actor.organization_id, phone_number_pk=number.id, conversation_id=conversation_id,
+                      contact_id=contact.id, to=to, kind=outgoing.type, payload=payload, sent_by=sent_by(actor),
+                      user_id=actor.user_id, client_id=outgoing.client_id, reply_to=reply_to)
+    _queue(session, actor.organization_id, number.id, [row])
     return SimpleNamespace(**{**{column.name: None for column in _MESSAGES.columns}, **row}), True
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A template send whose checks the caller made (a broadcast's recipient): the contact, its
+    number and the network's template object."""
+    contact_id: str
+    to: str
+    payload: dict
+
+
+def do_queue_templates(session: Session, *, organization_id: str, number, items: list[Prepared],
+                       sent_by: str) -> list[str]:
+    """Queue many template messages from one number at once (a broadcast's next batch): each in its
+    contact's conversation, rows through the driver in one statement. Answers their ids, in order.
+    Templates need no open window, so nothing here refuses a recipient."""
+    rows = []
+    for item in items:
+        found = conversation_recording.find_window(session, phone_number_pk=number.id, contact_id=item.contact_id)
+        conversation_id = conversation_recording.do_record_outbound(
+            session, number=number, contact_id=item.contact_id, found=found,
+            preview=message_text.preview("template", item.payload))
+        rows.append(_queued_row(organization_id=organization_id, phone_number_pk=number.id,
+                                conversation_id=conversation_id, contact_id=item.contact_id, to=item.to, kind="template",
+                                payload=item.payload, sent_by=sent_by))
+    _queue(session, organization_id, number.id, rows)
+    return [row["id"] for row in rows]
+
+
+def _queued_row(*, organization_id: str, phone_number_pk: str, conversation_id: str, contact_id: str, to: str,
+                kind: str, payload: Any, sent_by: str, user_id: str | None = None, client_id: str | None = None,
+                reply_to=None) -> dict:
+    now = clock.now()
+    return {"id": new_id(), "organization_id": organization_id, "phone_number_pk": phone_number_pk,
+            "conversation_id": conversation_id, "contact_id": contact_id, "direction": "out", "wamid": None,
+            "type": kind, "payload": payload, "status": "pending", "customer_wa_id": to,
+            "client_id": client_id, "reply_to_message_id": reply_to.id if reply_to else None,
+            "reply_to_wamid": reply_to.wamid if reply_to else None, "sent_by_user_id": user_id,
+            "sent_by": sent_by, "hidden": False, "send_state": "queued", "send_attempts": 0, "next_attempt_at": now,
+            "media_attempts": 0, "sent_at": now, "created_at": now, "updated_at": now}
+
+
+def _queue(session: Session, organization_id: str, phone_number_pk: str, rows: list[dict]) -> None:
+    """Store queued messages (through the driver: every send passes here), index their words,
+    announce them, and wake the number's sender after the commit."""
+    if not rows:
+        return
+    search_index.index_new(session, rows)
+    insert_many(session, _MESSAGES, rows)
+    events.emit_many(session, events.MESSAGE_CREATED, organization_id=organization_id, items=[
+        {"messageId": row["id"], "conversationId": row["conversation_id"], "direction": "out", "sentBy": row["sent_by"]}
+        for row in rows])
+    tasks.wake_after_commit(session, phone_number_pk)
 
 
 def sent_by(actor: OrgActor) -> str:

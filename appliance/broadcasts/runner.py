@@ -1,0 +1,255 @@
+"""Sending broadcasts: recipients are handed to their number's sender (messages/sending) a batch
+at a time, about a second of the number's tier ahead, so the sender paces them at messagesPerSecond
+and an agent's reply on the same number waits at most that second behind a broadcast.
+
+Crash safety comes from the messages table: a recipient's message is created in the same
+transaction that points the recipient at it, so after a restart a recipient either has its message
+(which the sender sends once, or fails with -3 if it was in the air) or is still waiting and gets
+one now. Nobody is sent twice.
+
+Each batch checks what would fail every recipient: the number disconnected, the template deleted
+or no longer APPROVED. The broadcast is then PAUSED with the reason instead (listeners.py also
+pauses it when the network refuses a message for the template's or the account's sake).
+
+In the server a thread (`broadcast_runner`) feeds the running broadcasts in turn and starts the
+scheduled ones at their time (woken for it); without it (tests, the CLI) a commit enqueues the
+queue task `run_broadcasts`, and the minute check starts what came due."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import datetime
+
+from huey import crontab
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from appliance.broadcasts import personalize
+from appliance.broadcasts.models import Broadcast, BroadcastRecipient
+from appliance.contacts.models import Contact
+from appliance.core import clock, runtime
+from appliance.core.db import driver_connection, read_row
+from appliance.core.errors import AppError
+from appliance.core.queue import huey
+from appliance.messages.models import Message
+from appliance.messages.sending import service as sending_service
+from appliance.messages.sending import template_fill
+from appliance.phone_numbers.models import PhoneNumber
+from appliance.templates.models import Template
+
+log = logging.getLogger("appliance.broadcasts")
+
+AHEAD_SECONDS = 1.0  # queued ahead of the sender, in seconds of the number's tier
+MIN_AHEAD = 20
+BATCH = 200  # recipients per write transaction: ~20-40 ms of the write lock
+
+
+def start_due(database, now: datetime | None = None) -> list[str]:
+    """SCHEDULED broadcasts whose time came start running; answers their ids."""
+    moment = now or clock.now()
+    with database.unit_of_work(write=False) as session:
+        if session.exec(select(Broadcast.id).where(Broadcast.status == "SCHEDULED", Broadcast.scheduled_at <= moment)
+                        .limit(1)).first() is None:
+            return []  # the minute check finds nothing most minutes: no write lock for that
+    with database.unit_of_work(write=True) as session:
+        due = session.exec(select(Broadcast).where(Broadcast.status == "SCHEDULED",
+                                                   Broadcast.scheduled_at <= moment)).all()
+        for broadcast in due:
+            broadcast.status, broadcast.started_at, broadcast.updated_at = "RUNNING", moment, moment
+            session.add(broadcast)
+        return [b.id for b in due]
+
+
+def running(database) -> list[str]:
+    with database.unit_of_work(write=False) as session:
+        return list(session.exec(select(Broadcast.id).where(Broadcast.status == "RUNNING")
+                                 .order_by(Broadcast.started_at, Broadcast.id)).all())
+
+
+def next_scheduled(database) -> datetime | None:
+    with database.unit_of_work(write=False) as session:
+        return session.exec(select(func.min(Broadcast.scheduled_at)).where(Broadcast.status == "SCHEDULED")).one()
+
+
+def step(database, broadcast_id: str) -> float | None:
+    """Hand the broadcast's next recipients to the sender. Answers when to look again (seconds; 0:
+    at once), or None when there is nothing more to do (completed, paused, cancelled)."""
+    with database.unit_of_work(write=True) as session:
+        broadcast = session.get(Broadcast, broadcast_id)
+        if broadcast is None or broadcast.status != "RUNNING":
+            return None
+        number = read_row(session, PhoneNumber.__table__, id=broadcast.phone_number_pk, remember=False)
+        if number is None or number.disconnected_at is not None:
+            _pause(session, broadcast, "number_disconnected", "The number was disconnected from the appliance.")
+            return None
+        template = session.get(Template, broadcast.template_id) if broadcast.template_id else None
+        if template is None or template.status != "APPROVED":
+            status = template.status if template is not None else "DELETED"
+            _pause(session, broadcast, f"template_{status.lower()}"[:60],
+                   f"Template {broadcast.template_name} ({broadcast.template_language}) is {status.lower()} at the "
+                   "network; nothing more is sent with it until it is approved again (then resume).")
+            return None
+        driver = driver_connection(session)
+        queued = driver.execute("SELECT count(*) FROM messages WHERE phone_number_pk = ? AND send_state IS NOT NULL",
+                                (number.id,)).fetchone()[0]
+        room = min(BATCH, max(MIN_AHEAD, int(number.messages_per_second * AHEAD_SECONDS)) - queued)
+        if room <= 0:
+            return 0.1
+        waiting = session.exec(select(BroadcastRecipient, Contact.name, Contact.profile_name, Contact.attributes,
+                                      Contact.opted_out_at)
+                               .join(Contact, Contact.id == BroadcastRecipient.contact_id)
+                               .where(BroadcastRecipient.broadcast_id == broadcast.id,
+                                      BroadcastRecipient.message_id.is_(None),
+                                      BroadcastRecipient.skipped_reason.is_(None))
+                               .order_by(BroadcastRecipient.id).limit(room)).all()
+        if not waiting:
+            if _still_sending(session, broadcast.id):
+                return 0.25
+            now = clock.now()
+            broadcast.status, broadcast.completed_at, broadcast.updated_at = "COMPLETED", now, now
+            session.add(broadcast)
+            return None
+        _hand_over(session, broadcast, number, template, waiting)
+        return 0.0
+
+
+def _hand_over(session: Session, broadcast: Broadcast, number, template: Template, waiting) -> None:
+    personal = personalize.uses_contact(broadcast.variables)
+    shared = None if personal else template_fill.fill(template, broadcast.variables)
+    items, sent, skipped = [], [], []
+    for recipient, name, profile_name, attributes, opted_out_at in waiting:
+        if opted_out_at is not None:  # opted out since the broadcast was made
+            skipped.append((recipient, "opted_out"))
+            continue
+        payload = shared
+        if personal:
+            try:
+                payload = template_fill.fill(template, personalize.fill(
+                    broadcast.variables, name=name or profile_name, wa_id=recipient.wa_id, attributes=attributes))
+            except (personalize.MissingValue, AppError):
+                skipped.append((recipient, "missing_variable"))
+                continue
+        items.append(sending_service.Prepared(recipient.contact_id, recipient.wa_id, payload))
+        sent.append(recipient)
+    message_ids = sending_service.do_queue_templates(session, organization_id=broadcast.organization_id,
+                                                      number=number, items=items, sent_by="broadcast")
+    now = clock.now()
+    for recipient, message_id in zip(sent, message_ids):
+        recipient.message_id, recipient.sent_at, recipient.attempts = message_id, now, recipient.attempts + 1
+        session.add(recipient)
+    for recipient, reason in skipped:
+        recipient.skipped_reason = reason
+        session.add(recipient)
+
+
+def _still_sending(session: Session, broadcast_id: str) -> bool:
+    return session.exec(select(BroadcastRecipient.id).join(Message, Message.id == BroadcastRecipient.message_id)
+                        .where(BroadcastRecipient.broadcast_id == broadcast_id, Message.send_state.is_not(None))
+                        .limit(1)).first() is not None
+
+
+def _pause(session: Session, broadcast: Broadcast, reason: str, detail: str) -> None:
+    log.warning("broadcast %s paused: %s", broadcast.id, reason)
+    broadcast.status, broadcast.paused_reason, broadcast.paused_detail = "PAUSED", reason, detail[:500]
+    broadcast.updated_at = clock.now()
+    session.add(broadcast)
+
+
+def pause(session: Session, broadcast: Broadcast, reason: str, detail: str) -> None:
+    if broadcast.status == "RUNNING":
+        _pause(session, broadcast, reason, detail)
+
+
+def run_all(database) -> float | None:
+    """Start what came due and feed every running broadcast until each has to wait; answers the
+    shortest wait (None: nothing running)."""
+    start_due(database)
+    shortest = None
+    for broadcast_id in running(database):
+        while True:
+            try:
+                wait = step(database, broadcast_id)
+            except Exception:
+                log.exception("broadcast %s: a batch failed; trying again", broadcast_id)
+                wait = 1.0
+            if wait != 0.0:
+                break
+        if wait is not None:
+            shortest = wait if shortest is None else min(shortest, wait)
+    return shortest
+
+
+class _Runner:
+    """The server's broadcast thread: feeds running broadcasts, starts scheduled ones on time."""
+
+    IDLE_SLEEP = 30.0  # with nothing running nor due sooner (a wake-up comes with anything new)
+
+    def __init__(self):
+        self._woken = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._database = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def start(self, database) -> None:
+        self._database = database
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._run, name="broadcasts", daemon=True)
+        self._thread.start()
+
+    def wake(self) -> None:
+        self._woken.set()
+
+    def stop(self, timeout: float = 15.0) -> None:
+        thread, self._thread = self._thread, None
+        self._stopping.set()
+        self._woken.set()
+        if thread is not None:
+            thread.join(timeout)
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            self._woken.clear()
+            try:
+                wait = run_all(self._database)
+                scheduled = next_scheduled(self._database)
+            except Exception:
+                log.exception("running broadcasts failed; trying again")
+                wait, scheduled = 1.0, None
+            if wait is None:
+                wait = self.IDLE_SLEEP
+            if scheduled is not None:
+                wait = min(wait, max(0.0, (scheduled - clock.now()).total_seconds()))
+            self._woken.wait(max(wait, 0.02))
+
+
+broadcast_runner = _Runner()
+
+
+def wake(broadcast_id: str, *, at: datetime | None = None) -> None:
+    """A broadcast to start now or at `at` (after the commit that made it)."""
+    if broadcast_runner.running:
+        broadcast_runner.wake()
+        return
+    delay = max(0.0, (at - clock.now()).total_seconds()) if at is not None else 0.0
+    if delay:
+        run_broadcasts.schedule(delay=delay)
+    else:
+        run_broadcasts()
+
+
+@huey.task()
+def run_broadcasts() -> None:
+    run_all(runtime.get().db)
+
+
+@huey.periodic_task(crontab(minute="*"))
+def broadcasts_minute_check() -> None:
+    """The reference's minute check: scheduled broadcasts start by themselves, and a running one
+    whose wake-up was lost (a restart) carries on, where no broadcast thread runs."""
+    if not broadcast_runner.running:
+        run_all(runtime.get().db)

@@ -1,0 +1,226 @@
+"""Broadcasts through the API, end to end against the simulator: personalized variables, opt-outs,
+live counts from the network's statuses, replies, cancel, retry-failed, pausing on a template the
+network stopped, and the ugly inputs."""
+
+from datetime import timedelta
+
+import requests
+
+from appliance.core import clock
+from tests import factories
+from tests.factories import another_number
+from tests.problems import assert_problem
+
+
+def _three(campaigns):
+    ana = campaigns.contact("573001110001", "Ana", ciudad="Bogotá")
+    luis = campaigns.contact("573001110002", None, ciudad="Cali")
+    eva = campaigns.contact("573001110003", "Eva")
+    return ana, luis, eva
+
+
+def test_a_personalized_broadcast_reaches_everyone_once_and_counts_follow_the_network(campaigns):
+    campaigns.approved_template()
+    ana, luis, eva = _three(campaigns)
+    vip = campaigns.contact_list("VIP", [ana, luis])
+    created = campaigns.create(templateName="oferta", templateLanguage="es",
+                               variables=["{{contact.name|cliente}}", "{{contact.attributes.ciudad|su ciudad}}"],
+                               audience={"contactListIds": [vip], "contactIds": [ana["id"], eva["id"]]})
+    assert created.status_code == 201, created.json
+    broadcast = created.json["data"]
+    assert broadcast["status"] in ("RUNNING", "COMPLETED")
+    got = campaigns.network_got()
+    bodies = {m["to"]: [p["text"] for p in m["template"]["components"][0]["parameters"]] for m in got}
+    assert bodies == {"573001110001": ["Ana", "Bogotá"], "573001110002": ["cliente", "Cali"],
+                      "573001110003": ["Eva", "su ciudad"]}  # Ana once although she is in the list and named
+    campaigns.line.deliver()  # the network's sent and delivered statuses
+    shown = campaigns.get(broadcast["id"])
+    assert shown["status"] == "COMPLETED"
+    assert shown["counts"]["total"] == 3 and shown["counts"]["sent"] == 3 and shown["counts"]["failed"] == 0
+    assert shown["counts"]["delivered"] == 3, shown["counts"]
+    # Ana reads it and answers: read and replied move, the others stay delivered.
+    ana_message = next(r for r in campaigns.recipients(broadcast["id"])["items"] if r["to"] == "573001110001")
+    read = requests.post(f"{campaigns.line.netsim_url}/_control/read", json={
+        "wamid": next(m["wamid"] for m in got if m["to"] == "573001110001")}, timeout=5)
+    assert read.status_code == 200, read.text
+    campaigns.line.customer_writes({"type": "text", "text": {"body": "¿Hasta cuándo?"}}, wa_id="573001110001")
+    campaigns.line.deliver()
+    counts = campaigns.get(broadcast["id"])["counts"]
+    assert counts["replied"] == 1 and counts["read"] == 1 and counts["delivered"] == 3
+    replied = campaigns.recipients(broadcast["id"], filter="replied")["items"]
+    assert [r["to"] for r in replied] == ["573001110001"] and replied[0]["repliedAt"]
+    assert ana_message["messageId"] and ana_message["attempts"] == 1
+    # The message is an ordinary one of the conversation, sent by "broadcast".
+    message = campaigns.call("GET", f"/messages/{ana_message['messageId']}").json["data"]
+    assert message["sentBy"] == "broadcast" and message["type"] == "template"
+
+
+def test_opted_out_and_unreachable_contacts_are_skipped_with_a_reason(campaigns):
+    campaigns.approved_template()
+    ana, luis, eva = _three(campaigns)
+    out = campaigns.call("POST", f"/contacts/{luis['id']}/opt-ins", {"type": "OUT", "source": "form", "channel": "web"})
+    assert out.status_code == 201 and out.json["data"]["type"] == "OUT"
+    created = campaigns.create(templateName="oferta", variables=["x", "y"],
+                               audience={"contactIds": [ana["id"], luis["id"], eva["id"]]})
+    assert created.status_code == 201, created.json
+    skipped = campaigns.recipients(created.json["data"]["id"], filter="skipped")["items"]
+    assert [(r["to"], r["skippedReason"]) for r in skipped] == [("573001110002", "opted_out")]
+    assert {m["to"] for m in campaigns.network_got()} == {"573001110001", "573001110003"}
+    # Opting in again: the newest record decides.
+    again = campaigns.call("POST", f"/contacts/{luis['id']}/opt-ins", {"type": "IN", "source": "store"})
+    assert again.status_code == 201
+    history = campaigns.call("GET", f"/contacts/{luis['id']}/opt-ins").json["data"]
+    assert [h["type"] for h in history] == ["IN", "OUT"]
+    assert campaigns.call("GET", f"/contacts/{luis['id']}").json["data"]["optedOut"] is False
+
+
+def test_a_keyword_opt_out_is_an_out_record(campaigns):
+    line = campaigns.line
+    assert line.api.patch(f"/organizations/{line.org_id}", {"optOutKeywords": ["BAJA", "stop"]},
+                          token=line.owner["token"]).status_code == 200
+    line.customer_writes({"type": "text", "text": {"body": "STOP"}}, wa_id="573001110009")
+    line.deliver()
+    contact = campaigns.call("GET", "/contacts?search=573001110009").json["data"]["items"][0]
+    assert contact["optedOut"] is True
+    [record] = campaigns.call("GET", f"/contacts/{contact['id']}/opt-ins").json["data"]
+    assert record["type"] == "OUT" and record["source"] == "keyword" and record["payload"]["keyword"].upper() == "STOP"
+
+
+def test_missing_values_skip_the_recipient_instead_of_sending_an_empty_parameter(campaigns):
+    campaigns.approved_template()
+    ana, luis, _ = _three(campaigns)
+    created = campaigns.create(templateName="oferta", variables=["{{contact.name}}", "pan"],
+                               audience={"contactIds": [ana["id"], luis["id"]]})
+    assert created.status_code == 201, created.json
+    recipients = {r["to"]: r for r in campaigns.recipients(created.json["data"]["id"])["items"]}
+    assert recipients["573001110002"]["status"] == "skipped"
+    assert recipients["573001110002"]["skippedReason"] == "missing_variable"
+    assert recipients["573001110001"]["status"] in ("sent", "pending")
+
+
+def test_failures_are_recorded_with_the_network_code_and_retried_in_place(campaigns, simulator):
+    campaigns.approved_template()
+    ana, luis, eva = _three(campaigns)
+    simulator.network.customer("573001110002", on_whatsapp=False)  # never reachable: 131026
+    assert requests.put(f"{campaigns.line.netsim_url}/_control/faults", json={"failNext": [131049]},
+                        timeout=5).status_code == 200  # Meta holds Ana's marketing message back
+    created = campaigns.create(templateName="oferta", variables=["a", "b"],
+                               audience={"contactIds": [ana["id"], luis["id"], eva["id"]]})
+    broadcast_id = created.json["data"]["id"]
+    failed = campaigns.recipients(broadcast_id, filter="failed")["items"]
+    assert sorted((r["to"], r["errorCode"]) for r in failed) == [("573001110001", 131049), ("573001110002", 131026)]
+    assert all(r["errorTitle"] and r["attempts"] == 1 for r in failed)  # the sender did not retry them itself
+    assert campaigns.get(broadcast_id)["counts"]["failed"] == 2
+    retried = campaigns.call("POST", f"/broadcasts/{broadcast_id}/retry-failed")
+    assert retried.status_code == 200, retried.json
+    # 131049 may pass another day: sent again; 131026 (not on WhatsApp) would only fail again.
+    assert retried.json["data"]["retried"] == 1 and retried.json["data"]["notRetried"] == {"131026": 1}
+    row = next(r for r in campaigns.recipients(broadcast_id)["items"] if r["to"] == "573001110001")
+    assert row["attempts"] == 2 and row["status"] == "sent" and row["errorCode"] is None
+    assert sum(1 for m in campaigns.network_got() if m["to"] == "573001110001") == 1
+    assert campaigns.get(broadcast_id)["counts"]["failed"] == 1
+
+
+def test_a_scheduled_broadcast_starts_by_itself_at_its_time(campaigns):
+    from appliance.broadcasts import runner
+    from appliance.core import runtime
+    campaigns.approved_template()
+    ana, _, _ = _three(campaigns)
+    at = (clock.now() + timedelta(hours=2)).isoformat()
+    created = campaigns.create(templateName="oferta", variables=["a", "b"], audience={"contactIds": [ana["id"]]},
+                               scheduledAt=at)
+    assert created.status_code == 201 and created.json["data"]["status"] == "SCHEDULED"
+    runner.run_all(runtime.get().db)
+    assert campaigns.network_got() == []
+    clock.advance(2 * 3600 + 1)
+    runner.broadcasts_minute_check.call_local()
+    assert [m["to"] for m in campaigns.network_got()] == ["573001110001"]
+    assert campaigns.get(created.json["data"]["id"])["status"] == "COMPLETED"
+
+
+def test_cancel_skips_the_rest(campaigns):
+    campaigns.approved_template()
+    ana, _, _ = _three(campaigns)
+    at = (clock.now() + timedelta(hours=1)).isoformat()
+    created = campaigns.create(templateName="oferta", variables=["a", "b"], audience={"contactIds": [ana["id"]]},
+                               scheduledAt=at)
+    broadcast_id = created.json["data"]["id"]
+    cancelled = campaigns.call("POST", f"/broadcasts/{broadcast_id}/cancel")
+    assert cancelled.status_code == 200 and cancelled.json["data"]["status"] == "CANCELLED"
+    assert cancelled.json["data"]["counts"]["skipped"] == 1
+    assert campaigns.recipients(broadcast_id)["items"][0]["skippedReason"] == "cancelled"
+    assert_problem(campaigns.call("POST", f"/broadcasts/{broadcast_id}/cancel"), 409, "broadcast_finished")
+    assert_problem(campaigns.call("POST", f"/broadcasts/{broadcast_id}/retry-failed"), 409, "broadcast_finished")
+
+
+def test_a_template_paused_by_the_network_pauses_the_broadcast_with_the_reason(campaigns):
+    from appliance.broadcasts import runner
+    from appliance.core import runtime
+    campaigns.approved_template()
+    ana, luis, _ = _three(campaigns)
+    at = (clock.now() + timedelta(minutes=5)).isoformat()
+    created = campaigns.create(templateName="oferta", variables=["a", "b"],
+                               audience={"contactIds": [ana["id"], luis["id"]]}, scheduledAt=at)
+    broadcast_id = created.json["data"]["id"]
+    campaigns.template_status("oferta", "PAUSED")
+    clock.advance(301)
+    runner.run_all(runtime.get().db)
+    shown = campaigns.get(broadcast_id)
+    assert shown["status"] == "PAUSED" and shown["pausedReason"] == "template_paused", shown
+    assert "oferta" in shown["pausedDetail"]
+    assert campaigns.network_got() == [] and shown["counts"]["pending"] == 2 and shown["counts"]["failed"] == 0
+    campaigns.template_status("oferta", "APPROVED")
+    resumed = campaigns.call("POST", f"/broadcasts/{broadcast_id}/resume")
+    assert resumed.status_code == 200, resumed.json
+    assert campaigns.get(broadcast_id)["status"] == "COMPLETED"
+    assert len(campaigns.network_got()) == 2
+
+
+def test_bad_input_is_refused_by_field(campaigns, api, owner):
+    template = campaigns.approved_template()
+    ana, _, _ = _three(campaigns)
+    audience = {"contactIds": [ana["id"]]}
+    cases = [
+        (dict(templateName="nope", audience=audience), "templateName"),
+        (dict(templateId=template["id"], variables=["only one"], audience=audience), "variables.body"),
+        (dict(templateId=template["id"], variables=["{{contact.edad}}", "x"], audience=audience), "variables[0]"),
+        (dict(templateId=template["id"], variables=["a", "b"], audience={}), "audience"),
+        (dict(templateId=template["id"], variables=["a", "b"], audience={"contactIds": ["0190a0a0-0000-7000-8000-000000000000"]}),
+         "audience.contactIds"),
+        (dict(templateId=template["id"], variables=["a", "b"], audience={"contactListIds": ["0190a0a0-0000-7000-8000-000000000000"]}),
+         "audience.contactListIds"),
+        (dict(templateId=template["id"], variables=["a", "b"], audience=audience,
+              scheduledAt=(clock.now() - timedelta(minutes=1)).isoformat()), "scheduledAt"),
+        (dict(templateId=template["id"], variables=["a", "b"], audience=audience,
+              phoneNumberId="0190a0a0-0000-7000-8000-000000000000"), "phoneNumberId"),
+        (dict(variables=["a", "b"], audience=audience), "templateId"),
+    ]
+    for body, field in cases:
+        refused = campaigns.create(**body)
+        assert refused.status_code == 400, (body, refused.json)
+        assert field in refused.json["errors"], (field, refused.json)
+    assert campaigns.network_got() == []
+    empty = campaigns.contact_list("Nadie", [])
+    assert_problem(campaigns.create(templateId=template["id"], variables=["a", "b"],
+                                    audience={"contactListIds": [empty]}), 400, "audience_empty")
+
+
+def test_a_key_kept_to_other_numbers_gets_403_and_other_tenants_404(campaigns, api):
+    campaigns.approved_template()
+    ana, _, _ = _three(campaigns)
+    line = campaigns.line
+    kept = api.post(f"/organizations/{line.org_id}/api-keys", {
+        "name": "otro número", "phoneNumberIds": [another_number(line.org_id)["phoneNumberPk"]]},
+        token=line.owner["token"]).json["data"]["secret"]
+    refused = campaigns.call("POST", "/broadcasts", {"name": "x", "phoneNumberId": line.number["id"],
+                                                      "templateName": "oferta", "variables": ["a", "b"],
+                                                      "audience": {"contactIds": [ana["id"]]}}, key=kept)
+    assert_problem(refused, 403, "phone_number_not_allowed")
+    created = campaigns.create(templateName="oferta", variables=["a", "b"], audience={"contactIds": [ana["id"]]})
+    broadcast_id = created.json["data"]["id"]
+    assert campaigns.call("GET", "/broadcasts", key=kept).json["data"]["items"] == []
+    assert_problem(campaigns.call("GET", f"/broadcasts/{broadcast_id}", key=kept), 403, "phone_number_not_allowed")
+    stranger = factories.person(api, email="otra@example.com")["tokens"]["accessToken"]
+    other_org = factories.organization(api, stranger, name="Otra", slug="otra")
+    seen = api.get(f"/organizations/{other_org['id']}/broadcasts/{broadcast_id}", token=stranger)
+    assert seen.status_code == 404
