@@ -116,7 +116,10 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
     @app.post("/<version>/<waba_id>/message_templates")
     def create_template(version, waba_id):
         account = network.account_for_token(token(), waba_id)
-        return jsonify(network.create_template(account, json_body()))
+        body = json_body()
+        created = network.create_template(account, body)
+        simulator.review_later(waba_id, body["name"], body.get("language"))
+        return jsonify(created)
 
     @app.post("/<version>/<phone_number_id>/messages")
     def send(version, phone_number_id):

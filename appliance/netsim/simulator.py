@@ -3,6 +3,8 @@ other side (a customer writes, reads; Meta approves a template). app.py serves i
 
 from __future__ import annotations
 
+import threading
+
 from appliance.netsim import webhooks
 from appliance.netsim.ai_double import AIState
 from appliance.netsim.network import Network, NetworkError, new_wamid
@@ -17,6 +19,10 @@ class Simulator:
         self.faults = Faults()
         self.deliverer = Deliverer(self.faults)
         self.ai = AIState()  # the AI double's faults and calls
+        # Meta reviews a new template in minutes to hours; the sandbox sets this so a new user's
+        # template is approved (and announced) that many seconds after it is made. None: a test or
+        # a demo approves by the control API.
+        self.review_seconds: float | None = None
 
     # The other side's moves ----------------------------------------------------------------------
 
@@ -53,6 +59,20 @@ class Simulator:
             entries.reverse()
         change = webhooks.messages_change(number, statuses=entries)
         self.deliverer.post(account.webhook_url, account.app_secret, webhooks.envelope(account.waba_id, [change]))
+
+    def review_later(self, waba_id: str, name: str, language: str) -> None:
+        """Approve a template made just now after `review_seconds`, as Meta's review would."""
+        if self.review_seconds is None:
+            return
+
+        def approve() -> None:
+            try:
+                self.announce_template(waba_id, self.network.set_template_status(waba_id, name, language, "APPROVED"))
+            except KeyError:
+                pass  # deleted meanwhile
+        timer = threading.Timer(self.review_seconds, approve)
+        timer.daemon = True
+        timer.start()
 
     def announce_template(self, waba_id: str, template: dict) -> None:
         account = self.network.accounts[waba_id]

@@ -57,6 +57,11 @@ def simulator() -> Simulator:
     return _simulator
 
 
+# A new user's template is approved this long after it is made (Meta takes minutes to hours):
+# long enough to see "In review", short enough to go on to a campaign.
+TEMPLATE_REVIEW_SECONDS = 5.0
+
+
 def owns_token(token: str) -> bool:
     return _simulator is not None and any(a.access_token == token for a in _simulator.network.accounts.values())
 
@@ -66,6 +71,7 @@ def start(settings) -> Simulator:
     the Graph calls made with its tokens routed to it."""
     global _simulator
     _simulator = Simulator()
+    _simulator.review_seconds = TEMPLATE_REVIEW_SECONDS
     from appliance.sandbox import service
     from appliance.wabas import network
     network.route_simulated_tokens(owns_token, graph_url(settings))
