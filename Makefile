@@ -41,6 +41,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_bot.py
 	$(BIN)/python tests/bench/bench_knowledge.py
 	$(BIN)/python tests/bench/bench_ai.py
+	$(BIN)/python tests/bench/bench_broadcast.py
 
 # The folders of appliance/ by layer and the imports between them; fails on a cycle or an upward
 # import (tests/core/test_layers.py checks the same in the suite).

@@ -9,7 +9,6 @@ commit enqueues the queue task `run_due_turns` for that moment, and a minute swe
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from datetime import datetime, timedelta
 
@@ -22,6 +21,7 @@ from appliance.contacts.models import Contact
 from appliance.conversations.models import Conversation
 from appliance.organizations.models import Organization
 from appliance.core import clock, runtime
+from appliance.core.background import WakeableThread
 from appliance.core.db import after_commit
 from appliance.core.queue import huey
 
@@ -92,30 +92,18 @@ def earliest_due(database) -> datetime | None:
         return session.exec(select(func.min(BotConversation.due_at))).one()
 
 
-class _Runner:
+class _Runner(WakeableThread):
     """The server's bot thread."""
 
+    NAME = "bot-runner"
     MAX_SLEEP = 1.0
     # Passes at most this often: turns falling due meanwhile share one (its transaction, its reads
     # of rules and settings), at a cost of at most this much on a reply's way out.
     PASS_INTERVAL = 0.1
 
     def __init__(self):
-        self._woken = threading.Event()
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._database = None
+        super().__init__()
         self._next_look: datetime | None = None  # when the thread will look next, if not woken
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None
-
-    def start(self, database) -> None:
-        self._database = database
-        self._stopping.clear()
-        self._thread = threading.Thread(target=self._run, name="bot-runner", daemon=True)
-        self._thread.start()
 
     def wake(self, due_at: datetime | None = None) -> None:
         """Look again now, unless the thread already means to look by `due_at` (a debounce pushes
@@ -123,13 +111,6 @@ class _Runner:
         planned = self._next_look
         if due_at is None or planned is None or due_at < planned:
             self._woken.set()
-
-    def stop(self, timeout: float = 15.0) -> None:
-        thread, self._thread = self._thread, None
-        self._stopping.set()
-        self._woken.set()
-        if thread is not None:
-            thread.join(timeout)
 
     def _run(self) -> None:
         while not self._stopping.is_set():

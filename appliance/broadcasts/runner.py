@@ -18,7 +18,6 @@ queue task `run_broadcasts`, and the minute check starts what came due."""
 from __future__ import annotations
 
 import logging
-import threading
 from datetime import datetime
 
 from huey import crontab
@@ -29,6 +28,7 @@ from appliance.broadcasts import personalize
 from appliance.broadcasts.models import Broadcast, BroadcastRecipient
 from appliance.contacts.models import Contact
 from appliance.core import clock, runtime
+from appliance.core.background import WakeableThread
 from appliance.core.db import driver_connection, read_row
 from appliance.core.errors import AppError
 from appliance.core.queue import huey
@@ -180,36 +180,11 @@ def run_all(database) -> float | None:
     return shortest
 
 
-class _Runner:
+class _Runner(WakeableThread):
     """The server's broadcast thread: feeds running broadcasts, starts scheduled ones on time."""
 
+    NAME = "broadcasts"
     IDLE_SLEEP = 30.0  # with nothing running nor due sooner (a wake-up comes with anything new)
-
-    def __init__(self):
-        self._woken = threading.Event()
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._database = None
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None
-
-    def start(self, database) -> None:
-        self._database = database
-        self._stopping.clear()
-        self._thread = threading.Thread(target=self._run, name="broadcasts", daemon=True)
-        self._thread.start()
-
-    def wake(self) -> None:
-        self._woken.set()
-
-    def stop(self, timeout: float = 15.0) -> None:
-        thread, self._thread = self._thread, None
-        self._stopping.set()
-        self._woken.set()
-        if thread is not None:
-            thread.join(timeout)
 
     def _run(self) -> None:
         while not self._stopping.is_set():

@@ -1,6 +1,7 @@
 from marshmallow import fields, validate
 
 from appliance.broadcasts.service import FILTERS
+from appliance.messages.schemas import guidance_of_error
 from appliance.core.schema import ApiSchema, IsoDateTime, PageArgsSchema, Text, UuidString
 
 STATUSES = ("SCHEDULED", "RUNNING", "PAUSED", "COMPLETED", "CANCELLED")
@@ -77,6 +78,9 @@ class RecipientSchema(ApiSchema):
     message_id = fields.String(allow_none=True)
     error_code = fields.Integer(allow_none=True)
     error_title = fields.String(allow_none=True)
+    error_guidance = fields.Function(guidance_of_error, dump_only=True, metadata={
+        "description": "What to do about the error: {en, es} (131049: do not resend at once; 131026: confirm the "
+                       "number with the customer)"})
     skipped_reason = fields.String(allow_none=True, metadata={
         "enum": ["opted_out", "duplicate", "invalid_number", "missing_variable", "cancelled"]})
     attempts = fields.Integer(metadata={"description": "Messages made for this recipient (retry-failed adds one)"})

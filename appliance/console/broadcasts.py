@@ -22,6 +22,7 @@ from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.templates import preview_of
 from appliance.console.texts_broadcasts import BROADCAST_TEXTS
 from appliance.core.errors import AppError, Invalid
+from appliance.graph_api.errors import explain
 from appliance.http.browser import signed_in_page
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
@@ -183,7 +184,7 @@ def _campaign(actor, broadcast_id: str, error: AppError | None = None):
     return render("console/broadcast.html", actor, _ACTIVE, error=error, texts=BROADCAST_TEXTS, broadcast=shown,
                   counts=counts, finished=finished, recipients=recipients.items, next_cursor=recipients.next_cursor,
                   filter=wanted, filters=service.FILTERS, numbers=_number_names(actor), zone=_zone(actor),
-                  done=request.args.get("done"))
+                  guidance=lambda code: explain(code).guidance, done=request.args.get("done"))
 
 
 @console_pages.get("/console/<uuid:org_id>/broadcasts/<uuid:broadcast_id>")

@@ -8,7 +8,8 @@ from appliance.messages.kinds import MEDIA_CATEGORIES
 from appliance.messages.sending.compose import SEND_TYPES
 
 
-def _guidance(message):
+def guidance_of_error(message) -> dict | None:
+    """What to do about a failed message's error, in every language (the catalog's guidance)."""
     return explain(message.error_code).guidance if message.error_code is not None else None
 
 
@@ -39,7 +40,7 @@ class ChatMessageSchema(ApiSchema):
         "description": "The network's error code; negative codes are the appliance's own (docs/api.md)"})
     error_title = fields.String(allow_none=True)
     error_details = fields.String(allow_none=True)
-    error_guidance = fields.Function(_guidance, dump_only=True, metadata={
+    error_guidance = fields.Function(guidance_of_error, dump_only=True, metadata={
         "description": "What to do about the error: {en, es}"})
     send_attempts = fields.Integer()
     hidden = fields.Boolean(metadata={"description": "Hidden as a tombstone (DELETE); POST .../restore shows it again"})

@@ -9,8 +9,8 @@ template against the simulator (in this process, on the other core):
 
 Each phase also checks that everyone got the message exactly once. The rate is the simulator's
 count of accepted messages over the time from the broadcast's creation to its last acceptance.
-Where the time goes: BENCH_PROFILE=1 prints the server's own profile... not wired: run the server
-under py-spy instead (`py-spy record -p <pid>`).
+Where the server's time goes: `py-spy record -p <the server's pid> --threads -f raw` while a phase
+runs (`pip install py-spy`; figures in issue 21's note).
 
 Run: .venv/bin/python tests/bench/bench_broadcast.py   (BENCH_RECIPIENTS=2000 for a quick look;
 BENCH_PHASES=slow,fast,statuses picks phases)

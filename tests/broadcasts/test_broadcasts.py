@@ -110,6 +110,8 @@ def test_failures_are_recorded_with_the_network_code_and_retried_in_place(campai
     failed = campaigns.recipients(broadcast_id, filter="failed")["items"]
     assert sorted((r["to"], r["errorCode"]) for r in failed) == [("573001110001", 131049), ("573001110002", 131026)]
     assert all(r["errorTitle"] and r["attempts"] == 1 for r in failed)  # the sender did not retry them itself
+    assert all(r["errorGuidance"]["en"] and r["errorGuidance"]["es"] for r in failed)
+    assert "Do not resend at once" in next(r for r in failed if r["errorCode"] == 131049)["errorGuidance"]["en"]
     assert campaigns.get(broadcast_id)["counts"]["failed"] == 2
     retried = campaigns.call("POST", f"/broadcasts/{broadcast_id}/retry-failed")
     assert retried.status_code == 200, retried.json

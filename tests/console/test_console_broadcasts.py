@@ -50,7 +50,7 @@ def test_the_wizard_creates_a_campaign_that_runs_and_its_page_follows_it(client,
     page = made.headers["Location"].split("?")[0]
     shown = client.get(page).text
     assert "Semana" in shown and "Done" in shown and "Retry the 1 failed" in shown
-    assert "131026" in shown and "opted out" in shown
+    assert "131026" in shown and "opted out" in shown and "Confirm the number with the customer" in shown
     exported = client.get(f"{page}/recipients.csv")
     assert exported.status_code == 200 and exported.mimetype == "text/csv"
     rows = list(csv.DictReader(io.StringIO(exported.text.lstrip("\ufeff"))))

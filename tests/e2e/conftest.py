@@ -3,6 +3,7 @@ headless Chromium driven by Playwright (Debian's `chromium`; installed by .ci/ru
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import socket
@@ -148,3 +149,17 @@ def sandbox_server(tmp_path, smtp):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def call(port: int, method: str, path: str, body=None, *, token: str | None = None, key: str | None = None,
+         content_type: str = "application/json", timeout: float = 10) -> tuple[int, object]:
+    """One request to a server under test, as an API client makes it: (status, decoded JSON). A
+    `body` that is str or bytes goes as it is (a CSV), anything else as JSON."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    headers = {"Content-Type": content_type, **({"Authorization": f"Bearer {token}"} if token else {}),
+               **({"X-Api-Key": key} if key else {})}
+    data = body if isinstance(body, (str, bytes)) or body is None else json.dumps(body)
+    conn.request(method, path, data, headers)
+    answer = conn.getresponse()
+    return answer.status, json.loads(answer.read() or b"null")
+

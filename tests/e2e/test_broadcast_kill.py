@@ -3,8 +3,6 @@ every recipient ends sent exactly once or failed with the reason (-3: in the air
 
 from __future__ import annotations
 
-import http.client
-import json
 import sqlite3
 import threading
 from collections import Counter
@@ -13,21 +11,10 @@ from waitress.server import create_server
 
 from appliance.netsim.app import create_netsim_app
 from appliance.netsim.simulator import Simulator
-from tests.e2e.conftest import free_port, start_server
+from tests.e2e.conftest import call as _call, free_port, start_server
 from tests.waiting import eventually
 
 RECIPIENTS = 300
-
-
-def _call(port: int, method: str, path: str, body=None, *, token=None, content_type="application/json"):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    headers = {"Content-Type": content_type}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = body if isinstance(body, (bytes, str)) or body is None else json.dumps(body)
-    conn.request(method, path, data, headers)
-    answer = conn.getresponse()
-    return answer.status, json.loads(answer.read() or b"null")
 
 
 def _recipients(data_dir):
@@ -71,7 +58,7 @@ def test_a_broadcast_killed_midway_resumes_without_sending_anyone_twice(tmp_path
         _, contact_list = _call(port, "POST", f"{base}/contact-lists", {"name": "Todos"}, token=token)
         csv = "telefono,nombre\n" + "".join(f"5730020{i:05d},Cliente {i}\n" for i in range(RECIPIENTS))
         status, imported = _call(port, "POST", f"{base}/contact-lists/{contact_list['data']['id']}/import", csv,
-                                 token=token, content_type="text/csv")
+                                 token=token, content_type="text/csv", timeout=30)
         assert status == 200 and imported["data"]["added"] == RECIPIENTS, imported
         simulator.faults.update({"slowSeconds": 0.05})  # some sends are in the air at the kill
 

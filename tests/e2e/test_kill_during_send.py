@@ -6,7 +6,6 @@ network's wamid) or failed with the reason (-3: it was in the air) and not on th
 from __future__ import annotations
 
 import http.client
-import json
 import sqlite3
 import threading
 from collections import Counter
@@ -15,24 +14,11 @@ from waitress.server import create_server
 
 from appliance.netsim.app import create_netsim_app
 from appliance.netsim.simulator import Simulator
-from tests.e2e.conftest import free_port, start_server
+from tests.e2e.conftest import call as _call, free_port, start_server
 from tests.waiting import eventually
 
 CLIENTS = 4
 CUSTOMERS = [f"52155{i:08d}" for i in range(40)]
-
-
-def _call(port: int, method: str, path: str, body: dict | None = None, *, token: str | None = None,
-          key: str | None = None):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    if key:
-        headers["X-Api-Key"] = key
-    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
-    answer = conn.getresponse()
-    return answer.status, json.loads(answer.read() or b"null")
 
 
 def _outbound(data_dir):

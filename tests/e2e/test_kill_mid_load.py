@@ -5,7 +5,6 @@ which is killed (SIGKILL, no clean shutdown) mid-load; after a restart every del
 from __future__ import annotations
 
 import http.client
-import json
 import sqlite3
 import threading
 import time
@@ -15,18 +14,10 @@ from waitress.server import create_server
 from appliance.netsim import webhooks
 from appliance.netsim.app import create_netsim_app
 from appliance.netsim.simulator import Simulator
-from tests.e2e.conftest import free_port, start_server
+from tests.e2e.conftest import call as _call, free_port, start_server
 from tests.waiting import eventually
 
 CLIENTS = 4
-
-
-def _call(port: int, method: str, path: str, body: dict | None = None, token: str | None = None):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
-    answer = conn.getresponse()
-    return answer.status, json.loads(answer.read() or b"null")
 
 
 def test_acknowledged_messages_survive_a_kill(tmp_path):
