@@ -26,7 +26,8 @@ from appliance.messages.models import Message
 
 
 # The listeners' names are their outbox cursors: renaming one would hear every past event again.
-@events.subscribe(events.MESSAGE_CREATED, batch=True)
+@events.subscribe(events.MESSAGE_CREATED, batch=True,
+                  when=lambda data: data.get("direction") == "in" or data.get("sentBy") == "user")
 def hear_message(session: Session, batch: list[OutboxEvent]) -> None:
     states = States(session)
     for event in batch:
@@ -74,7 +75,7 @@ def _person_wrote(session: Session, states: States, conversation_id: str, messag
                   answered_through=max(state.answered_through or "", state.last_inbound_id or "") or None)
 
 
-@events.subscribe(events.MESSAGE_UPDATED, batch=True)
+@events.subscribe(events.MESSAGE_UPDATED, batch=True, when=lambda data: data.get("status") == "failed")
 def hear_refusal(session: Session, batch: list[OutboxEvent]) -> None:
     """A bot message the network refused is the bot's failure too: logged with the network's reason.
     (Every status of every message is an event here: heard together, the rest cost nothing.)"""
@@ -93,12 +94,10 @@ def _refused(session: Session, message_id: str) -> None:
                     error=message.error_title)
 
 
-@events.subscribe(events.CONVERSATION_UPDATED)
+@events.subscribe(events.CONVERSATION_UPDATED, when=lambda data: "status" in data.get("changes", ()))
 def hear_closing(session: Session, event: OutboxEvent) -> None:
     """Closed: the flow in progress and the follow-ups end (a follow-up's own closing included); a
     later message opens a new period, welcomed again."""
-    if "status" not in event.data.get("changes", ()):
-        return
     conversation = read_row(session, Conversation.__table__, id=event.data["conversationId"], remember=False)
     states = States(session)
     state = states.get(event.data["conversationId"])

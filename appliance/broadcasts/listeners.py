@@ -26,7 +26,7 @@ STOPPING_TEMPLATE_STATUSES = frozenset({"PAUSED", "DISABLED", "REJECTED", "DELET
 
 
 # The listeners' names are their outbox cursors: renaming one would hear every past event again.
-@events.subscribe(events.MESSAGE_CREATED, batch=True)
+@events.subscribe(events.MESSAGE_CREATED, batch=True, when=lambda data: data.get("direction") == "in")
 def count_replies(session: Session, batch: list[OutboxEvent]) -> None:
     for event in batch:
         if event.data.get("direction") == "in":
@@ -51,7 +51,7 @@ def _stored(session: Session, moment):
     return bind_processor(BroadcastRecipient.__table__.c.sent_at, session.get_bind().dialect)(moment)
 
 
-@events.subscribe(events.MESSAGE_UPDATED, batch=True)
+@events.subscribe(events.MESSAGE_UPDATED, batch=True, when=lambda data: data.get("status") == "failed")
 def pause_on_refusal(session: Session, batch: list[OutboxEvent]) -> None:
     refused = [e.data["messageId"] for e in batch if e.data.get("status") == "failed"
                and (e.data.get("errorCode") is None or e.data.get("errorCode") in STOPPING_CODES)]

@@ -92,23 +92,28 @@ class Listener:
     events: frozenset[str]
     handler: Handler | BatchHandler
     batch: bool = False
+    when: Callable[[dict], bool] | None = None  # which events it wants, by their data (the rest pass by)
 
 
 _listeners: dict[str, Listener] = {}
 
 
-def subscribe(*event_names: str, batch: bool = False):
+def subscribe(*event_names: str, batch: bool = False, when: Callable[[dict], bool] | None = None):
     """Register `fn(session, event)` for the named events; its name is its cursor key.
 
     With `batch=True`, `fn(session, events)` takes the events of a dispatch together (in order),
     for a listener that would otherwise read and write the same row once per event (a delivery of
     ten messages is ten events about one conversation). Should it fail, its events are handed over
-    again one at a time, `fn(session, [event])`, so only the failing one is skipped."""
+    again one at a time, `fn(session, [event])`, so only the failing one is skipped.
+
+    `when(data)` picks the events it wants by their data; the others move its cursor without a
+    call or a savepoint (a campaign updates thousands of conversations in ways most listeners of
+    `conversation.updated` have nothing to do with)."""
     _check_names(event_names)
 
     def decorator(fn):
         name = f"{fn.__module__}.{fn.__qualname__}"
-        _listeners[name] = Listener(name, frozenset(event_names), fn, batch)
+        _listeners[name] = Listener(name, frozenset(event_names), fn, batch, when)
         return fn
     return decorator
 
@@ -188,11 +193,12 @@ def _dispatch_batch(database, listener: Listener, batch: int) -> int:
             .order_by(OutboxEvent.id)
             .limit(batch)
         ).all()
-        if listener.batch and not _handed_over_together(session, listener, events):
-            for event in events:
+        wanted = events if listener.when is None else [e for e in events if listener.when(e.data)]
+        if listener.batch and not _handed_over_together(session, listener, wanted):
+            for event in wanted:
                 _hand_over(session, listener, cursor, event, [event])
         elif not listener.batch:
-            for event in events:
+            for event in wanted:
                 _hand_over(session, listener, cursor, event, event)
         # Moved once per batch: a cursor changed before each event's savepoint is a flush (an
         # UPDATE) per event, which cost more than most listeners.

@@ -53,6 +53,9 @@ class GraphError(Exception):
         return self.code == 190
 
 
+MAX_CONNECTIONS = 32  # per host (the network's, or the simulator's)
+
+
 class GraphClient:
     """One client per process; thread-safe (pooled connections, no per-call state).
 
@@ -65,7 +68,9 @@ class GraphClient:
         self.version = version.strip("/")
         self.timeout = timeout
         self._http = session or requests.Session()
-        self._pool = urllib3.PoolManager(maxsize=16, retries=False)
+        # As many kept-alive connections as the sender's workers call at once (lanes: up to 24 a
+        # number): with fewer, each call beyond them opened and dropped a connection of its own.
+        self._pool = urllib3.PoolManager(maxsize=MAX_CONNECTIONS, retries=False)
 
     # Business accounts and numbers -----------------------------------------------------------
 

@@ -7,7 +7,10 @@ from appliance.core.events import OutboxEvent
 from appliance.messages import tasks
 
 
-@events.subscribe(events.CONVERSATION_UPDATED)
+def _read_by_a_person(data: dict) -> bool:
+    return bool(data.get("read")) and "unread" in data.get("changes", ())
+
+
+@events.subscribe(events.CONVERSATION_UPDATED, when=_read_by_a_person)
 def send_read_receipt(session: Session, event: OutboxEvent) -> None:
-    if event.data.get("read") and "unread" in event.data.get("changes", ()):
-        tasks.send_read_mark(event.data["conversationId"], False)
+    tasks.send_read_mark(event.data["conversationId"], False)

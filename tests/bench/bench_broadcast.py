@@ -88,6 +88,7 @@ def main() -> int:
         print(f"broadcast benchmark: {RECIPIENTS:,} recipients (imported in {time.perf_counter() - began:.1f} s)")
 
         for phase in PHASES:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)  # an idle one is closed by the server
             network_id = number_of[phase]
             account.webhook_url = None if phase != "statuses" else f"http://127.0.0.1:{port}/webhooks/whatsapp"
             refused_before = dict(network.refused)
@@ -116,6 +117,7 @@ def main() -> int:
                   f"refused 130429: {refused[130429]}, 131056: {refused[131056]} {'ok' if met else 'MISSED'}")
             if phase == "statuses":
                 assert simulator.deliverer.wait_idle(timeout=300)
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)  # the idle one was closed by now
             _, shown = _call(conn, "GET", f"{base}/broadcasts/{created['data']['id']}", token=jwt)
             print(f"    counts {shown['data']['counts']} status {shown['data']['status']}")
     netsim.close()
