@@ -100,5 +100,6 @@ class RecipientArgsSchema(PageArgsSchema):
 class RetrySchema(ApiSchema):
     retried = fields.Integer()
     not_retried = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={
-        "description": "Failures left alone, by error code (131026: not on WhatsApp; 130472: a Meta experiment)"})
+        "description": "Failures left alone, by error code (131026: not on WhatsApp; 130472: a Meta experiment; -2, -3: "
+                       "may have reached the customer already)"})
     broadcast = fields.Nested(BroadcastSchema)

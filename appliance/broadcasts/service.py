@@ -31,8 +31,9 @@ from appliance.phone_numbers import service as phone_numbers_service
 MAX_CONTACT_IDS = 10_000  # in one request; bigger audiences go through contact lists
 REPLY_WINDOW = timedelta(days=30)  # the reference: replies within 30 days of sending count
 # Failures retry-failed leaves alone: the customer cannot receive WhatsApp (131026), or Meta keeps
-# marketing from them (130472); sending again would fail again.
-NOT_RETRIED = frozenset({131026, 130472})
+# marketing from them (130472): sending again would fail again; and sends that may have reached the
+# network without an answer (-2, -3): sending again could reach the customer twice.
+NOT_RETRIED = frozenset({131026, 130472, send_queue.MAYBE_DELIVERED, send_queue.INTERRUPTED})
 FILTERS = ("replied", "read", "delivered", "sent", "failed", "pending", "skipped")
 
 

@@ -17,7 +17,6 @@ from flask import Response, jsonify, request
 
 from appliance.broadcasts import audience, personalize, service
 from appliance.broadcasts.schemas import BroadcastCreateSchema
-from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.templates import preview_of
 from appliance.console.texts_broadcasts import BROADCAST_TEXTS

@@ -226,3 +226,21 @@ def test_a_key_kept_to_other_numbers_gets_403_and_other_tenants_404(campaigns, a
     other_org = factories.organization(api, stranger, name="Otra", slug="otra")
     seen = api.get(f"/organizations/{other_org['id']}/broadcasts/{broadcast_id}", token=stranger)
     assert seen.status_code == 404
+
+
+def test_retry_leaves_sends_that_may_have_reached_the_customer(campaigns):
+    """A send in the air at a crash failed -3: it may have reached the customer, so retry-failed
+    does not send it again (the network's status revives it if it took it)."""
+    from appliance.core import runtime
+    from appliance.core.db import driver_connection
+    campaigns.approved_template()
+    ana, _, _ = _three(campaigns)
+    created = campaigns.create(templateName="oferta", variables=["a", "b"], audience={"contactIds": [ana["id"]]})
+    broadcast_id = created.json["data"]["id"]
+    [row] = campaigns.recipients(broadcast_id)["items"]
+    with runtime.get().db.unit_of_work(write=True) as session:  # as recover_interrupted leaves it
+        driver_connection(session).execute("UPDATE messages SET status = 'failed', error_code = -3, wamid = NULL "
+                                           "WHERE id = ?", (row["messageId"],))
+    retried = campaigns.call("POST", f"/broadcasts/{broadcast_id}/retry-failed").json["data"]
+    assert retried["retried"] == 0 and retried["notRetried"] == {"-3": 1}
+    assert len(campaigns.network_got()) == 1
