@@ -21,10 +21,6 @@ class ListSummary:
     opted_out: int
     no_number: int
 
-    @property
-    def reachable(self) -> int:
-        return self.members - self.opted_out - self.no_number
-
 
 def summary(session: Session, *, actor: OrgActor) -> list[ListSummary]:
     """Every contact list of the organization, by name, with its counts (one grouped query)."""

@@ -2,6 +2,7 @@ import json
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from appliance.contacts import opt_ins
 from appliance.contacts.service import normalize_wa_id
 from appliance.core.schema import ApiSchema, IsoDateTime, PageArgsSchema, Text, UuidString
 
@@ -118,7 +119,7 @@ class OptInSchema(ApiSchema):
 
 
 class OptInCreateSchema(ApiSchema):
-    type = fields.String(required=True, validate=validate.OneOf(("IN", "OUT")))
+    type = fields.String(required=True, validate=validate.OneOf(opt_ins.TYPES))
     source = Text(max_length=100, allow_none=True)
     channel = Text(max_length=50, allow_none=True)
     payload = fields.Dict(load_default=None, allow_none=True, validate=_check_payload,

@@ -5,9 +5,10 @@ runner and the broadcasts' runner are each one. Started and stopped by server.py
 from __future__ import annotations
 
 import threading
+from abc import ABC, abstractmethod
 
 
-class WakeableThread:
+class WakeableThread(ABC):
     """`_run` loops until `_stopping` is set, waiting on `_woken` between passes; `wake()` cuts a
     wait short. A subclass names its thread and writes `_run`."""
 
@@ -40,5 +41,6 @@ class WakeableThread:
         if thread is not None:
             thread.join(timeout)
 
+    @abstractmethod
     def _run(self) -> None:
-        raise NotImplementedError
+        """The thread's loop: a pass, then `self._woken.wait(...)`, until `self._stopping` is set."""

@@ -244,3 +244,17 @@ def test_retry_leaves_sends_that_may_have_reached_the_customer(campaigns):
     retried = campaigns.call("POST", f"/broadcasts/{broadcast_id}/retry-failed").json["data"]
     assert retried["retried"] == 0 and retried["notRetried"] == {"-3": 1}
     assert len(campaigns.network_got()) == 1
+
+
+def test_opt_in_records_refuse_bad_input_by_field(campaigns):
+    ana, _, _ = _three(campaigns)
+    path = f"/contacts/{ana['id']}/opt-ins"
+    for body, field in [({"type": "MAYBE"}, "type"), ({}, "type"), ({"type": "IN", "source": "x" * 101}, "source"),
+                        ({"type": "IN", "payload": {"form": "x" * 5000}}, "payload"),
+                        ({"type": "IN", "extra": 1}, "extra")]:
+        refused = campaigns.call("POST", path, body)
+        assert refused.status_code == 400 and field in refused.json["errors"], (body, refused.json)
+    assert campaigns.call("GET", path).json["data"] == []  # nothing half-written
+    unknown = "0190a0a0-0000-7000-8000-000000000000"
+    assert_problem(campaigns.call("POST", f"/contacts/{unknown}/opt-ins", {"type": "OUT"}), 404, "contact_not_found")
+    assert_problem(campaigns.call("GET", f"/contacts/{unknown}/opt-ins"), 404, "contact_not_found")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import sqlite3
 import os
 import socket
 import subprocess
@@ -162,4 +163,13 @@ def call(port: int, method: str, path: str, body=None, *, token: str | None = No
     conn.request(method, path, data, headers)
     answer = conn.getresponse()
     return answer.status, json.loads(answer.read() or b"null")
+
+
+def rows_of(data_dir: Path, sql: str) -> list[tuple]:
+    """What a statement finds in a (stopped or running) server's database, read directly."""
+    database = sqlite3.connect(data_dir / "appliance.db")
+    try:
+        return database.execute(sql).fetchall()
+    finally:
+        database.close()
 

@@ -3,7 +3,6 @@ every recipient ends sent exactly once or failed with the reason (-3: in the air
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections import Counter
 
@@ -11,20 +10,15 @@ from waitress.server import create_server
 
 from appliance.netsim.app import create_netsim_app
 from appliance.netsim.simulator import Simulator
-from tests.e2e.conftest import call as _call, free_port, start_server
+from tests.e2e.conftest import call as _call, free_port, rows_of, start_server
 from tests.waiting import eventually
 
 RECIPIENTS = 300
 
 
 def _recipients(data_dir):
-    database = sqlite3.connect(data_dir / "appliance.db")
-    try:
-        return database.execute(
-            "SELECT r.wa_id, r.skipped_reason, r.message_id, m.status, m.error_code, m.send_state "
-            "FROM broadcast_recipients r LEFT JOIN messages m ON m.id = r.message_id").fetchall()
-    finally:
-        database.close()
+    return rows_of(data_dir, "SELECT r.wa_id, r.skipped_reason, r.message_id, m.status, m.error_code, m.send_state "
+                             "FROM broadcast_recipients r LEFT JOIN messages m ON m.id = r.message_id")
 
 
 def test_a_broadcast_killed_midway_resumes_without_sending_anyone_twice(tmp_path):

@@ -6,7 +6,6 @@ network's wamid) or failed with the reason (-3: it was in the air) and not on th
 from __future__ import annotations
 
 import http.client
-import sqlite3
 import threading
 from collections import Counter
 
@@ -14,7 +13,7 @@ from waitress.server import create_server
 
 from appliance.netsim.app import create_netsim_app
 from appliance.netsim.simulator import Simulator
-from tests.e2e.conftest import call as _call, free_port, start_server
+from tests.e2e.conftest import call as _call, free_port, rows_of, start_server
 from tests.waiting import eventually
 
 CLIENTS = 4
@@ -22,12 +21,8 @@ CUSTOMERS = [f"52155{i:08d}" for i in range(40)]
 
 
 def _outbound(data_dir):
-    database = sqlite3.connect(data_dir / "appliance.db")
-    try:
-        return database.execute("SELECT id, client_id, status, wamid, error_code, send_state FROM messages "
-                                "WHERE direction = 'out'").fetchall()
-    finally:
-        database.close()
+    return rows_of(data_dir, "SELECT id, client_id, status, wamid, error_code, send_state FROM messages "
+                             "WHERE direction = 'out'")
 
 
 def test_a_kill_during_a_burst_sends_each_message_once_or_explains_it(tmp_path):
@@ -118,10 +113,7 @@ def test_a_kill_during_a_burst_sends_each_message_once_or_explains_it(tmp_path):
                 interrupted += 1
         assert interrupted <= in_air
         print(f"in the air at the kill: {in_air}, failed -3: {interrupted}, messages: {len(rows)}")
-        database = sqlite3.connect(data_dir / "appliance.db")
-        ((integrity,),) = database.execute("PRAGMA integrity_check").fetchall()
-        database.close()
-        assert integrity == "ok"
+        assert rows_of(data_dir, "PRAGMA integrity_check") == [("ok",)]
     finally:
         if server.poll() is None:
             server.terminate()
