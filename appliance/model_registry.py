@@ -26,3 +26,4 @@ from appliance.services_catalog import models as services_catalog_models  # noqa
 from appliance.knowledge import models as knowledge_models  # noqa: F401
 from appliance.ai_agents import models as ai_agents_models  # noqa: F401
 from appliance.broadcasts import models as broadcasts_models  # noqa: F401
+from appliance.outbound_webhooks import models as outbound_webhooks_models  # noqa: F401

@@ -21,6 +21,7 @@ from appliance.bots import ai_step
 from appliance.bots.ai_step import workers as ai_workers
 from appliance.bots.runner import bot_runner
 from appliance.broadcasts.runner import broadcast_runner
+from appliance.outbound_webhooks.sender import sender_thread as webhook_sender
 from appliance.core import data_dir, events, queue, runtime
 from appliance.core.db import Checkpointer, StartupError
 from appliance.knowledge import processing as knowledge_processing
@@ -71,6 +72,7 @@ def serve(settings: Settings) -> None:
     ai_step.resume(runtime.get().db, older_than=None)  # answers a stop cut short
     bot_runner.start(runtime.get().db)
     broadcast_runner.start(runtime.get().db)  # after the sender: what it queues is sent once
+    webhook_sender.start(runtime.get().db)  # first logs and resends the attempts a stop cut short
     events.dispatcher.start(runtime.get().db)
     checkpointer = Checkpointer(settings.database_path)
     checkpointer.start()
@@ -87,6 +89,7 @@ def serve(settings: Settings) -> None:
         server.task_dispatcher.shutdown(cancel_pending=False, timeout=DRAIN_SECONDS)
         bot_runner.stop()
         broadcast_runner.stop()
+        webhook_sender.stop()  # attempts in the air finish (their 15 s timeout at most)
         ai_workers.stop()  # answers in progress finish (a provider's timeout at most); the rest resume at start
         sender.stop()
         consumer.stop(graceful=True)

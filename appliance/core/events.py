@@ -51,9 +51,12 @@ CONVERSATION_CREATED = "conversation.created"
 CONVERSATION_UPDATED = "conversation.updated"
 CONVERSATION_ASSIGNMENT_CHANGED = "conversation.assignment_changed"
 CONVERSATION_HANDOFF_REQUESTED = "conversation.handoff_requested"
+CONVERSATION_UNANSWERED = "conversation.unanswered"
 MESSAGE_CREATED = "message.created"
 MESSAGE_UPDATED = "message.updated"
 BOT_CONFIG_UPDATED = "bot.config_updated"
+QUALITY_CHANGED = "quality.changed"
+AGENT_STATUS_CHANGED = "agent.status_changed"
 
 CATALOG = frozenset(value for name, value in dict(globals()).items()
                     if name.isupper() and isinstance(value, str) and "." in value)

@@ -100,6 +100,16 @@ _TEXTS: dict[str, dict[str, MailText]] = {
                        "Hola {name}:\n\nSe desactivó la verificación en dos pasos en tu cuenta. "
                        "Si no fuiste tú, restablece tu contraseña ya en {base_url}.\n"),
     },
+    "webhook_failing": {
+        "en": MailText("A webhook of {organization} has failed for a day",
+                       "Hello {name},\n\nThe webhook to {url} has not accepted an event since {since} (UTC). "
+                       "Last answer: {last}.\n\nEvents keep waiting for it and are retried on schedule; after "
+                       "eight attempts an event is given up. See its delivery log:\n{link}\n"),
+        "es": MailText("Un webhook de {organization} lleva un día fallando",
+                       "Hola {name}:\n\nEl webhook a {url} no ha aceptado ningún evento desde {since} (UTC). "
+                       "Última respuesta: {last}.\n\nLos eventos siguen esperándolo y se reintentan según el "
+                       "calendario; tras ocho intentos un evento se da por perdido. Mira su registro de entregas:\n{link}\n"),
+    },
 }
 
 

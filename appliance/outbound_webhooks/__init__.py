@@ -1,0 +1,1 @@
+"""Outbound webhooks: events signed and delivered to other systems, every attempt logged."""

@@ -1,0 +1,108 @@
+"""What a receiver gets: the events one may subscribe to, the two body formats, and the Standard
+Webhooks headers (signed with the `standardwebhooks` package, the spec's own reference code, so
+what we sign is exactly what its verifiers check).
+
+GENERIC is the signed JSON envelope `{id, type, createdAt, organizationId, data}`. TEAMCHAT is a
+chat app's incoming webhook (Slack, Google Chat, Mattermost, Microsoft Teams workflows): `{text}`,
+one sentence in the organization's language. Both carry the same headers."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from datetime import datetime
+from urllib.parse import urlsplit
+
+from standardwebhooks.webhooks import Webhook
+
+from appliance.core import events
+
+WEBHOOK_TEST = "webhook.test"
+# Every event a webhook may ask for (the reference's catalog, and the messages' two); the others
+# of the outbox are the appliance's own business.
+SUBSCRIBABLE = (WEBHOOK_TEST, events.CONVERSATION_HANDOFF_REQUESTED, events.CONVERSATION_UNANSWERED,
+                events.CONVERSATION_UPDATED, events.CONVERSATION_ASSIGNMENT_CHANGED, events.QUALITY_CHANGED,
+                events.TEMPLATE_STATUS, events.AGENT_STATUS_CHANGED, events.MESSAGE_CREATED, events.MESSAGE_UPDATED)
+GENERIC, TEAMCHAT = "GENERIC", "TEAMCHAT"
+FORMATS = (GENERIC, TEAMCHAT)
+_CHAT_HOSTS = ("hooks.slack.com", "chat.googleapis.com")
+_CHAT_HOST_SUFFIXES = (".webhook.office.com", ".logic.azure.com")
+
+
+def detect_format(url: str) -> str:
+    """TEAMCHAT for the chat apps' incoming-webhook addresses, GENERIC for everything else."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    if host in _CHAT_HOSTS or host.endswith(_CHAT_HOST_SUFFIXES) or "/hooks/" in parts.path:
+        return TEAMCHAT
+    return GENERIC
+
+
+def new_secret() -> str:
+    """`whsec_` and 32 random bytes in base64, as the spec writes secrets."""
+    return "whsec_" + base64.b64encode(os.urandom(32)).decode()
+
+
+def body(format_: str, *, event_id: str, event_type: str, created_at: datetime, organization_id: str,
+         data: dict, locale: str) -> str:
+    if format_ == TEAMCHAT:
+        return json.dumps({"text": sentence(event_type, data, locale)}, ensure_ascii=False)
+    return json.dumps({"id": event_id, "type": event_type, "createdAt": _iso(created_at),
+                       "organizationId": organization_id, "data": data}, ensure_ascii=False, separators=(",", ":"))
+
+
+def headers(secret: str, event_id: str, payload: str, at: datetime) -> dict[str, str]:
+    """The Standard Webhooks headers for one attempt (the timestamp is the attempt's)."""
+    return {"content-type": "application/json", "user-agent": "appliance-webhooks/1",
+            "webhook-id": event_id, "webhook-timestamp": str(int(at.timestamp())),
+            "webhook-signature": Webhook(secret).sign(event_id, at, payload)}
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+_SENTENCES = {
+    "en": {
+        WEBHOOK_TEST: "Test from your WhatsApp inbox: this webhook works.",
+        events.CONVERSATION_HANDOFF_REQUESTED: "A customer asks for a person ({reason}). Conversation {conversationId}.",
+        events.CONVERSATION_UNANSWERED: "A customer has waited {minutes} minutes without a reply. Conversation {conversationId}.",
+        events.CONVERSATION_UPDATED: "Conversation {conversationId} changed: it is {status}.",
+        events.CONVERSATION_ASSIGNMENT_CHANGED: "Conversation {conversationId} was {assignment}.",
+        events.QUALITY_CHANGED: "The quality of number {phoneNumberId} went from {from} to {to}.",
+        events.TEMPLATE_STATUS: "Template {name} ({language}) is now {status}.",
+        events.AGENT_STATUS_CHANGED: "{userName} went from {from} to {to}.",
+        events.MESSAGE_CREATED: "New {direction} message in conversation {conversationId}.",
+        events.MESSAGE_UPDATED: "A message of conversation {conversationId} is now {status}.",
+        "assigned": "assigned", "released": "released", "in": "incoming", "out": "outgoing", "unknown": "unknown",
+    },
+    "es": {
+        WEBHOOK_TEST: "Prueba desde tu bandeja de WhatsApp: este webhook funciona.",
+        events.CONVERSATION_HANDOFF_REQUESTED: "Un cliente pide hablar con una persona ({reason}). Conversación {conversationId}.",
+        events.CONVERSATION_UNANSWERED: "Un cliente lleva {minutes} minutos sin respuesta. Conversación {conversationId}.",
+        events.CONVERSATION_UPDATED: "La conversación {conversationId} cambió: está {status}.",
+        events.CONVERSATION_ASSIGNMENT_CHANGED: "La conversación {conversationId} fue {assignment}.",
+        events.QUALITY_CHANGED: "La calidad del número {phoneNumberId} pasó de {from} a {to}.",
+        events.TEMPLATE_STATUS: "La plantilla {name} ({language}) ahora está {status}.",
+        events.AGENT_STATUS_CHANGED: "{userName} pasó de {from} a {to}.",
+        events.MESSAGE_CREATED: "Nuevo mensaje {direction} en la conversación {conversationId}.",
+        events.MESSAGE_UPDATED: "Un mensaje de la conversación {conversationId} ahora está {status}.",
+        "assigned": "asignada", "released": "liberada", "in": "entrante", "out": "saliente", "unknown": "desconocido",
+    },
+}
+
+
+class _Blank(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def sentence(event_type: str, data: dict, locale: str) -> str:
+    words = _SENTENCES.get(locale[:2], _SENTENCES["en"])
+    values = _Blank({key: value for key, value in data.items() if value is not None})
+    values["assignment"] = words["assigned" if data.get("assigneeUserId") else "released"]
+    values["direction"] = words.get(str(data.get("direction")), words["unknown"])
+    values.setdefault("userName", data.get("userId") or "?")
+    values.setdefault("reason", "-")
+    return words.get(event_type, "{type}").format_map(_Blank({**values, "type": event_type}))

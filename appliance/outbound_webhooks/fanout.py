@@ -1,0 +1,116 @@
+"""Events to webhooks: an outbox listener that, for each event an organization's active webhooks
+asked for, writes one delivery per webhook in the listener's transaction (the cursor moves with
+them: an event is fanned out exactly once), then wakes the sender.
+
+The body is written here, once: the event's data made whole for a receiver (a conversation event
+carries the conversation's contact, status and assignee; a message event its number, direction
+and type), in the webhook's format.
+
+Scope: an event of a number goes to webhooks of all numbers or of that one; template.status to
+webhooks with any number of the template's business account; events of no number (an agent's
+status) only to webhooks of all numbers; agent.status_changed only for the statuses asked for."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from sqlmodel import Session, select
+
+from appliance.conversations.models import Conversation
+from appliance.core import clock, events
+from appliance.core.db import after_commit, insert_many
+from appliance.core.events import OutboxEvent
+from appliance.core.ids import new_id
+from appliance.messages.models import Message
+from appliance.outbound_webhooks import envelopes, sender, service
+from appliance.outbound_webhooks.models import PENDING, OutboundWebhook, WebhookDelivery
+from appliance.phone_numbers.models import PhoneNumber
+
+FROM_OUTBOX = tuple(name for name in envelopes.SUBSCRIBABLE
+                    if name in events.CATALOG and name != events.CONVERSATION_UNANSWERED)  # that one is timed per webhook
+
+
+# The listener's name is its outbox cursor: renaming it would fan out every past event again.
+@events.subscribe(*FROM_OUTBOX, batch=True)
+def fan_out(session: Session, batch: list[OutboxEvent]) -> None:
+    organizations = {event.organization_id for event in batch if event.organization_id}
+    if not organizations:
+        return
+    hooks: dict[str, list[OutboundWebhook]] = defaultdict(list)
+    for webhook in session.exec(select(OutboundWebhook).where(OutboundWebhook.organization_id.in_(organizations),
+                                                              OutboundWebhook.active.is_(True))).all():
+        hooks[webhook.organization_id].append(webhook)
+    wanted = [event for event in batch if any(event.name in w.events for w in hooks.get(event.organization_id, ()))]
+    if not wanted:
+        return
+    details = _Details(session, wanted)
+    now, rows, locales = clock.now(), [], {}
+    for event in wanted:
+        data = details.of(event)
+        matching = [w for w in hooks[event.organization_id] if event.name in w.events and _in_scope(w, event.name, data, details)]
+        if not matching:
+            continue
+        event_id = new_id()
+        if event.organization_id not in locales:
+            locales[event.organization_id] = service.organization_locale(session, event.organization_id)
+        for webhook in matching:
+            rows.append({"id": new_id(), "webhook_id": webhook.id, "organization_id": webhook.organization_id,
+                         "event_id": event_id, "event_type": event.name, "status": PENDING, "attempt": 0,
+                         "next_attempt_at": now, "created_at": now,
+                         "request_body": envelopes.body(webhook.format, event_id=event_id, event_type=event.name,
+                                                        created_at=event.created_at, organization_id=event.organization_id,
+                                                        data=data, locale=locales[event.organization_id])})
+    if rows:
+        insert_many(session, WebhookDelivery.__table__, rows)
+        if not session.info.get("webhook_sender_wake"):
+            session.info["webhook_sender_wake"] = True
+            after_commit(session, sender.wake)
+
+
+def _in_scope(webhook: OutboundWebhook, name: str, data: dict, details: "_Details") -> bool:
+    if name == events.AGENT_STATUS_CHANGED and webhook.agent_statuses and data.get("to") not in webhook.agent_statuses:
+        return False
+    if not webhook.phone_number_ids:
+        return True
+    if name == events.TEMPLATE_STATUS:
+        return bool(set(webhook.phone_number_ids) & details.numbers_of_waba(data.get("wabaId")))
+    number = data.get("phoneNumberId")
+    return number is not None and number in webhook.phone_number_ids  # events of no number: unscoped webhooks only
+
+
+class _Details:
+    """What a receiver needs beyond the event's own data, read once per batch."""
+
+    def __init__(self, session: Session, batch: list[OutboxEvent]):
+        self._session = session
+        conversation_ids = {e.data.get("conversationId") for e in batch if e.name.startswith("conversation.")}
+        message_ids = {e.data.get("messageId") for e in batch if e.name.startswith("message.")}
+        conversation_ids.discard(None)
+        message_ids.discard(None)
+        self._conversations = {row[0]: row for row in session.exec(
+            select(Conversation.id, Conversation.phone_number_pk, Conversation.contact_id, Conversation.status,
+                   Conversation.assignee_user_id).where(Conversation.id.in_(conversation_ids))).all()} if conversation_ids else {}
+        self._messages = {row[0]: row for row in session.exec(
+            select(Message.id, Message.conversation_id, Message.phone_number_pk, Message.contact_id, Message.direction,
+                   Message.type, Message.status, Message.error_code).where(Message.id.in_(message_ids))).all()} if message_ids else {}
+        self._wabas: dict[str, set[str]] = {}
+
+    def of(self, event: OutboxEvent) -> dict:
+        data = dict(event.data)
+        if event.name.startswith("conversation.") and data.get("conversationId") in self._conversations:
+            _, number, contact, status, assignee = self._conversations[data["conversationId"]]
+            return {"conversationId": data["conversationId"], "phoneNumberId": number, "contactId": contact,
+                    "status": status, "assigneeUserId": assignee, **data}
+        if event.name.startswith("message.") and data.get("messageId") in self._messages:
+            _, conversation, number, contact, direction, kind, status, error_code = self._messages[data["messageId"]]
+            return {"messageId": data["messageId"], "conversationId": conversation, "phoneNumberId": number,
+                    "contactId": contact, "direction": direction, "type": kind, "status": status,
+                    **({"errorCode": error_code} if error_code is not None else {}), **data}
+        if event.name == events.TEMPLATE_STATUS:
+            data.setdefault("name", data.pop("templateName", None))
+        return data
+
+    def numbers_of_waba(self, waba_id: str | None) -> set[str]:
+        if waba_id not in self._wabas:
+            self._wabas[waba_id] = set(self._session.exec(select(PhoneNumber.id).where(PhoneNumber.waba_pk == waba_id)).all())
+        return self._wabas[waba_id]

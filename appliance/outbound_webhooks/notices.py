@@ -1,0 +1,31 @@
+"""Telling a person that their webhook has failed for a day: one mail to whoever created it (the
+organization's owner when that person is gone), with the last answer and a link to the log."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Session, select
+
+from appliance.core import runtime
+from appliance.mail import service as mail_service
+from appliance.organizations.models import Organization
+from appliance.outbound_webhooks.models import OutboundWebhook, WebhookDelivery
+from appliance.users.models import User
+
+
+def tell_failing(session: Session, webhook: OutboundWebhook, now: datetime) -> None:
+    organization = session.get(Organization, webhook.organization_id)
+    person = session.get(User, webhook.created_by_user_id) if webhook.created_by_user_id else None
+    person = person or session.get(User, organization.created_by)
+    last = session.exec(select(WebhookDelivery.response_status, WebhookDelivery.error)
+                        .where(WebhookDelivery.webhook_id == webhook.id, WebhookDelivery.attempt > 0)
+                        .order_by(WebhookDelivery.id.desc())).first()
+    said = (f"HTTP {last[0]}" if last and last[0] else (last[1] if last and last[1] else "none")) if last else "none"
+    base_url = runtime.get().settings.base_url.rstrip("/")
+    mail_service.do_queue_mail(session, to=person.email, kind="webhook_failing", locale=person.locale,
+                               name=person.name, organization=organization.name, url=webhook.url,
+                               since=webhook.failing_since.strftime("%Y-%m-%d %H:%M"), last=said,
+                               link=f"{base_url}/console/{organization.id}/webhooks/{webhook.id}")
+    webhook.owner_notified_at = now
+    session.add(webhook)

@@ -1,0 +1,398 @@
+"""Delivering: each webhook's deliveries go out in event order, on worker threads, off every
+request's path; every attempt is logged; failures retry on the decided schedule.
+
+Order and concurrency. A healthy webhook has up to WINDOW attempts in the air (a receiver that
+takes 50 ms still hears 300 events a second), started in event order. When a receiver is
+unavailable (no answer, a timeout, a 5xx, 408 or 429) its window closes to one: the failed
+delivery waits for its next attempt and nothing newer overtakes it; once it gets through, the
+window opens again (doubling per success), so after an outage the backlog arrives in order. A
+receiver that *rejects* one event (another 4xx) does not hold up the rest: that event retries on
+its own schedule. A 410 turns the webhook off (the receiver said it is gone for good).
+
+Attempts at 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (then FAILED); 15 s timeout; no
+redirects followed (a redirect is a failed attempt saying where it pointed); 2 KB of the response
+kept. A webhook failing for a day shows as `failing` and its creator gets one mail.
+
+At-least-once: an attempt is marked in the air (`in_flight_since`) before it leaves; a crash then
+leaves the mark, and the next start logs that attempt as interrupted and makes it again (with the
+same webhook-id, so a receiver that keeps ids can drop the duplicate).
+
+In the server a thread (`webhooks`) runs this; elsewhere (tests, the CLI) a queue task runs a pass
+after each commit that made deliveries, and a minute task catches due retries."""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+import requests
+from huey import crontab
+from sqlmodel import Session
+
+from appliance.core import clock, runtime
+from appliance.core.background import WakeableThread
+from appliance.core.db import bind_processor, driver_connection, insert_many
+from appliance.core.queue import huey
+from appliance.outbound_webhooks import envelopes
+from appliance.outbound_webhooks.models import (DELIVERED, FAILED, RETRYING, OutboundWebhook, WebhookAttempt,
+                                                WebhookDelivery)
+
+log = logging.getLogger(__name__)
+RETRY_AFTER = (5, 300, 1800, 7200, 18000, 36000, 36000)  # seconds after attempts 1..7; the 8th is the last
+TIMEOUT_SECONDS, CONNECT_SECONDS = 15, 5
+WORKERS = 48  # attempts in the air, all webhooks together
+WINDOW = 16  # attempts in the air per healthy webhook
+KEPT = 2048  # bytes of a response kept in the log
+FAILING_AFTER = timedelta(days=1)
+_UNAVAILABLE = {408, 429}  # 4xx that say "not now" rather than "not this"
+_TABLE, _ATTEMPTS, _HOOKS = WebhookDelivery.__table__, WebhookAttempt.__table__, OutboundWebhook.__table__
+
+
+@dataclass(frozen=True)
+class Job:
+    delivery_id: str
+    webhook_id: str
+    url: str
+    secret_sealed: str
+    event_id: str
+    body: str
+    number: int  # this attempt's
+
+
+@dataclass(frozen=True)
+class Outcome:
+    job: Job
+    started_at: datetime
+    duration_ms: int
+    status: int | None  # the receiver's HTTP status; None when it gave none
+    response: str | None
+    error: str | None
+    headers: dict
+
+    @property
+    def delivered(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
+    @property
+    def blocking(self) -> bool:
+        """The receiver is unavailable (newer deliveries wait), rather than refusing this one."""
+        return self.status is None or self.status >= 500 or self.status in _UNAVAILABLE or 300 <= self.status < 400
+
+
+_local = threading.local()
+
+
+def attempt(job: Job, secret: str) -> Outcome:
+    """One POST (no retry here: the schedule is the retry)."""
+    http = getattr(_local, "session", None)
+    if http is None:
+        http = _local.session = requests.Session()
+        http.trust_env = False  # a proxy of the environment must not see the LAN's integrations
+    started = clock.now()
+    headers = envelopes.headers(secret, job.event_id, job.body, started)
+    shown = {k: v for k, v in headers.items() if k != "webhook-signature"}
+    began = time.perf_counter()
+    status = response = error = None
+    try:
+        with http.post(job.url, data=job.body.encode(), headers=headers, timeout=(CONNECT_SECONDS, TIMEOUT_SECONDS),
+                       allow_redirects=False, stream=True) as answer:
+            status = answer.status_code
+            response = _read_some(answer)
+            if answer.is_redirect:
+                error = f"Redirected to {answer.headers.get('location', '?')[:200]} (redirects are not followed)."
+    except requests.Timeout:
+        error = f"No answer within {TIMEOUT_SECONDS} s."
+    except requests.ConnectionError as exc:
+        error = _connection_error(exc)
+    except requests.RequestException as exc:
+        error = f"The request failed: {type(exc).__name__}."
+    took = int((time.perf_counter() - began) * 1000)
+    return Outcome(job, started, took, status, response, error, shown)
+
+
+def _read_some(answer: requests.Response) -> str:
+    raw = answer.raw.read(KEPT + 1, decode_content=True) or b""
+    return raw[:KEPT].decode("utf-8", "replace")
+
+
+def _connection_error(exc: Exception) -> str:
+    text = str(exc)
+    lower = text.lower()
+    if "badstatusline" in lower or "invalid http" in lower or "linetoolong" in lower:
+        return "The receiver answered something that is not HTTP."
+    if "remotedisconnected" in lower or "without response" in lower:
+        return "The receiver closed the connection without answering."
+    if "refused" in lower:
+        return "Connection refused: nothing listens at that address."
+    if "reset" in lower or "aborted" in lower:
+        return "The connection was reset by the receiver."
+    if "name or service" in lower or "resolve" in lower or "getaddrinfo" in lower:
+        return "The host name does not resolve."
+    return f"The connection failed: {text[:200]}"
+
+
+class Deliverer:
+    """Takes due deliveries in each webhook's order, hands them to the workers, writes outcomes."""
+
+    def __init__(self, database, workers: int = WORKERS, on_outcome=None):
+        self._database = database
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="webhook")
+        self._done: queue.SimpleQueue[Outcome] = queue.SimpleQueue()
+        self._in_air: dict[str, int] = {}
+        self._window: dict[str, int] = {}
+        self._secrets: dict[str, str] = {}
+        self._on_outcome = on_outcome
+
+    @property
+    def in_air(self) -> int:
+        return sum(self._in_air.values())
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=False)
+
+    # Taking --------------------------------------------------------------------------------------
+
+    def dispatch(self) -> float | None:
+        """Start what is due; answers the seconds until the next retry falls due (None: none waits)."""
+        now = clock.now()
+        taken, waits = [], []
+        with self._database.unit_of_work(write=False) as session:
+            hooks = driver_connection(session).execute(
+                "SELECT w.id, w.url, w.secret_sealed, w.active FROM outbound_webhooks w WHERE EXISTS "
+                "(SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status IN ('PENDING', 'RETRYING'))"
+            ).fetchall()
+            for webhook_id, url, secret_sealed, active in hooks:
+                room = self._window.get(webhook_id, WINDOW) - self._in_air.get(webhook_id, 0)
+                if room <= 0:
+                    continue
+                rows = driver_connection(session).execute(
+                    "SELECT id, event_id, event_type, request_body, attempt, next_attempt_at, in_flight_since, "
+                    "response_status FROM webhook_deliveries WHERE webhook_id = ? AND status IN ('PENDING', 'RETRYING') "
+                    "ORDER BY id LIMIT ?", (webhook_id, WINDOW * 4)).fetchall()
+                for delivery_id, event_id, event_type, body, attempts, due, in_air, last_status in rows:
+                    if in_air is not None:
+                        continue
+                    if not active and event_type != envelopes.WEBHOOK_TEST:
+                        continue  # off: only its tests go
+                    due_at = _moment(due)
+                    if due_at is not None and due_at > now:
+                        waits.append((due_at - now).total_seconds())
+                        if last_status is None or not (400 <= last_status < 500) or last_status in _UNAVAILABLE:
+                            break  # unavailable: nothing newer overtakes it
+                        continue  # this event was refused: the others go on
+                    taken.append(Job(delivery_id, webhook_id, url, secret_sealed, event_id, body, attempts + 1))
+                    room -= 1
+                    if room == 0:
+                        break
+        if taken:
+            self._mark_in_air(taken, now)
+            for job in taken:
+                self._in_air[job.webhook_id] = self._in_air.get(job.webhook_id, 0) + 1
+                self._pool.submit(self._work, job)
+        return min(waits) if waits else None
+
+    def _mark_in_air(self, jobs: list[Job], now: datetime) -> None:
+        stamp = _stored("in_flight_since", now)
+        with self._database.unit_of_work(write=True) as session:
+            driver_connection(session).executemany(
+                "UPDATE webhook_deliveries SET in_flight_since = ?, attempt = ? WHERE id = ?",
+                [(stamp, job.number, job.delivery_id) for job in jobs])
+
+    def _work(self, job: Job) -> None:
+        try:
+            secret = self._secrets.get(job.secret_sealed)
+            if secret is None:
+                secret = self._secrets[job.secret_sealed] = runtime.get().keyring.unseal(job.secret_sealed)
+            outcome = attempt(job, secret)
+        except Exception as exc:  # a bug of ours must not leave the delivery in the air for ever
+            log.exception("webhook delivery %s failed", job.delivery_id)
+            outcome = Outcome(job, clock.now(), 0, None, None, f"Internal error: {type(exc).__name__}.", {})
+        self._done.put(outcome)
+        if self._on_outcome is not None:
+            self._on_outcome()
+
+    # Recording -----------------------------------------------------------------------------------
+
+    def record(self, *, wait: float = 0.0) -> int:
+        """Write the outcomes that came back (waiting up to `wait` s for the first); answers how many."""
+        outcomes = []
+        try:
+            outcomes.append(self._done.get(timeout=wait) if wait else self._done.get_nowait())
+            while True:
+                outcomes.append(self._done.get_nowait())
+        except queue.Empty:
+            pass
+        if outcomes:
+            with self._database.unit_of_work(write=True) as session:
+                record_outcomes(session, outcomes)
+            for outcome in outcomes:
+                hook = outcome.job.webhook_id
+                self._in_air[hook] -= 1
+                if outcome.delivered or not outcome.blocking:
+                    self._window[hook] = min(WINDOW, self._window.get(hook, WINDOW) * 2)
+                else:
+                    self._window[hook] = 1
+        return len(outcomes)
+
+
+def record_outcomes(session: Session, outcomes: list[Outcome]) -> None:
+    """The attempts, the deliveries' new states and the webhooks' health, in the caller's transaction."""
+    now = clock.now()
+    insert_many(session, _ATTEMPTS, [{
+        "delivery_id": o.job.delivery_id, "number": o.job.number,
+        "outcome": "delivered" if o.delivered else "failed", "started_at": o.started_at, "duration_ms": o.duration_ms,
+        "response_status": o.status, "response_body": o.response, "error": o.error, "request_headers": o.headers}
+        for o in outcomes])
+    updates, gone = [], []
+    for o in outcomes:
+        if o.delivered:
+            state, due = DELIVERED, None
+        elif o.status == 410:
+            state, due = FAILED, None
+            gone.append(o.job.webhook_id)
+        elif o.job.number > len(RETRY_AFTER):
+            state, due = FAILED, None
+        else:
+            state, due = RETRYING, o.started_at + timedelta(seconds=RETRY_AFTER[o.job.number - 1])
+        updates.append((state, _stored("next_attempt_at", due), o.status, o.response, o.duration_ms, o.error,
+                        _stored("delivered_at", now if o.delivered else None), o.job.delivery_id))
+    driver_connection(session).executemany(
+        "UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, in_flight_since = NULL, response_status = ?, "
+        "response_body = ?, duration_ms = ?, error = ?, delivered_at = coalesce(?, delivered_at) WHERE id = ?", updates)
+    _health(session, outcomes, gone, now)
+
+
+def _health(session: Session, outcomes: list[Outcome], gone: list[str], now: datetime) -> None:
+    last: dict[str, Outcome] = {}
+    for o in outcomes:
+        last[o.job.webhook_id] = o
+    stamp = _stored("last_delivery_at", now)
+    connection = driver_connection(session)
+    for webhook_id, o in last.items():
+        if o.delivered:
+            connection.execute("UPDATE outbound_webhooks SET failure_count = 0, failing_since = NULL, "
+                               "last_delivery_at = ? WHERE id = ?", (stamp, webhook_id))
+        else:
+            failed = sum(1 for x in outcomes if x.job.webhook_id == webhook_id and not x.delivered)
+            connection.execute("UPDATE outbound_webhooks SET failure_count = failure_count + ?, "
+                               "failing_since = coalesce(failing_since, ?) WHERE id = ?", (failed, stamp, webhook_id))
+    for webhook_id in set(gone):
+        connection.execute("UPDATE outbound_webhooks SET active = 0, disabled_reason = ?, updated_at = ? WHERE id = ?",
+                           ("gone", stamp, webhook_id))
+    _tell_owners(session, [w for w, o in last.items() if not o.delivered], now)
+
+
+def _tell_owners(session: Session, failing: list[str], now: datetime) -> None:
+    """One mail to the webhook's creator once it has failed for a day without a success."""
+    if not failing:
+        return
+    from appliance.outbound_webhooks import notices  # mail and users: only when a webhook has failed a day
+    for webhook in (session.get(OutboundWebhook, webhook_id) for webhook_id in failing):
+        if (webhook is not None and webhook.owner_notified_at is None and webhook.failing_since is not None
+                and now - webhook.failing_since >= FAILING_AFTER):
+            notices.tell_failing(session, webhook, now)
+
+
+def recover_interrupted(database) -> int:
+    """At start: attempts a stop cut short are logged as interrupted and made again now."""
+    with database.unit_of_work(write=True) as session:
+        connection = driver_connection(session)
+        rows = connection.execute("SELECT id, attempt, in_flight_since FROM webhook_deliveries "
+                                  "WHERE in_flight_since IS NOT NULL").fetchall()
+        if not rows:
+            return 0
+        insert_many(session, _ATTEMPTS, [{
+            "delivery_id": delivery_id, "number": number, "outcome": "interrupted", "started_at": _moment(since),
+            "error": "The appliance stopped during this attempt; it is made again (same webhook-id)."}
+            for delivery_id, number, since in rows])
+        now = _stored("next_attempt_at", clock.now())
+        connection.executemany("UPDATE webhook_deliveries SET in_flight_since = NULL, status = ?, next_attempt_at = ? "
+                               "WHERE id = ?", [(RETRYING, now, delivery_id) for delivery_id, _, _ in rows])
+    log.warning("%d webhook deliveries were in the air at the last stop: they are sent again", len(rows))
+    return len(rows)
+
+
+def _stored(column: str, value):
+    if value is None:
+        return None
+    return bind_processor(_TABLE.c[column] if column in _TABLE.c else _HOOKS.c[column], _dialect())(value)
+
+
+def _dialect():
+    return runtime.get().db.engine.dialect
+
+
+def _moment(stored) -> datetime | None:
+    """A time as the driver reads it (UTC text) made aware."""
+    if stored is None:
+        return None
+    moment = datetime.fromisoformat(stored) if isinstance(stored, str) else stored
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def deliver_due(database, *, workers: int = 8) -> float | None:
+    """One pass outside the server: everything due now goes, and this waits for the answers.
+    Answers the seconds until the next retry (None: none waits)."""
+    deliverer = Deliverer(database, workers=workers)
+    try:
+        while True:
+            wait = deliverer.dispatch()
+            if not deliverer.in_air:
+                return wait
+            while deliverer.in_air:
+                deliverer.record(wait=TIMEOUT_SECONDS + CONNECT_SECONDS + 5)
+    finally:
+        deliverer.close()
+
+
+class _SenderThread(WakeableThread):
+    NAME = "webhooks"
+    IDLE_SLEEP = 30.0
+
+    def _run(self) -> None:
+        deliverer = Deliverer(self._database, on_outcome=self.wake)
+        try:
+            recover_interrupted(self._database)
+        except Exception:
+            log.exception("could not recover interrupted webhook deliveries")
+        try:
+            while not self._stopping.is_set():
+                self._woken.clear()
+                try:
+                    deliverer.record()
+                    wait = deliverer.dispatch()
+                except Exception:
+                    log.exception("webhook delivery pass failed; trying again")
+                    wait = 1.0
+                self._woken.wait(min(wait if wait is not None else self.IDLE_SLEEP, self.IDLE_SLEEP))
+        finally:
+            deliverer.close()  # attempts in the air finish (15 s at most)
+            deliverer.record()
+
+
+sender_thread = _SenderThread()
+
+
+def wake() -> None:
+    """Deliveries were made (after their commit)."""
+    if sender_thread.running:
+        sender_thread.wake()
+    else:
+        deliver_webhooks()
+
+
+@huey.task()
+def deliver_webhooks() -> None:
+    deliver_due(runtime.get().db)
+
+
+@huey.periodic_task(crontab(minute="*"))
+def webhooks_minute_check() -> None:
+    """Retries that fell due, where no sender thread runs."""
+    if not sender_thread.running:
+        deliver_due(runtime.get().db)

@@ -1,0 +1,145 @@
+"""Delivering: the retry schedule, order behind an unavailable receiver, what a 410 does, receivers
+that time out, reset, redirect or answer garbage, the day-long failure mail, an attempt a crash
+cut short, and a person's retry. The clock is moved instead of waiting for the schedule."""
+
+import json
+
+from appliance.core import clock, runtime
+from appliance.outbound_webhooks import sender
+from appliance.outbound_webhooks.models import WebhookDelivery
+
+
+def _due():
+    sender.deliver_due(runtime.get().db)
+
+
+def _test(webhooks, webhook_id):
+    return webhooks.post(f"/{webhook_id}/test")
+
+
+def test_failures_retry_on_the_schedule_and_nothing_newer_overtakes_an_unavailable_receiver(webhooks, hook):
+    created = webhooks.create(url=hook.url, events=["conversation.updated"])
+    hook.plan = [503, 200]
+    first = _test(webhooks, created["id"])
+    second = _test(webhooks, created["id"])
+    assert len(hook.requests) == 1  # the second waits behind the first
+    [newest, oldest] = webhooks.deliveries(created["id"])
+    assert oldest["status"] == "RETRYING" and oldest["responseStatus"] == 503 and oldest["attempt"] == 1
+    assert newest["status"] == "PENDING" and newest["attempt"] == 0
+    clock.advance(4)
+    _due()
+    assert len(hook.requests) == 1  # 5 s after the first attempt, not before
+    clock.advance(2)
+    _due()
+    assert [json.loads(r["body"])["id"] for r in hook.requests] == [first["eventId"], first["eventId"], second["eventId"]]
+    assert [d["status"] for d in webhooks.deliveries(created["id"])] == ["DELIVERED", "DELIVERED"]
+    detail = webhooks.get(f"/{created['id']}/deliveries/{first['id']}")
+    assert [(a["number"], a["outcome"], a["responseStatus"]) for a in detail["attempts"]] == [
+        (1, "failed", 503), (2, "delivered", 200)]
+    assert webhooks.get(f"/{created['id']}")["failureCount"] == 0
+
+
+def test_an_event_the_receiver_refuses_does_not_hold_up_the_others(webhooks, hook):
+    created = webhooks.create(url=hook.url, events=["conversation.updated"])
+    hook.plan = [422, 200]
+    _test(webhooks, created["id"])
+    _test(webhooks, created["id"])
+    assert [d["status"] for d in webhooks.deliveries(created["id"])] == ["DELIVERED", "RETRYING"]
+
+
+def test_after_eight_attempts_a_delivery_is_given_up(webhooks, hook):
+    created = webhooks.create(url=hook.url, events=["conversation.updated"])
+    hook.plan = [500]
+    delivery = _test(webhooks, created["id"])
+    for wait in sender.RETRY_AFTER:
+        clock.advance(wait + 1)
+        _due()
+    [logged] = webhooks.deliveries(created["id"])
+    assert logged["status"] == "FAILED" and logged["attempt"] == 8 and len(hook.requests) == 8
+    assert logged["nextAttemptAt"] is None
+    assert len(webhooks.get(f"/{created['id']}/deliveries/{delivery['id']}")["attempts"]) == 8
+
+
+def test_a_410_turns_the_webhook_off_and_a_person_turns_it_on_and_retries(webhooks, hook):
+    created = webhooks.create(url=hook.url, events=["conversation.updated"])
+    hook.plan = [410, 200]
+    delivery = _test(webhooks, created["id"])
+    turned_off = webhooks.get(f"/{created['id']}")
+    assert turned_off["active"] is False and turned_off["health"] == "disabled" and turned_off["disabledReason"] == "gone"
+    assert webhooks.deliveries(created["id"])[0]["status"] == "FAILED"
+    on = webhooks.patch(created["id"], active=True)
+    assert on["active"] is True and on["disabledReason"] is None and on["failureCount"] == 0
+    again = webhooks.post(f"/{created['id']}/deliveries/{delivery['id']}/retry")
+    assert again["id"] == delivery["id"]
+    [logged] = webhooks.deliveries(created["id"])
+    assert logged["status"] == "DELIVERED" and logged["attempt"] == 2
+    assert [json.loads(r["body"])["id"] for r in hook.requests] == [delivery["eventId"]] * 2
+
+
+def test_receivers_that_misbehave_are_logged_attempts_in_words(webhooks, hook, monkeypatch):
+    monkeypatch.setattr(sender, "TIMEOUT_SECONDS", 0.5)
+    created = webhooks.create(url=hook.url, events=["conversation.updated"])
+    said = {}
+    for answer in (("sleep", 2), ("reset",), ("garbage",), ("redirect", "http://elsewhere.example/x")):
+        hook.plan = [answer]
+        delivery = _test(webhooks, created["id"])
+        detail = webhooks.get(f"/{created['id']}/deliveries/{delivery['id']}")
+        assert detail["status"] == "RETRYING" and detail["attempts"][0]["outcome"] == "failed", detail
+        said[answer[0]] = (detail["responseStatus"], detail["error"])
+        webhooks.delete(created["id"])
+        created = webhooks.create(url=hook.url, events=["conversation.updated"])  # a fresh queue: no waiting behind
+    assert said["sleep"] == (None, "No answer within 0.5 s.")
+    assert said["reset"][0] is None and ("reset" in said["reset"][1] or "closed" in said["reset"][1]), said
+    assert said["garbage"] == (None, "The receiver answered something that is not HTTP."), said
+    assert said["redirect"][0] == 302 and "elsewhere.example" in said["redirect"][1]
+
+
+def test_a_webhook_failing_for_a_day_shows_it_and_its_creator_gets_one_mail(webhooks, hook, mailbox):
+    created = webhooks.create(url=hook.url, events=["conversation.updated"])
+    hook.plan = [500]
+    _test(webhooks, created["id"])
+    assert webhooks.get(f"/{created['id']}")["health"] == "ok" and mailbox.to("owner@example.com") == []
+    for wait in sender.RETRY_AFTER[:5]:  # 5 s, 5 min, 30 min, 2 h, 5 h: not a day yet
+        clock.advance(wait + 1)
+        _due()
+    assert mailbox.to("owner@example.com") == []
+    clock.advance(sender.RETRY_AFTER[5] + 1)  # 10 h more
+    _due()
+    clock.advance(sender.RETRY_AFTER[6] + 1)  # 10 h more: a day has gone by
+    _due()
+    shown = webhooks.get(f"/{created['id']}")
+    assert shown["health"] == "failing" and shown["failureCount"] == 8 and shown["active"] is True
+    [mail] = mailbox.to("owner@example.com")
+    assert "failed for a day" in mail["Subject"] and hook.url in mail.get_payload(decode=True).decode()
+    webhooks.post(f"/{created['id']}/test")
+    assert len(mailbox.to("owner@example.com")) == 1  # once
+
+
+def test_an_attempt_cut_short_by_a_crash_is_logged_as_interrupted_and_made_again(webhooks, hook):
+    created = webhooks.create(url=hook.url, events=["conversation.updated"])
+    hook.plan = [500, 200]
+    delivery = _test(webhooks, created["id"])
+    database = runtime.get().db
+    with database.unit_of_work(write=True) as session:  # as a stop during the second attempt leaves it
+        row = session.get(WebhookDelivery, delivery["id"])
+        row.in_flight_since, row.attempt = clock.now(), 2
+        session.add(row)
+    assert sender.recover_interrupted(database) == 1
+    _due()
+    detail = webhooks.get(f"/{created['id']}/deliveries/{delivery['id']}")
+    assert [(a["number"], a["outcome"]) for a in detail["attempts"]] == [(1, "failed"), (2, "interrupted"), (3, "delivered")]
+    assert "stopped during this attempt" in detail["attempts"][1]["error"]
+    assert detail["status"] == "DELIVERED" and len(hook.requests) == 2
+
+
+def test_a_delivery_in_the_air_cannot_be_retried_and_unknown_ones_are_404(webhooks, hook):
+    created = webhooks.create(url=hook.url, events=["conversation.updated"])
+    delivery = _test(webhooks, created["id"])
+    with runtime.get().db.unit_of_work(write=True) as session:
+        row = session.get(WebhookDelivery, delivery["id"])
+        row.in_flight_since = clock.now()
+        session.add(row)
+    answer = webhooks.post(f"/{created['id']}/deliveries/{delivery['id']}/retry", status=409)
+    assert answer["code"] == "delivery_in_progress"
+    missing = webhooks.post(f"/{created['id']}/deliveries/0192f0a0-0000-7000-8000-000000000000/retry", status=404)
+    assert missing["code"] == "delivery_not_found"

@@ -1,0 +1,180 @@
+"""Outbound webhooks through the API: records, rules, signatures a Standard Webhooks verifier
+accepts, events fanned out with their scope, and the delivery log."""
+
+import json
+
+import pytest
+from standardwebhooks.webhooks import Webhook
+
+from tests import factories
+from tests.broadcasts.conftest import Campaigns
+from tests.outbound_webhooks.conftest import Webhooks
+
+
+def _verified(hook, secret, request=-1):
+    """The request's JSON, after the standardwebhooks package checked its signature."""
+    sent = hook.requests[request]
+    return Webhook(secret).verify(sent["body"], sent["headers"])
+
+
+def test_a_webhook_is_created_listed_without_its_secret_and_revealed_on_request(webhooks, hook):
+    created = webhooks.create(url=hook.url, events=["conversation.updated", "message.created"])
+    assert created["format"] == "GENERIC" and created["active"] is True and created["health"] == "ok"
+    assert created["unansweredThresholdMinutes"] == 2 and created["phoneNumberIds"] == []
+    listed = webhooks.get()
+    assert [w["id"] for w in listed] == [created["id"]]
+    assert "secret" not in json.dumps(listed) and "secret" not in json.dumps(created)
+    secret = webhooks.secret(created["id"])
+    assert secret.startswith("whsec_") and len(secret) > 40
+
+
+@pytest.mark.parametrize("url", ["https://hooks.slack.com/services/T0/B0/x", "https://chat.googleapis.com/v1/spaces/A/messages",
+                                 "https://acme.webhook.office.com/webhookb2/x", "http://mattermost.lan/hooks/abc"])
+def test_chat_apps_are_recognised_by_their_address(webhooks, url):
+    assert webhooks.create(url=url, events=["conversation.handoff_requested"])["format"] == "TEAMCHAT"
+
+
+@pytest.mark.parametrize("body, field, code", [
+    ({"url": "ftp://example.com/x"}, "url", "invalid_url"),
+    ({"url": "not a url"}, "url", "invalid_url"),
+    ({"events": ["conversation.exploded"]}, "events", "unknown_event"),
+    ({"events": []}, "events", "validation_failed"),
+    ({"unansweredThresholdMinutes": 0, "events": ["conversation.unanswered"]}, "unansweredThresholdMinutes", "validation_failed"),
+    ({"unansweredThresholdMinutes": 1441, "events": ["conversation.unanswered"]}, "unansweredThresholdMinutes", "validation_failed"),
+    ({"unansweredThresholdMinutes": 5}, "unansweredThresholdMinutes", "validation_failed"),
+    ({"agentStatuses": ["LUNCH"]}, "agentStatuses", "validation_failed"),
+    ({"agentStatuses": ["NAPPING"], "events": ["agent.status_changed"]}, "agentStatuses", "validation_failed"),
+    ({"format": "XML"}, "format", "validation_failed"),
+    ({"phoneNumberIds": ["0192f0a0-0000-7000-8000-000000000000"]}, "phoneNumberIds", "unknown_ids"),
+    ({"secret": "mine"}, "secret", "validation_failed"),
+])
+def test_bad_fields_answer_400_naming_the_field(webhooks, hook, body, field, code):
+    answer = webhooks.create(status=400, **{"url": hook.url, "events": ["conversation.updated"], **body})
+    assert answer["code"] == code and any(key.split(".")[0] == field for key in answer["errors"]), answer
+
+
+def test_a_test_event_arrives_signed_and_the_log_shows_the_attempt(webhooks, hook):
+    created = webhooks.create(url=hook.url, events=["conversation.updated"])
+    delivery = webhooks.post(f"/{created['id']}/test")
+    assert delivery["eventType"] == "webhook.test"
+    envelope = _verified(hook, webhooks.secret(created["id"]))
+    assert envelope["type"] == "webhook.test" and envelope["id"] == delivery["eventId"]
+    assert envelope["organizationId"] == webhooks.owner["org"]["id"] and envelope["data"]["webhookId"] == created["id"]
+    assert hook.requests[-1]["headers"]["webhook-id"] == delivery["eventId"]
+    [logged] = webhooks.deliveries(created["id"])
+    assert logged["status"] == "DELIVERED" and logged["attempt"] == 1 and logged["responseStatus"] == 200
+    assert json.loads(logged["requestBody"]) == envelope and logged["responseBody"] == '{"ok": true}'
+    detail = webhooks.get(f"/{created['id']}/deliveries/{logged['id']}")
+    [attempt] = detail["attempts"]
+    assert attempt["outcome"] == "delivered" and attempt["number"] == 1 and "webhook-signature" not in attempt["requestHeaders"]
+    assert webhooks.get(f"/{created['id']}")["lastDeliveryAt"] is not None
+
+
+def test_a_signature_made_with_another_secret_is_refused_by_the_verifier(webhooks, hook):
+    created = webhooks.create(url=hook.url, events=["conversation.updated"])
+    webhooks.post(f"/{created['id']}/test")
+    other = webhooks.create(url=hook.url, events=["conversation.updated"])
+    with pytest.raises(Exception, match="signature"):
+        _verified(hook, webhooks.secret(other["id"]))
+
+
+def test_a_customer_message_reaches_the_webhooks_that_asked_and_only_those(line, api, hook):
+    webhooks = Webhooks(api, line.owner)
+    messages = webhooks.create(url=hook.url + "/messages", events=["message.created"])
+    scoped = webhooks.create(url=hook.url + "/scoped", events=["message.created"], phoneNumberIds=[line.number["id"]])
+    templates = webhooks.create(url=hook.url + "/templates", events=["template.status"])
+    line.customer_writes()
+    line.deliver()
+    by_path = {}
+    for request in hook.requests:
+        by_path.setdefault(request["path"], []).append(json.loads(request["body"]))
+    assert "/in/templates" not in by_path
+    for path, webhook in (("/in/messages", messages), ("/in/scoped", scoped)):
+        [envelope] = [e for e in by_path[path] if e["type"] == "message.created"]
+        data = envelope["data"]
+        assert data["direction"] == "in" and data["phoneNumberId"] == line.number["id"] and data["type"] == "text"
+        assert data["conversationId"] and data["contactId"] and data["messageId"]
+        [logged] = webhooks.deliveries(webhook["id"])
+        assert logged["status"] == "DELIVERED"
+    assert webhooks.deliveries(templates["id"]) == []
+
+
+def test_a_webhook_scoped_to_another_number_hears_nothing_of_this_one(line, api, hook, app):
+    webhooks = Webhooks(api, line.owner)
+    other = factories.another_number(line.org_id)
+    webhooks.create(url=hook.url, events=["message.created", "conversation.updated"], phoneNumberIds=[other["phoneNumberPk"]])
+    line.customer_writes()
+    line.deliver()
+    assert hook.requests == []
+
+
+def test_template_status_goes_to_webhooks_with_a_number_of_its_business_account(line, api, hook):
+    webhooks = Webhooks(api, line.owner)
+    webhooks.create(url=hook.url, events=["template.status"], phoneNumberIds=[line.number["id"]])
+    Campaigns(line).approved_template(name="aviso")
+    statuses = [json.loads(r["body"]) for r in hook.requests]
+    assert [e["data"]["status"] for e in statuses] == ["PENDING", "APPROVED"]
+    assert statuses[1]["data"]["name"] == "aviso" and statuses[1]["data"]["wabaId"] == line.waba["id"]
+
+
+def test_a_chat_app_gets_one_sentence_in_the_organizations_language(api, hook):
+    token = factories.person(api, email="eva@example.com", locale="es")["tokens"]["accessToken"]
+    org = factories.organization(api, token, name="Pan", slug="pan")
+    webhooks = Webhooks(api, {"token": token, "org": org})
+    created = webhooks.create(url=hook.url.replace("/in", "/hooks/abc"), events=["conversation.updated"])
+    assert created["format"] == "TEAMCHAT"
+    webhooks.post(f"/{created['id']}/test")
+    body = json.loads(hook.requests[-1]["body"])
+    assert body == {"text": "Prueba desde tu bandeja de WhatsApp: este webhook funciona."}
+    assert hook.requests[-1]["headers"]["webhook-signature"].startswith("v1,")
+
+
+def test_another_organization_cannot_see_or_touch_a_webhook(api, webhooks, hook):
+    created = webhooks.create(url=hook.url, events=["conversation.updated"])
+    token = factories.person(api, email="mallory@example.com")["tokens"]["accessToken"]
+    stranger = {"token": token, "org": factories.organization(api, token, name="Evil", slug="evil")}
+    base = f"/organizations/{webhooks.owner['org']['id']}/webhooks-outbound/{created['id']}"
+    assert api.get(base + "/secret", token=stranger["token"]).status_code in (403, 404)
+    own = f"/organizations/{stranger['org']['id']}/webhooks-outbound/{created['id']}"
+    for answer in (api.get(own, token=stranger["token"]), api.get(own + "/secret", token=stranger["token"]),
+                   api.patch(own, {"active": False}, token=stranger["token"]),
+                   api.post(own + "/test", token=stranger["token"]), api.delete(own, token=stranger["token"])):
+        assert answer.status_code == 404 and answer.json["code"] == "webhook_not_found"
+    assert api.get(f"/organizations/{stranger['org']['id']}/webhooks-outbound", token=stranger["token"]).json["data"] == []
+
+
+def test_an_agent_may_not_manage_webhooks(api, webhooks, hook):
+    agent_email = "agent@example.com"
+    token = factories.add_member(api, webhooks.owner["org"]["id"], "agent", agent_email)
+    answer = api.post(webhooks.base, {"url": hook.url, "events": ["conversation.updated"]}, token=token)
+    assert answer.status_code == 403
+
+
+def test_a_key_limited_to_a_number_hears_only_that_number(line, api, hook):
+    base = f"/organizations/{line.org_id}"
+    other = factories.another_number(line.org_id)
+    key = api.post(f"{base}/api-keys", {"name": "pos", "phoneNumberIds": [line.number["id"]]},
+                   token=line.owner["token"]).json["data"]["secret"]
+    headers = {"X-Api-Key": key}
+    created = line.client.post(f"{base}/webhooks-outbound", json={"url": hook.url, "events": ["message.created"]},
+                               headers=headers)
+    assert created.status_code == 201 and created.json["data"]["phoneNumberIds"] == [line.number["id"]]
+    refused = line.client.post(f"{base}/webhooks-outbound", json={"url": hook.url, "events": ["message.created"],
+                                                                  "phoneNumberIds": [other["phoneNumberPk"]]}, headers=headers)
+    assert refused.status_code == 403 and refused.json["code"] == "phone_number_not_allowed"
+    unscoped = api.post(f"{base}/webhooks-outbound", {"url": hook.url, "events": ["message.created"]},
+                        token=line.owner["token"]).json["data"]
+    assert line.client.get(f"{base}/webhooks-outbound/{unscoped['id']}", headers=headers).status_code == 404
+    listed = line.client.get(f"{base}/webhooks-outbound", headers=headers).json["data"]
+    assert [w["id"] for w in listed] == [created.json["data"]["id"]]
+
+
+def test_changes_are_checked_as_the_webhook_will_be(webhooks, hook):
+    created = webhooks.create(url=hook.url, events=["conversation.unanswered"], unansweredThresholdMinutes=10)
+    assert created["unansweredThresholdMinutes"] == 10
+    answer = webhooks.patch(created["id"], status=400, events=["conversation.updated"], unansweredThresholdMinutes=5)
+    assert "unansweredThresholdMinutes" in answer["errors"]
+    changed = webhooks.patch(created["id"], events=["agent.status_changed"], agentStatuses=["LUNCH", "BREAK"], active=False)
+    assert changed["agentStatuses"] == ["LUNCH", "BREAK"] and changed["active"] is False and changed["health"] == "disabled"
+    webhooks.delete(created["id"])
+    assert webhooks.get(f"/{created['id']}", status=404)["code"] == "webhook_not_found"
