@@ -2,7 +2,7 @@
 
 from appliance.console import (account, api_keys, bot, bot_ai, broadcasts, bot_flows, bot_knowledge, bot_library, bot_work,  # noqa: F401
                                contact_lists, contacts, mail_server, numbers, organization, sandbox, setup, team,
-                               templates, whatsapp)
+                               templates, webhooks, whatsapp)
 from appliance.console.common import console_pages
 
 __all__ = ["console_pages"]

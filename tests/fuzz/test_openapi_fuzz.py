@@ -61,6 +61,8 @@ EXPECTED_REFUSALS = {
     "POST /organizations/{org_id}/messages/flow": "the flow must be one of the account's",
     "PATCH /organizations/{org_id}": "business hours: each interval opens before it closes",
     "PATCH /memberships/me/preferences": "keys of 1 to 60 characters, values of a bounded size",
+    "POST /organizations/{org_id}/webhooks-outbound": "an http(s) address with a host, and events of the catalog",
+    "PATCH /organizations/{org_id}/webhooks-outbound/{webhook_id}": "an http(s) address with a host, and events of the catalog",
     "POST /organizations/{org_id}/wabas": "the account must exist on the network with that token",
     "POST /organizations/{org_id}/api-keys": "phoneNumberIds must be the organization's own numbers",
     "POST /organizations/{org_id}/bot/rules": "a rule must reply or act; tagId, flowId and phoneNumberIds must be "
