@@ -53,13 +53,15 @@ def fan_out(session: Session, batch: list[OutboxEvent]) -> None:
         event_id = new_id()
         if event.organization_id not in locales:
             locales[event.organization_id] = service.organization_locale(session, event.organization_id)
+        bodies: dict[str, str] = {}  # by format: five webhooks of one format get the same bytes
         for webhook in matching:
+            if webhook.format not in bodies:
+                bodies[webhook.format] = envelopes.body(
+                    webhook.format, event_id=event_id, event_type=event.name, created_at=event.created_at,
+                    organization_id=event.organization_id, data=data, locale=locales[event.organization_id])
             rows.append({"id": new_id(), "webhook_id": webhook.id, "organization_id": webhook.organization_id,
                          "event_id": event_id, "event_type": event.name, "status": PENDING, "attempt": 0,
-                         "next_attempt_at": now, "created_at": now,
-                         "request_body": envelopes.body(webhook.format, event_id=event_id, event_type=event.name,
-                                                        created_at=event.created_at, organization_id=event.organization_id,
-                                                        data=data, locale=locales[event.organization_id])})
+                         "next_attempt_at": now, "created_at": now, "request_body": bodies[webhook.format]})
     if rows:
         insert_many(session, WebhookDelivery.__table__, rows)
         if not session.info.get("webhook_sender_wake"):
