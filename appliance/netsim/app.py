@@ -299,6 +299,16 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
         simulator.announce_template(waba_id, template)
         return jsonify(template)
 
+    @app.post("/_control/numbers/<phone_number_id>/quality")
+    def control_quality(phone_number_id):
+        """{rating: GREEN | YELLOW | RED}: the number's quality changes and the webhook goes out."""
+        rating = json_body().get("rating")
+        number = network.numbers.get(phone_number_id)
+        if number is None or rating not in ("GREEN", "YELLOW", "RED"):
+            raise NetworkError(100, "Unknown number or rating (GREEN, YELLOW, RED)")
+        simulator.set_quality(number, rating)
+        return jsonify({"phoneNumberId": phone_number_id, "qualityRating": rating})
+
     @app.get("/_control/sent")
     def control_sent():
         phone_number_id = request.args.get("phoneNumberId")

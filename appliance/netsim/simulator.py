@@ -82,6 +82,18 @@ class Simulator:
                             "message_template_language": template["language"], "reason": None}}
         self.deliverer.post(account.webhook_url, account.app_secret, webhooks.envelope(waba_id, [change]))
 
+    def set_quality(self, number, rating: str) -> None:
+        """The number's quality rating changes, and the network says so (its webhook names the
+        event, not the rating: the app reads the rating back from the numbers' listing)."""
+        order = {"GREEN": 0, "YELLOW": 1, "RED": 2}
+        worse = order.get(rating, 0) > order.get(number.quality_rating, 0)
+        number.quality_rating = rating
+        account = self.network.accounts[number.waba_id]
+        change = {"field": "phone_number_quality_update",
+                  "value": {"display_phone_number": "".join(c for c in number.display_phone_number if c.isdigit()),
+                            "event": "FLAGGED" if worse else "UNFLAGGED", "current_limit": "TIER_1K"}}
+        self.deliverer.post(account.webhook_url, account.app_secret, webhooks.envelope(account.waba_id, [change]))
+
     def announce_address_book(self, number) -> None:
         """A coexistence number's contacts sync: the Business app's address book, in batches."""
         account = self.network.accounts[number.waba_id]

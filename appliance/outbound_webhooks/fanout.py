@@ -13,6 +13,7 @@ status) only to webhooks of all numbers; agent.status_changed only for the statu
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime
 
 from sqlmodel import Session, select
 
@@ -26,8 +27,8 @@ from appliance.outbound_webhooks import envelopes, sender, service
 from appliance.outbound_webhooks.models import PENDING, OutboundWebhook, WebhookDelivery
 from appliance.phone_numbers.models import PhoneNumber
 
-FROM_OUTBOX = tuple(name for name in envelopes.SUBSCRIBABLE
-                    if name in events.CATALOG and name != events.CONVERSATION_UNANSWERED)  # that one is timed per webhook
+FROM_OUTBOX = tuple(name for name in envelopes.SUBSCRIBABLE  # conversation.unanswered is timed per webhook (unanswered.py)
+                    if name in events.CATALOG and name != events.CONVERSATION_UNANSWERED)
 
 
 # The listener's name is its outbox cursor: renaming it would fan out every past event again.
@@ -53,15 +54,30 @@ def fan_out(session: Session, batch: list[OutboxEvent]) -> None:
         event_id = new_id()
         if event.organization_id not in locales:
             locales[event.organization_id] = service.organization_locale(session, event.organization_id)
-        bodies: dict[str, str] = {}  # by format: five webhooks of one format get the same bytes
-        for webhook in matching:
-            if webhook.format not in bodies:
-                bodies[webhook.format] = envelopes.body(
-                    webhook.format, event_id=event_id, event_type=event.name, created_at=event.created_at,
-                    organization_id=event.organization_id, data=data, locale=locales[event.organization_id])
-            rows.append({"id": new_id(), "webhook_id": webhook.id, "organization_id": webhook.organization_id,
-                         "event_id": event_id, "event_type": event.name, "status": PENDING, "attempt": 0,
-                         "next_attempt_at": now, "created_at": now, "request_body": bodies[webhook.format]})
+        rows += delivery_rows(matching, event_id=event_id, event_type=event.name, created_at=event.created_at,
+                              data=data, locale=locales[event.organization_id], now=now)
+    write_deliveries(session, rows)
+
+
+def delivery_rows(webhooks: list[OutboundWebhook], *, event_id: str, event_type: str, created_at: datetime,
+                  data: dict, locale: str, now: datetime) -> list[dict]:
+    """One PENDING delivery of the event per webhook; the body is built once per format (five
+    webhooks of one format get the same bytes)."""
+    bodies: dict[str, str] = {}
+    rows = []
+    for webhook in webhooks:
+        if webhook.format not in bodies:
+            bodies[webhook.format] = envelopes.body(
+                webhook.format, event_id=event_id, event_type=event_type, created_at=created_at,
+                organization_id=webhook.organization_id, data=data, locale=locale)
+        rows.append({"id": new_id(), "webhook_id": webhook.id, "organization_id": webhook.organization_id,
+                     "event_id": event_id, "event_type": event_type, "status": PENDING, "attempt": 0,
+                     "next_attempt_at": now, "created_at": now, "request_body": bodies[webhook.format]})
+    return rows
+
+
+def write_deliveries(session: Session, rows: list[dict]) -> None:
+    """Insert them, and wake the sender once the transaction commits."""
     if rows:
         insert_many(session, WebhookDelivery.__table__, rows)
         if not session.info.get("webhook_sender_wake"):

@@ -88,3 +88,15 @@ class WebhookAttempt(SQLModel, table=True):
     response_body: str | None = Field(default=None, max_length=2048)
     error: str | None = Field(default=None, max_length=300)
     request_headers: dict | None = Field(default=None, sa_type=JSON)  # without the signature
+
+
+class UnansweredMark(SQLModel, table=True):
+    """A conversation's waiting spell already announced to a webhook (conversation.unanswered goes
+    once per spell: the spell is the customer's oldest unanswered message, `waiting_since`)."""
+
+    __tablename__ = "webhook_unanswered_marks"
+
+    webhook_id: str = Field(foreign_key="outbound_webhooks.id", ondelete="CASCADE", primary_key=True)
+    conversation_id: str = Field(foreign_key="conversations.id", ondelete="CASCADE", primary_key=True)
+    waiting_since: datetime = Field(sa_type=UTCDateTime, primary_key=True)
+    created_at: datetime = Field(sa_type=UTCDateTime, index=True)

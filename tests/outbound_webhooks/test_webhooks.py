@@ -4,6 +4,7 @@ accepts, events fanned out with their scope, and the delivery log."""
 import json
 
 import pytest
+import requests
 from standardwebhooks.webhooks import Webhook
 
 from tests import factories
@@ -178,3 +179,18 @@ def test_changes_are_checked_as_the_webhook_will_be(webhooks, hook):
     assert changed["agentStatuses"] == ["LUNCH", "BREAK"] and changed["active"] is False and changed["health"] == "disabled"
     webhooks.delete(created["id"])
     assert webhooks.get(f"/{created['id']}", status=404)["code"] == "webhook_not_found"
+
+
+def test_a_numbers_quality_change_is_read_back_from_the_network_and_announced(line, api, hook):
+    webhooks = Webhooks(api, line.owner)
+    webhooks.create(url=hook.url, events=["quality.changed"])
+    number = line.account["numbers"][0]["id"]
+    answer = requests.post(f"{line.netsim_url}/_control/numbers/{number}/quality", json={"rating": "YELLOW"}, timeout=5)
+    assert answer.status_code == 200, answer.text
+    line.deliver()
+    [event] = [json.loads(r["body"]) for r in hook.requests]
+    assert event["type"] == "quality.changed"
+    assert event["data"] == {"phoneNumberId": line.number["id"], "from": "GREEN", "to": "YELLOW", "event": "FLAGGED"}
+    assert line.get(f"/phone-numbers/{line.number['id']}")["qualityRating"] == "YELLOW"
+    line.deliver()  # nothing new: the same rating is not announced twice
+    assert len(hook.requests) == 1

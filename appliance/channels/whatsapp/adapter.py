@@ -26,6 +26,7 @@ from appliance.contacts import service as contacts_service
 from appliance.conversations import recording as conversation_recording
 from appliance.core import json_text, runtime
 from appliance.core.db import after_commit, read_row
+from appliance.core.queue import enqueue_after_commit
 from appliance.core.errors import Invalid, NotFound, Unauthorized
 from appliance.core.text import fold
 from appliance.messages.inbound import service as inbound_messages
@@ -33,7 +34,7 @@ from appliance.messages import text as message_text
 from appliance.organizations.models import Organization
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.templates import service as templates_service
-from appliance.wabas import service as wabas_service
+from appliance.wabas import quality, service as wabas_service
 from appliance.wabas.models import BusinessAccount
 
 _SIGNATURE = re.compile(r"^sha256=([0-9a-f]{64})$")
@@ -209,6 +210,9 @@ def do_apply(session: Session, changes: list[tuple[str, dict]], numbers: dict[st
                     session, organization_id=number.organization_id, items=value["state_sync"])
         elif change["field"] == "message_template_status_update" and waba_id in by_waba:
             templates_service.do_apply_status_update(session, account=by_waba[waba_id], value=value)
+        elif change["field"] == "phone_number_quality_update" and waba_id in by_waba:
+            # The rating itself is not in the change: read from the network once this is stored.
+            enqueue_after_commit(session, quality.refresh_quality, by_waba[waba_id].id, str(value.get("event") or "")[:40] or None)
     if outcome.media_message_ids:
         from appliance.messages.tasks import fetch_inbound_media
         ids = list(outcome.media_message_ids)
