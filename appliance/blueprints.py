@@ -33,6 +33,7 @@ from appliance.tags.api import blp as tags
 from appliance.team_tasks.api import blp as team_tasks
 from appliance.broadcasts.api import blp as broadcasts
 from appliance.outbound_webhooks.api import blp as webhooks_outbound
+from appliance.push.api import blp as push
 from appliance.templates.api import blp as templates
 from appliance.users.api import blp as users
 from appliance.wabas.api import blp as wabas, waba_blp as waba
@@ -43,5 +44,5 @@ BLUEPRINTS = (health, auth, users, password, organizations, memberships, members
               templates, contacts, contact_lists, conversations, conversation_messages, tags, messages, live,
               whatsapp_flows, bot_config, bot_rules, bot_flows, bot_activity, bot_images, team_tasks, quick_replies,
               bot_services, bot_knowledge, bot_providers, bot_agents, conversation_agent, broadcasts, webhooks_outbound,
-              whatsapp_webhook)
+              push, whatsapp_webhook)
 PAGES = (home, auth_pages, invitation_pages, oauth_pages, inbox_pages, console_pages)

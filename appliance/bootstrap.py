@@ -30,4 +30,6 @@ def start(settings: Settings, *, migrate: bool = False, queue_immediate: bool = 
         migrations.upgrade(database)
         from appliance.mail import service as mail_service
         mail_service.seal_clear_bodies(database)  # rows written before bodies were sealed
+        from appliance.push import service as push_service
+        push_service.ensure_vapid_key(database)  # the Web Push key pair, made at the first start
     return rt

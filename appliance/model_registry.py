@@ -27,3 +27,4 @@ from appliance.knowledge import models as knowledge_models  # noqa: F401
 from appliance.ai_agents import models as ai_agents_models  # noqa: F401
 from appliance.broadcasts import models as broadcasts_models  # noqa: F401
 from appliance.outbound_webhooks import models as outbound_webhooks_models  # noqa: F401
+from appliance.push import models as push_models  # noqa: F401

@@ -10,3 +10,4 @@ from appliance.mail import tasks as mail_tasks  # noqa: F401
 from appliance.messages import listeners as messages_listeners, tasks as messages_tasks  # noqa: F401
 from appliance.sandbox import listeners as sandbox_listeners  # noqa: F401
 from appliance.outbound_webhooks import fanout, sender as webhooks_sender, unanswered  # noqa: F401
+from appliance.push import delivery as push_delivery, listeners as push_listeners  # noqa: F401

@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 from appliance.contacts.models import Contact
 from appliance.conversations import inbox_settings
 from appliance.conversations.models import Conversation, InboxSettings
-from appliance.core import clock
+from appliance.core import clock, events
 from appliance.mail import service as mail_service
 from appliance.memberships.models import Membership
 from appliance.organizations.models import Organization
@@ -62,4 +62,9 @@ def _notify_organization(session: Session, organization_id: str, settings: dict,
             mails += 1
         conversation.wait_notified_at = now
         session.add(conversation)
+        # Pushes to the team's browsers and phones hear it too (push/listeners.py); outbound
+        # webhooks time this event per webhook themselves.
+        events.emit(session, events.CONVERSATION_UNANSWERED, organization_id=organization_id,
+                    conversationId=conversation.id, phoneNumberId=conversation.phone_number_pk, minutes=waited,
+                    assigneeUserId=conversation.assignee_user_id)
     return mails

@@ -1,0 +1,89 @@
+from marshmallow import fields, validate
+
+from appliance.core.schema import ApiSchema, IsoDateTime, Text
+from appliance.push.models import TRIGGERS
+from appliance.push.service import PLATFORMS
+
+_ENDPOINT = {"min_length": 1, "max_length": 2000}
+
+
+class NativeSchema(ApiSchema):
+    ios = fields.Boolean()
+    android = fields.Boolean()
+
+
+class ConfigSchema(ApiSchema):
+    vapid_public_key = fields.String(allow_none=True, metadata={"description": "applicationServerKey for pushManager.subscribe"})
+    web_push = fields.Boolean()
+    native = fields.Nested(NativeSchema, metadata={"description": "Native push can be sent (FCM configured); tokens are kept either way"})
+
+
+class SubscribeSchema(ApiSchema):
+    endpoint = Text(required=True, **_ENDPOINT)
+    p256dh = Text(required=True, min_length=1, max_length=200)
+    auth = Text(required=True, min_length=1, max_length=100)
+
+
+class UnsubscribeSchema(ApiSchema):
+    endpoint = Text(required=True, **_ENDPOINT)
+
+
+class RotateSchema(SubscribeSchema):
+    old_endpoint = Text(required=True, **_ENDPOINT)
+
+
+class SubscriptionSchema(ApiSchema):
+    id = fields.String()
+    endpoint = fields.String()
+    user_agent = fields.String(allow_none=True)
+    created_at = IsoDateTime()
+    last_success_at = IsoDateTime(allow_none=True)
+    last_error = fields.String(allow_none=True)
+    failures = fields.Integer()
+
+
+class DeviceCreateSchema(ApiSchema):
+    token = Text(required=True, min_length=1, max_length=4096)
+    platform = fields.String(required=True, validate=validate.OneOf(PLATFORMS))
+    app_version = Text(load_default=None, max_length=40)
+
+
+class DeviceDeleteSchema(ApiSchema):
+    token = Text(required=True, min_length=1, max_length=4096)
+
+
+class DeviceSchema(ApiSchema):
+    id = fields.String()
+    platform = fields.String()
+    app_version = fields.String(allow_none=True)
+    created_at = IsoDateTime()
+    updated_at = IsoDateTime()
+    last_success_at = IsoDateTime(allow_none=True)
+    last_error = fields.String(allow_none=True)
+
+
+class MineSchema(ApiSchema):
+    web_push = fields.List(fields.Nested(SubscriptionSchema))
+    devices = fields.List(fields.Nested(DeviceSchema))
+
+
+class DiagnoseArgsSchema(ApiSchema):
+    endpoint = Text(required=True, **_ENDPOINT)
+
+
+class DiagnoseSchema(ApiSchema):
+    found = fields.Boolean()
+    last_success_at = IsoDateTime(allow_none=True)
+    last_error = fields.String(allow_none=True)
+    failures = fields.Integer()
+
+
+class TestSentSchema(ApiSchema):
+    subscriptions = fields.Integer()
+    devices = fields.Integer()
+
+
+class PreferencesSchema(ApiSchema):
+    triggers = fields.List(fields.String(validate=validate.OneOf(TRIGGERS)), required=True,
+                           validate=validate.Length(max=len(TRIGGERS)),
+                           metadata={"description": "What I am pushed: " + ", ".join(TRIGGERS)})

@@ -1,0 +1,218 @@
+"""Push as a person manages it: the server's public key and what it can send to, browser
+subscriptions (made, dropped, rotated by the service worker), native device tokens, what each
+person wants to be told, diagnose and test. Sending is delivery.py's; what triggers a push,
+listeners.py's.
+
+Web Push endpoints must be https (a push service), or http on this machine's loopback (a local
+push service, tests): anything else would let a person make the server post to any address."""
+
+from __future__ import annotations
+
+import base64
+import ipaddress
+from urllib.parse import urlsplit
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from sqlmodel import Session, select
+
+from appliance.core import clock, runtime
+from appliance.core.actor import Actor
+from appliance.core.errors import Invalid, NotFound
+from appliance.core.queue import enqueue_after_commit
+from appliance.push.models import TRIGGERS, PushDevice, PushPreference, PushSubscription, VapidKey
+
+PLATFORMS = ("IOS", "ANDROID")
+MAX_SUBSCRIPTIONS = 20  # a person's browsers; the oldest goes when a 21st subscribes
+
+
+def _b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def _unb64url(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def ensure_vapid_key(database) -> str:
+    """The server's VAPID key pair, made at the first start (P-256; the private key sealed).
+    Answers the public key."""
+    with database.unit_of_work(write=True) as session:
+        key = session.get(VapidKey, 1)
+        if key is None:
+            private = ec.generate_private_key(ec.SECP256R1())
+            public = private.public_key().public_bytes(serialization.Encoding.X962,
+                                                       serialization.PublicFormat.UncompressedPoint)
+            raw = private.private_numbers().private_value.to_bytes(32, "big")
+            key = VapidKey(public_key=_b64url(public), private_key_sealed=runtime.get().keyring.seal(_b64url(raw)),
+                           created_at=clock.now())
+            session.add(key)
+        return key.public_key
+
+
+def vapid_private_key(session: Session) -> str:
+    return runtime.get().keyring.unseal(session.get(VapidKey, 1).private_key_sealed)
+
+
+def fcm_configured() -> bool:
+    return bool(runtime.get().settings.fcm_credentials)
+
+
+def config(session: Session) -> dict:
+    key = session.get(VapidKey, 1)
+    return {"vapid_public_key": key.public_key if key else None, "web_push": key is not None,
+            "native": {"ios": False, "android": fcm_configured()}}
+
+
+# Browser subscriptions ------------------------------------------------------------------------------
+
+def _invalid(field: str, message: str, code: str = "validation_failed") -> Invalid:
+    return Invalid(message, code=code, errors={field: [message]})
+
+
+def check_endpoint(endpoint: str, field: str = "endpoint") -> str:
+    parts = urlsplit(endpoint.strip())
+    host = (parts.hostname or "").lower()
+    if parts.scheme == "https" and host:
+        return endpoint.strip()
+    if parts.scheme == "http" and (host == "localhost" or _loopback(host)):
+        return endpoint.strip()
+    raise _invalid(field, "A push endpoint must be https (or http on this machine's loopback).", "push_endpoint_not_secure")
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _check_keys(p256dh: str, auth: str) -> None:
+    try:
+        point, secret = _unb64url(p256dh.strip()), _unb64url(auth.strip())
+    except (ValueError, TypeError):
+        raise _invalid("p256dh", "The subscription's keys are not base64url.") from None
+    if len(point) != 65 or point[0] != 4:
+        raise _invalid("p256dh", "p256dh must be the browser's P-256 public key (65 bytes, uncompressed).")
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+    except ValueError:
+        raise _invalid("p256dh", "p256dh is not a point of the P-256 curve.") from None
+    if len(secret) != 16:
+        raise _invalid("auth", "auth must be the subscription's 16-byte secret.")
+
+
+def do_subscribe(session: Session, *, actor: Actor, endpoint: str, p256dh: str, auth: str,
+                 user_agent: str | None = None) -> PushSubscription:
+    """Store (or take over) the browser's subscription for this person."""
+    endpoint = check_endpoint(endpoint)
+    _check_keys(p256dh, auth)
+    row = session.exec(select(PushSubscription).where(PushSubscription.endpoint == endpoint)).first()
+    if row is None:
+        row = PushSubscription(user_id=actor.user_id, endpoint=endpoint, p256dh=p256dh.strip(), auth=auth.strip(),
+                               created_at=clock.now())
+    row.user_id, row.p256dh, row.auth, row.user_agent = actor.user_id, p256dh.strip(), auth.strip(), user_agent
+    row.failures, row.last_error = 0, None
+    session.add(row)
+    session.flush()
+    mine = session.exec(select(PushSubscription).where(PushSubscription.user_id == actor.user_id)
+                        .order_by(PushSubscription.created_at.desc())).all()
+    for old in mine[MAX_SUBSCRIPTIONS:]:
+        session.delete(old)
+    return row
+
+
+def do_unsubscribe(session: Session, *, actor: Actor, endpoint: str) -> None:
+    row = session.exec(select(PushSubscription).where(PushSubscription.endpoint == endpoint.strip(),
+                                                      PushSubscription.user_id == actor.user_id)).first()
+    if row is not None:
+        session.delete(row)
+
+
+def do_rotate(session: Session, *, old_endpoint: str, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
+    """The service worker's `pushsubscriptionchange`: no session there, so the old endpoint (a long
+    secret address only the browser and we know) is the proof."""
+    row = session.exec(select(PushSubscription).where(PushSubscription.endpoint == old_endpoint.strip())).first()
+    if row is None:
+        raise NotFound("No subscription with this endpoint.", code="push_subscription_not_found")
+    row.endpoint = check_endpoint(endpoint)
+    _check_keys(p256dh, auth)
+    row.p256dh, row.auth, row.failures, row.last_error = p256dh.strip(), auth.strip(), 0, None
+    session.add(row)
+    session.flush()
+    return row
+
+
+# Devices --------------------------------------------------------------------------------------------
+
+def do_register_device(session: Session, *, actor: Actor, token: str, platform: str,
+                       app_version: str | None = None) -> PushDevice:
+    now = clock.now()
+    row = session.exec(select(PushDevice).where(PushDevice.token == token)).first()
+    if row is None:
+        row = PushDevice(user_id=actor.user_id, token=token, platform=platform, created_at=now, updated_at=now)
+    row.user_id, row.platform, row.app_version, row.updated_at, row.last_error = (
+        actor.user_id, platform, app_version, now, None)
+    session.add(row)
+    session.flush()
+    return row
+
+
+def do_remove_device(session: Session, *, actor: Actor, token: str) -> None:
+    row = session.exec(select(PushDevice).where(PushDevice.token == token, PushDevice.user_id == actor.user_id)).first()
+    if row is not None:
+        session.delete(row)
+
+
+def do_remove_by_id(session: Session, *, actor: Actor, item_id: str) -> None:
+    """A browser or device of mine, by its id (the console's remove button)."""
+    for model in (PushSubscription, PushDevice):
+        row = session.get(model, item_id)
+        if row is not None and row.user_id == actor.user_id:
+            session.delete(row)
+            return
+    raise NotFound("No browser or device with this id.", code="push_subscription_not_found")
+
+
+# Reading, preferences, test -------------------------------------------------------------------------
+
+def list_mine(session: Session, *, actor: Actor) -> dict:
+    return {"web_push": list(session.exec(select(PushSubscription).where(PushSubscription.user_id == actor.user_id)
+                                          .order_by(PushSubscription.created_at)).all()),
+            "devices": list(session.exec(select(PushDevice).where(PushDevice.user_id == actor.user_id)
+                                         .order_by(PushDevice.created_at)).all())}
+
+
+def diagnose(session: Session, *, actor: Actor, endpoint: str) -> dict:
+    row = session.exec(select(PushSubscription).where(PushSubscription.endpoint == endpoint.strip(),
+                                                      PushSubscription.user_id == actor.user_id)).first()
+    if row is None:
+        return {"found": False, "last_success_at": None, "last_error": None, "failures": 0}
+    return {"found": True, "last_success_at": row.last_success_at, "last_error": row.last_error,
+            "failures": row.failures}
+
+
+def preferences(session: Session, user_id: str) -> list[str]:
+    row = session.get(PushPreference, user_id)
+    return list(row.triggers) if row is not None else list(TRIGGERS)
+
+
+def do_set_preferences(session: Session, *, actor: Actor, triggers: list[str]) -> list[str]:
+    unknown = [t for t in triggers if t not in TRIGGERS]
+    if unknown:
+        raise _invalid("triggers", f"Unknown: {', '.join(unknown)}. Known: {', '.join(TRIGGERS)}.")
+    row = session.get(PushPreference, actor.user_id) or PushPreference(user_id=actor.user_id, updated_at=clock.now())
+    row.triggers, row.updated_at = [t for t in TRIGGERS if t in triggers], clock.now()
+    session.add(row)
+    return list(row.triggers)
+
+
+def do_send_test(session: Session, *, actor: Actor, locale: str = "en") -> dict:
+    """A test notification to all of my browsers and devices, sent right after this request."""
+    from appliance.push import delivery  # the task module reads this one
+    mine = list_mine(session, actor=actor)
+    title, body = (("Prueba de notificaciones", "Así te avisaremos de los clientes.") if locale.startswith("es")
+                   else ("Test notification", "This is how customers will get your attention."))
+    enqueue_after_commit(session, delivery.push_to_users, [actor.user_id],
+                         {"title": title, "body": body, "url": "/inbox", "tag": "test"})
+    return {"subscriptions": len(mine["web_push"]), "devices": len(mine["devices"])}
