@@ -7,14 +7,14 @@ organization (permissions, business-account scope) as the actor."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, request, url_for
+from flask import Blueprint, abort, current_app, redirect, request, url_for
 
 from appliance.conversations import inbox
 from appliance.conversations import service as conversations_service
 from appliance.core import clock
 from appliance.core.errors import AppError, Invalid
 from appliance.core.events import LIVE as LIVE_EVENTS
-from appliance.http.api import writes_on_get
+from appliance.http.api import public, writes_on_get
 from appliance.http.browser import browser_actor, signed_in_page
 from appliance.http.files import serve_stored_file
 from appliance.http.pages import render_page
@@ -28,6 +28,7 @@ from appliance.messages import service as messages_service
 from appliance.messages import tasks as messages_tasks
 from appliance.messages.sending.service import Outgoing, do_send
 from appliance.organizations import service as organizations_service
+from appliance.push import service as push_service
 from appliance.tags import service as tags_service
 from appliance.quick_replies import service as quick_replies_service
 
@@ -84,7 +85,7 @@ def _page(org_id, conversation_id: str | None):
     query = view.ListQuery.parse(request.args)
     current = view.conversation_view(db_session(), actor, conversation_id) if conversation_id else None
     return _render("inbox/page.html", org_id=str(org_id), actor=actor, query=query, current=current,
-                   live_events=LIVE_EVENTS,
+                   live_events=LIVE_EVENTS, vapid_key=push_service.config(db_session())["vapid_public_key"],
                    page=view.conversation_list(db_session(), actor, query), side=view.sidebar(db_session(), actor),
                    organizations=organizations_service.list_my_organizations(db_session(), actor=browser_actor(),
                                                                              active_only=True))
@@ -271,3 +272,32 @@ def act(org_id, conversation_id, action):
     db_session().flush()
     return _render("inbox/_conversation.html", org_id=str(org_id), actor=actor,
                    current=view.conversation_view(db_session(), actor, str(conversation_id)))
+
+
+# Notifications: the switch in the header subscribes this browser (Web Push) -----------------------
+
+@inbox_pages.get("/sw.js")
+@public  # the browser fetches its updates whether or not a session is open
+def service_worker():
+    """The inbox's service worker, served from /inbox/ so that the inbox is its scope."""
+    response = current_app.send_static_file("push-sw.js")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Content-Type"] = "text/javascript; charset=utf-8"
+    return response
+
+
+@inbox_pages.post("/push/subscribe")
+@signed_in_page
+def push_subscribe():
+    """The switch turned on: this browser's subscription kept for the signed-in person (204)."""
+    push_service.do_subscribe(db_session(), actor=browser_actor(), endpoint=request.form.get("endpoint", "")[:2000],
+                              p256dh=request.form.get("p256dh", "")[:200], auth=request.form.get("auth", "")[:100],
+                              user_agent=(request.user_agent.string or "")[:300] or None)
+    return "", 204
+
+
+@inbox_pages.post("/push/unsubscribe")
+@signed_in_page
+def push_unsubscribe():
+    push_service.do_unsubscribe(db_session(), actor=browser_actor(), endpoint=request.form.get("endpoint", "")[:2000])
+    return "", 204

@@ -6,7 +6,7 @@ is removed; the decided triggers reach the right person in their language."""
 import pytest
 
 from tests import factories
-from tests.push.conftest import Browser
+from tests.fixtures.push_service import Browser
 
 
 def _me(api, token):

@@ -253,7 +253,55 @@
     openSimulated = true;
   });
 
+  // Notifications: the header's switch subscribes this browser to Web Push (the service worker at
+  // /inbox/sw.js shows them). Only on a secure page (HTTPS or localhost): elsewhere it says why.
+  async function pushSwitch() {
+    const form = document.getElementById("push-switch");
+    if (!form) return;
+    const button = form.querySelector("[data-push]");
+    const show = (on, title) => {
+      button.textContent = on ? "🔔" : "🔕";
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.title = title || (on ? form.dataset.on : form.dataset.off);
+      button.setAttribute("aria-label", button.title);
+      form.hidden = false;
+    };
+    if (!("serviceWorker" in navigator) || !("PushManager" in window) || !window.isSecureContext) {
+      button.disabled = true;
+      show(false, form.dataset.insecure);
+      return;
+    }
+    const registration = await navigator.serviceWorker.register(form.dataset.worker);
+    let current = await registration.pushManager.getSubscription();
+    show(Boolean(current) && Notification.permission === "granted");
+    const post = (url, fields) => fetch(url, {method: "POST", body: new URLSearchParams({
+      csrf: form.querySelector("input[name=csrf]").value, ...fields})});
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        if (current) {
+          await post(form.dataset.unsubscribe, {endpoint: current.endpoint});
+          await current.unsubscribe();
+          current = null;
+          show(false);
+          return;
+        }
+        if (await Notification.requestPermission() !== "granted") { show(false, form.dataset.denied); return; }
+        const key = Uint8Array.from(atob(form.dataset.vapid.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+        current = await registration.pushManager.subscribe({userVisibleOnly: true, applicationServerKey: key});
+        const keys = current.toJSON().keys;
+        const answer = await post(form.action, {endpoint: current.endpoint, p256dh: keys.p256dh, auth: keys.auth});
+        show(answer.ok);
+      } catch (error) {
+        show(false, String(error && error.message || error));
+      } finally {
+        button.disabled = false;
+      }
+    });
+  }
+
   connect();
   localTimes();
   scrollThread();
+  pushSwitch().catch(() => {});
 })();
