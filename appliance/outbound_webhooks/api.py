@@ -52,7 +52,7 @@ class WebhookById(MethodView):
 @blp.route("/<uuid:webhook_id>/test")
 class Test(MethodView):
     @blp.requires("webhooks:write")
-    @blp.response(201, schemas.DeliverySchema)
+    @blp.response(201, schemas.WebhookDeliverySchema)
     def post(self, org_id, webhook_id):
         """Send the event webhook.test now (also to a webhook that is off)"""
         return service.do_send_test(db_session(), actor=current_org_actor(), webhook_id=str(webhook_id))
@@ -61,7 +61,7 @@ class Test(MethodView):
 @blp.route("/<uuid:webhook_id>/secret")
 class Secret(MethodView):
     @blp.requires("webhooks:write")
-    @blp.response(200, schemas.SecretSchema)
+    @blp.response(200, schemas.WebhookSecretSchema)
     def get(self, org_id, webhook_id):
         """The signing secret (whsec_...)"""
         return service.reveal_secret(db_session(), actor=current_org_actor(), webhook_id=str(webhook_id))
@@ -70,8 +70,8 @@ class Secret(MethodView):
 @blp.route("/<uuid:webhook_id>/deliveries")
 class Deliveries(MethodView):
     @blp.requires("webhooks:read")
-    @blp.arguments(schemas.DeliveryArgsSchema, location="query")
-    @blp.response(200, schemas.DeliveryPageSchema)
+    @blp.arguments(schemas.WebhookDeliveryArgsSchema, location="query")
+    @blp.response(200, schemas.WebhookDeliveryPageSchema)
     def get(self, args, org_id, webhook_id):
         """The delivery log, newest first: status, attempts, request body, the last response"""
         return service.list_deliveries(db_session(), actor=current_org_actor(), webhook_id=str(webhook_id), **args)
@@ -80,7 +80,7 @@ class Deliveries(MethodView):
 @blp.route("/<uuid:webhook_id>/deliveries/<uuid:delivery_id>")
 class DeliveryById(MethodView):
     @blp.requires("webhooks:read")
-    @blp.response(200, schemas.DeliveryDetailSchema)
+    @blp.response(200, schemas.WebhookDeliveryDetailSchema)
     def get(self, org_id, webhook_id, delivery_id):
         """One delivery with every attempt (time, status, response, error)"""
         return service.get_delivery(db_session(), actor=current_org_actor(), webhook_id=str(webhook_id),
@@ -90,7 +90,7 @@ class DeliveryById(MethodView):
 @blp.route("/<uuid:webhook_id>/deliveries/<uuid:delivery_id>/retry")
 class RetryDelivery(MethodView):
     @blp.requires("webhooks:write")
-    @blp.response(201, schemas.DeliverySchema)
+    @blp.response(201, schemas.WebhookDeliverySchema)
     def post(self, org_id, webhook_id, delivery_id):
         """Send this delivery again now (same webhook-id)"""
         return service.do_retry_delivery(db_session(), actor=current_org_actor(), webhook_id=str(webhook_id),

@@ -50,11 +50,11 @@ class WebhookUpdateSchema(ApiSchema):
                                  validate=validate.Length(max=len(service.AGENT_STATUSES)))
 
 
-class SecretSchema(ApiSchema):
+class WebhookSecretSchema(ApiSchema):
     secret = fields.String(metadata={"description": "whsec_...: verify signatures with it (Standard Webhooks)"})
 
 
-class AttemptSchema(ApiSchema):
+class WebhookAttemptSchema(ApiSchema):
     number = fields.Integer()
     outcome = fields.String(metadata={"enum": ["delivered", "failed", "interrupted"]})
     started_at = IsoDateTime()
@@ -65,7 +65,7 @@ class AttemptSchema(ApiSchema):
     request_headers = fields.Dict(allow_none=True)
 
 
-class DeliverySchema(ApiSchema):
+class WebhookDeliverySchema(ApiSchema):
     id = fields.String()
     webhook_id = fields.String()
     event_id = fields.String()
@@ -82,15 +82,15 @@ class DeliverySchema(ApiSchema):
     created_at = IsoDateTime()
 
 
-class DeliveryDetailSchema(DeliverySchema):
-    attempts = fields.List(fields.Nested(AttemptSchema))
+class WebhookDeliveryDetailSchema(WebhookDeliverySchema):
+    attempts = fields.List(fields.Nested(WebhookAttemptSchema))
 
 
-class DeliveryPageSchema(ApiSchema):
-    items = fields.List(fields.Nested(DeliverySchema))
+class WebhookDeliveryPageSchema(ApiSchema):
+    items = fields.List(fields.Nested(WebhookDeliverySchema))
     next_cursor = fields.String(allow_none=True)
 
 
-class DeliveryArgsSchema(PageArgsSchema):
+class WebhookDeliveryArgsSchema(PageArgsSchema):
     status = fields.String(load_default=None, validate=validate.OneOf(service.DELIVERY_FILTERS))
     event_type = fields.String(load_default=None, validate=validate.OneOf(envelopes.SUBSCRIBABLE))

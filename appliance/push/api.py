@@ -15,7 +15,7 @@ blp = Blueprint("push", __name__, url_prefix="/push", description="Push notifica
 
 @blp.route("/config")
 class Config(MethodView):
-    @blp.response(200, schemas.ConfigSchema)
+    @blp.response(200, schemas.PushConfigSchema)
     def get(self):
         """The VAPID public key, and whether native push can be sent"""
         return service.config(db_session())
@@ -23,14 +23,14 @@ class Config(MethodView):
 
 @blp.route("/subscribe")
 class Subscribe(MethodView):
-    @blp.arguments(schemas.SubscribeSchema)
-    @blp.response(200, schemas.SubscriptionSchema)
+    @blp.arguments(schemas.PushSubscribeSchema)
+    @blp.response(200, schemas.PushSubscriptionSchema)
     def post(self, body):
         """Keep this browser's subscription (https endpoints, or http on loopback)"""
         return service.do_subscribe(db_session(), actor=current_actor(), user_agent=request.user_agent.string[:300] or None,
                                     **body)
 
-    @blp.arguments(schemas.UnsubscribeSchema)
+    @blp.arguments(schemas.PushUnsubscribeSchema)
     @blp.response(204)
     def delete(self, body):
         """Forget this browser's subscription"""
@@ -40,8 +40,8 @@ class Subscribe(MethodView):
 @blp.route("/rotate")
 class Rotate(MethodView):
     @blp.public
-    @blp.arguments(schemas.RotateSchema)
-    @blp.response(200, schemas.SubscriptionSchema)
+    @blp.arguments(schemas.PushRotateSchema)
+    @blp.response(200, schemas.PushSubscriptionSchema)
     def post(self, body):
         """The service worker's renewed subscription replaces the old one (the old endpoint is the proof)"""
         return service.do_rotate(db_session(), **body)
@@ -49,13 +49,13 @@ class Rotate(MethodView):
 
 @blp.route("/device")
 class Device(MethodView):
-    @blp.arguments(schemas.DeviceCreateSchema)
-    @blp.response(200, schemas.DeviceSchema)
+    @blp.arguments(schemas.PushDeviceCreateSchema)
+    @blp.response(200, schemas.PushDeviceSchema)
     def post(self, body):
         """Keep the mobile app's device token"""
         return service.do_register_device(db_session(), actor=current_actor(), **body)
 
-    @blp.arguments(schemas.DeviceDeleteSchema)
+    @blp.arguments(schemas.PushDeviceDeleteSchema)
     @blp.response(204)
     def delete(self, body):
         """Forget a device token (sign-out in the app)"""
@@ -64,7 +64,7 @@ class Device(MethodView):
 
 @blp.route("/subscriptions")
 class Subscriptions(MethodView):
-    @blp.response(200, schemas.MineSchema)
+    @blp.response(200, schemas.PushMineSchema)
     def get(self):
         """My browsers and devices with push on"""
         return service.list_mine(db_session(), actor=current_actor())
@@ -72,8 +72,8 @@ class Subscriptions(MethodView):
 
 @blp.route("/diagnose")
 class Diagnose(MethodView):
-    @blp.arguments(schemas.DiagnoseArgsSchema, location="query")
-    @blp.response(200, schemas.DiagnoseSchema)
+    @blp.arguments(schemas.PushDiagnoseArgsSchema, location="query")
+    @blp.response(200, schemas.PushDiagnoseSchema)
     def get(self, args):
         """Whether this browser's subscription is known, and how its last pushes went"""
         return service.diagnose(db_session(), actor=current_actor(), **args)
@@ -81,7 +81,7 @@ class Diagnose(MethodView):
 
 @blp.route("/test")
 class Test(MethodView):
-    @blp.response(200, schemas.TestSentSchema)
+    @blp.response(200, schemas.PushTestSentSchema)
     def post(self):
         """A test notification to all my browsers and devices (sent right after this answer)"""
         me = users_service.access_me(db_session(), actor=current_actor())
@@ -90,13 +90,13 @@ class Test(MethodView):
 
 @blp.route("/preferences")
 class Preferences(MethodView):
-    @blp.response(200, schemas.PreferencesSchema)
+    @blp.response(200, schemas.PushPreferencesSchema)
     def get(self):
         """What I am pushed"""
         return {"triggers": service.preferences(db_session(), current_actor().user_id)}
 
-    @blp.arguments(schemas.PreferencesSchema)
-    @blp.response(200, schemas.PreferencesSchema)
+    @blp.arguments(schemas.PushPreferencesSchema)
+    @blp.response(200, schemas.PushPreferencesSchema)
     def put(self, body):
         """Choose what I am pushed: assigned, customer_message, handoff, unanswered"""
         return {"triggers": service.do_set_preferences(db_session(), actor=current_actor(), **body)}

@@ -7,32 +7,32 @@ from appliance.push.service import PLATFORMS
 _ENDPOINT = {"min_length": 1, "max_length": 2000}
 
 
-class NativeSchema(ApiSchema):
+class PushNativeSchema(ApiSchema):
     ios = fields.Boolean()
     android = fields.Boolean()
 
 
-class ConfigSchema(ApiSchema):
+class PushConfigSchema(ApiSchema):
     vapid_public_key = fields.String(allow_none=True, metadata={"description": "applicationServerKey for pushManager.subscribe"})
     web_push = fields.Boolean()
-    native = fields.Nested(NativeSchema, metadata={"description": "Native push can be sent (FCM configured); tokens are kept either way"})
+    native = fields.Nested(PushNativeSchema, metadata={"description": "Native push can be sent (FCM configured); tokens are kept either way"})
 
 
-class SubscribeSchema(ApiSchema):
+class PushSubscribeSchema(ApiSchema):
     endpoint = Text(required=True, **_ENDPOINT)
     p256dh = Text(required=True, min_length=1, max_length=200)
     auth = Text(required=True, min_length=1, max_length=100)
 
 
-class UnsubscribeSchema(ApiSchema):
+class PushUnsubscribeSchema(ApiSchema):
     endpoint = Text(required=True, **_ENDPOINT)
 
 
-class RotateSchema(SubscribeSchema):
+class PushRotateSchema(PushSubscribeSchema):
     old_endpoint = Text(required=True, **_ENDPOINT)
 
 
-class SubscriptionSchema(ApiSchema):
+class PushSubscriptionSchema(ApiSchema):
     id = fields.String()
     endpoint = fields.String()
     user_agent = fields.String(allow_none=True)
@@ -42,17 +42,17 @@ class SubscriptionSchema(ApiSchema):
     failures = fields.Integer()
 
 
-class DeviceCreateSchema(ApiSchema):
+class PushDeviceCreateSchema(ApiSchema):
     token = Text(required=True, min_length=1, max_length=4096)
     platform = fields.String(required=True, validate=validate.OneOf(PLATFORMS))
     app_version = Text(load_default=None, max_length=40)
 
 
-class DeviceDeleteSchema(ApiSchema):
+class PushDeviceDeleteSchema(ApiSchema):
     token = Text(required=True, min_length=1, max_length=4096)
 
 
-class DeviceSchema(ApiSchema):
+class PushDeviceSchema(ApiSchema):
     id = fields.String()
     platform = fields.String()
     app_version = fields.String(allow_none=True)
@@ -62,28 +62,28 @@ class DeviceSchema(ApiSchema):
     last_error = fields.String(allow_none=True)
 
 
-class MineSchema(ApiSchema):
-    web_push = fields.List(fields.Nested(SubscriptionSchema))
-    devices = fields.List(fields.Nested(DeviceSchema))
+class PushMineSchema(ApiSchema):
+    web_push = fields.List(fields.Nested(PushSubscriptionSchema))
+    devices = fields.List(fields.Nested(PushDeviceSchema))
 
 
-class DiagnoseArgsSchema(ApiSchema):
+class PushDiagnoseArgsSchema(ApiSchema):
     endpoint = Text(required=True, **_ENDPOINT)
 
 
-class DiagnoseSchema(ApiSchema):
+class PushDiagnoseSchema(ApiSchema):
     found = fields.Boolean()
     last_success_at = IsoDateTime(allow_none=True)
     last_error = fields.String(allow_none=True)
     failures = fields.Integer()
 
 
-class TestSentSchema(ApiSchema):
+class PushTestSentSchema(ApiSchema):
     subscriptions = fields.Integer()
     devices = fields.Integer()
 
 
-class PreferencesSchema(ApiSchema):
+class PushPreferencesSchema(ApiSchema):
     triggers = fields.List(fields.String(validate=validate.OneOf(TRIGGERS)), required=True,
                            validate=validate.Length(max=len(TRIGGERS)),
                            metadata={"description": "What I am pushed: " + ", ".join(TRIGGERS)})

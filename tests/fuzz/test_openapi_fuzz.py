@@ -63,6 +63,8 @@ EXPECTED_REFUSALS = {
     "PATCH /memberships/me/preferences": "keys of 1 to 60 characters, values of a bounded size",
     "POST /organizations/{org_id}/webhooks-outbound": "an http(s) address with a host, and events of the catalog",
     "PATCH /organizations/{org_id}/webhooks-outbound/{webhook_id}": "an http(s) address with a host, and events of the catalog",
+    "POST /push/subscribe": "the endpoint must be https (or loopback http) and the keys a P-256 point and a 16-byte secret",
+    "POST /push/rotate": "the old endpoint must be a known subscription, the new one https with valid keys",
     "POST /organizations/{org_id}/wabas": "the account must exist on the network with that token",
     "POST /organizations/{org_id}/api-keys": "phoneNumberIds must be the organization's own numbers",
     "POST /organizations/{org_id}/bot/rules": "a rule must reply or act; tagId, flowId and phoneNumberIds must be "
