@@ -3,7 +3,7 @@
 from sqlmodel import Session
 
 from appliance.core import events, runtime
-from appliance.core.events import OutboxEvent
+from appliance.core.events import Event
 from appliance.mail import service as mail_service
 from appliance.users.models import User
 
@@ -15,7 +15,7 @@ _NOTICES = {
 
 
 @events.subscribe(*_NOTICES)
-def send_security_notice(session: Session, event: OutboxEvent) -> None:
+def send_security_notice(session: Session, event: Event) -> None:
     user = session.get(User, event.data["user_id"])
     if user is None:
         return

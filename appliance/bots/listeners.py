@@ -21,14 +21,14 @@ from appliance.bots.states import States
 from appliance.conversations.models import Conversation
 from appliance.core import clock, events
 from appliance.core.db import read_row
-from appliance.core.events import OutboxEvent
+from appliance.core.events import Event
 from appliance.messages.models import Message
 
 
 # The listeners' names are their outbox cursors: renaming one would hear every past event again.
 @events.subscribe(events.MESSAGE_CREATED, batch=True,
                   when=lambda data: data.get("direction") == "in" or data.get("sentBy") == "user")
-def hear_message(session: Session, batch: list[OutboxEvent]) -> None:
+def hear_message(session: Session, batch: list[Event]) -> None:
     states = States(session)
     for event in batch:
         data = event.data
@@ -76,7 +76,7 @@ def _person_wrote(session: Session, states: States, conversation_id: str, messag
 
 
 @events.subscribe(events.MESSAGE_UPDATED, batch=True, when=lambda data: data.get("status") == "failed")
-def hear_refusal(session: Session, batch: list[OutboxEvent]) -> None:
+def hear_refusal(session: Session, batch: list[Event]) -> None:
     """A bot message the network refused is the bot's failure too: logged with the network's reason.
     (Every status of every message is an event here: heard together, the rest cost nothing.)"""
     for event in batch:
@@ -95,7 +95,7 @@ def _refused(session: Session, message_id: str) -> None:
 
 
 @events.subscribe(events.CONVERSATION_UPDATED, when=lambda data: "status" in data.get("changes", ()))
-def hear_closing(session: Session, event: OutboxEvent) -> None:
+def hear_closing(session: Session, event: Event) -> None:
     """Closed: the flow in progress and the follow-ups end (a follow-up's own closing included); a
     later message opens a new period, welcomed again."""
     conversation = read_row(session, Conversation.__table__, id=event.data["conversationId"], remember=False)

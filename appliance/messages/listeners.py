@@ -3,7 +3,7 @@
 from sqlmodel import Session
 
 from appliance.core import events
-from appliance.core.events import OutboxEvent
+from appliance.core.events import Event
 from appliance.messages import tasks
 
 
@@ -12,5 +12,5 @@ def _read_by_a_person(data: dict) -> bool:
 
 
 @events.subscribe(events.CONVERSATION_UPDATED, when=_read_by_a_person)
-def send_read_receipt(session: Session, event: OutboxEvent) -> None:
+def send_read_receipt(session: Session, event: Event) -> None:
     tasks.send_read_mark(event.data["conversationId"], False)

@@ -26,7 +26,7 @@ import logging
 import queue
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 
 from huey import crontab
@@ -43,9 +43,10 @@ from appliance.outbound_webhooks.models import (DELIVERED, FAILED, RETRYING, Out
 log = logging.getLogger(__name__)
 RETRY_AFTER = (5, 300, 1800, 7200, 18000, 36000, 36000)  # seconds after attempts 1..7; the 8th is the last
 TIMEOUT_SECONDS = 15
-WORKERS = 96  # attempts in the air, all webhooks together (1,000 a second to receivers taking 50 ms, and room)
-WINDOW = 32  # attempts in the air per healthy webhook
+WORKERS = 192  # attempts in the air, all webhooks together: threads that mostly wait on receivers
+WINDOW = 64  # in the air per healthy webhook: a pass may wait ~100 ms for the writer, and 64 keep a receiver busy
 FAILING_AFTER = timedelta(days=1)
+PASS_GATHER_SECONDS = 0.02  # a pass waits this long after a wake-up, so a burst's outcomes share one write
 _UNAVAILABLE = {408, 429}  # 4xx that say "not now" rather than "not this"
 _TABLE, _ATTEMPTS, _HOOKS = WebhookDelivery.__table__, WebhookAttempt.__table__, OutboundWebhook.__table__
 
@@ -164,11 +165,13 @@ class Deliverer:
                 room = self._window.get(webhook_id, WINDOW) - self._in_air.get(webhook_id, 0)
                 if room <= 0 or webhook_id in held:
                     continue
+                # Those in the air are the oldest: a few rows past them are enough, and bodies are
+                # read only for the ones taken (a backlog would otherwise be read a pass at a time).
                 rows = connection.execute(
-                    "SELECT id, event_id, event_type, request_body, attempt, next_attempt_at, in_flight_since, "
-                    "response_status FROM webhook_deliveries WHERE webhook_id = ? AND status IN ('PENDING', 'RETRYING') "
-                    "ORDER BY id LIMIT ?", (webhook_id, WINDOW * 4)).fetchall()
-                for delivery_id, event_id, event_type, body, attempts, due, in_air, last_status in rows:
+                    "SELECT id, event_id, event_type, attempt, next_attempt_at, in_flight_since, response_status "
+                    "FROM webhook_deliveries WHERE webhook_id = ? AND status IN ('PENDING', 'RETRYING') "
+                    "ORDER BY id LIMIT ?", (webhook_id, self._in_air.get(webhook_id, 0) + room + 16)).fetchall()
+                for delivery_id, event_id, event_type, attempts, due, in_air, last_status in rows:
                     if in_air is not None:
                         continue
                     if not active and event_type != envelopes.WEBHOOK_TEST:
@@ -179,10 +182,15 @@ class Deliverer:
                         if last_status is None or not (400 <= last_status < 500) or last_status in _UNAVAILABLE:
                             break  # unavailable: nothing newer overtakes it
                         continue  # this event was refused: the others go on
-                    taken.append(Job(delivery_id, webhook_id, url, secret_sealed, event_id, body, attempts + 1))
+                    taken.append(Job(delivery_id, webhook_id, url, secret_sealed, event_id, "", attempts + 1))
                     room -= 1
                     if room == 0:
                         break
+            if taken:
+                bodies = dict(connection.execute(
+                    f"SELECT id, request_body FROM webhook_deliveries WHERE id IN ({', '.join('?' * len(taken))})",
+                    [job.delivery_id for job in taken]).fetchall())
+                taken = [replace(job, body=bodies[job.delivery_id]) for job in taken]
         return taken, (min(waits) if waits else None)
 
     def _work(self, job: Job) -> None:
@@ -326,6 +334,7 @@ class _SenderThread(WakeableThread):
                     log.exception("webhook delivery pass failed; trying again")
                     wait = 1.0
                 self._woken.wait(min(wait if wait is not None else self.IDLE_SLEEP, self.IDLE_SLEEP))
+                self._stopping.wait(PASS_GATHER_SECONDS)  # the outcomes of a burst share one write
         finally:
             deliverer.close()  # attempts in the air finish (15 s at most)
             deliverer.run_pass(start=False)  # their outcomes written; what is due waits for the next start

@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 from appliance.contacts.models import Contact
 from appliance.conversations.models import Conversation
 from appliance.core import events
-from appliance.core.events import OutboxEvent
+from appliance.core.events import Event
 from appliance.core.queue import enqueue_after_commit
 from appliance.memberships.models import Membership
 from appliance.messages import text as message_text
@@ -41,7 +41,7 @@ _WORDS = {
 @events.subscribe(events.CONVERSATION_ASSIGNMENT_CHANGED, events.MESSAGE_CREATED, events.CONVERSATION_HANDOFF_REQUESTED,
                   events.CONVERSATION_UNANSWERED, batch=True,
                   when=lambda data: data.get("direction") in (None, "in"))
-def push_people(session: Session, batch: list[OutboxEvent]) -> None:
+def push_people(session: Session, batch: list[Event]) -> None:
     reachable = _reachable(session)
     if not reachable:
         return  # nobody has a browser or a device subscribed: nothing to work out
@@ -59,7 +59,7 @@ def _reachable(session: Session) -> set[str]:
     return set(session.exec(select(PushSubscription.user_id)).all()) | set(session.exec(select(PushDevice.user_id)).all())
 
 
-def _whom(session: Session, event: OutboxEvent, conversation: Conversation) -> list[tuple[str, str]]:
+def _whom(session: Session, event: Event, conversation: Conversation) -> list[tuple[str, str]]:
     data = event.data
     if event.name == events.CONVERSATION_ASSIGNMENT_CHANGED:
         to = data.get("assigneeUserId")
@@ -91,7 +91,7 @@ def _locale(session: Session, user_id: str) -> str:
     return (session.exec(select(User.locale).where(User.id == user_id)).first() or "en")[:2]
 
 
-def _notice(session: Session, event: OutboxEvent, conversation: Conversation, trigger: str, locale: str) -> dict:
+def _notice(session: Session, event: Event, conversation: Conversation, trigger: str, locale: str) -> dict:
     words = _WORDS.get(locale, _WORDS["en"])
     contact = session.get(Contact, conversation.contact_id)
     who = (contact.name or contact.profile_name or f"+{contact.wa_id}") if contact else "?"

@@ -5,12 +5,12 @@ from sqlmodel import Session
 
 from appliance import sandbox
 from appliance.core import events, runtime
-from appliance.core.events import OutboxEvent
+from appliance.core.events import Event
 from appliance.sandbox import service
 
 
 @events.subscribe(events.ORGANIZATION_CREATED)
-def connect_sandbox_account(session: Session, event: OutboxEvent) -> None:
+def connect_sandbox_account(session: Session, event: Event) -> None:
     settings = runtime.get().settings
     if not settings.sandbox:
         return

@@ -9,7 +9,9 @@ lost (an event some webhook never got) and duplicated (a webhook got it twice), 
 inbound rate of the other number with the webhooks on, against the same run with them off (goal
 at least 85%).
 
-Run: .venv/bin/python tests/bench/bench_webhooks.py   (BENCH_SECONDS=20 for a quick look)
+Run: .venv/bin/python tests/bench/bench_webhooks.py   (BENCH_SECONDS=20 for a quick look;
+BENCH_PROFILE=path records the server with py-spy, if installed, during the webhooks' phase:
+`py-spy record --threads --gil -f raw` output: where the GIL is held, one line per stack and its count)
 """
 
 from __future__ import annotations
@@ -117,7 +119,10 @@ def main() -> int:
             assert _call(conn, "PATCH", f"/organizations/{org_id}/webhooks-outbound/{hook}", {"active": True}, token=jwt)[0] == 200
         time.sleep(5)  # the first phase's events fanned out (to nobody) before the webhooks hear anything
         receiver.got.clear()
+        spy = _profile(port) if os.environ.get("BENCH_PROFILE") else None
         rate_on, posted = phase("on")
+        if spy is not None:
+            spy.wait()
         expected = len(posted) * WEBHOOKS
         waited = time.time()
         while len(receiver.got) < expected and time.time() - waited < 120:
@@ -130,6 +135,7 @@ def main() -> int:
         stages = database.execute(
             "SELECT avg(julianday(created_at) - julianday(replace(replace(json_extract(request_body, '$.createdAt'), 'T', ' '), 'Z', ''))), "
             "avg(julianday(delivered_at) - julianday(created_at)) FROM webhook_deliveries WHERE delivered_at IS NOT NULL").fetchone()
+        durations = sorted(row[0] for row in database.execute("SELECT duration_ms FROM webhook_attempts WHERE duration_ms IS NOT NULL"))
     got = list(receiver.got)
     lags = sorted(received - _epoch(created) for _, _, created, received in got)
     seen: dict[tuple[str, str], int] = {}
@@ -145,10 +151,21 @@ def main() -> int:
           f"(attempts {attempts[0]}, failed {attempts[1] or 0})")
     print(f"  delivery lag p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms (goal p99 < 2000 ms)")
     print(f"  of which: outbox to fan-out {(stages[0] or 0) * 86400000:.0f} ms, fan-out to delivered {(stages[1] or 0) * 86400000:.0f} ms (means)")
+    if durations:
+        print(f"  one attempt (the receiver's 50 ms included): p50 {durations[len(durations) // 2]} ms, "
+              f"p99 {durations[int(len(durations) * 0.99) - 1]} ms")
     print(f"  lost {lost}, duplicated {duplicated} (goal 0 and 0)")
     print(f"  inbound on the other number: {rate_off:.0f} msg/s with the webhooks off, {rate_on:.0f} with them on "
           f"({kept:.0%}, goal >= 85%)")
     return 0 if p99 < 2.0 and lost == 0 and duplicated == 0 and kept >= 0.85 else 1
+
+
+def _profile(port: int):
+    import subprocess
+    pid = subprocess.check_output(["pgrep", "-f", "--", f"serve --port {port}"]).split()[0].decode()
+    return subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "-p", pid, "-d", str(int(SECONDS * 0.8)),
+                             "-r", "100", "--threads", "--gil", "-f", "raw", "-o", os.environ["BENCH_PROFILE"], "--nonblocking"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def _epoch(iso: str) -> float:
