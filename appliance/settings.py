@@ -47,6 +47,13 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _above_zero(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise ValueError(f"must be more than 0: {text!r}")
+    return value
+
+
 SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_DATA_DIR", "./data", "Directory for the database, queue, media, logs and the generated secret key (relative to the directory the appliance starts in).", _directory),
     Setting("APPLIANCE_HOST", "127.0.0.1", "Address the server listens on (0.0.0.0 to serve the office LAN)."),
@@ -76,6 +83,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_VAPID_SUBJECT", "", "Contact the push services may write to about this server's Web Push (mailto: or https:); empty: mailto: the first owner's address."),
     Setting("APPLIANCE_FCM_CREDENTIALS", "", "Path of a Firebase service account's JSON key: native Android (and iOS through Firebase) push of the mobile app goes out through FCM. Empty: device tokens are kept but not sent to."),
     Setting("APPLIANCE_FCM_URL", "https://fcm.googleapis.com", "Base URL of Firebase Cloud Messaging's HTTP v1 API."),
+    Setting("APPLIANCE_WEBHOOK_RETRY_SCALE", "1", "Multiplies the outbound webhooks' retry delays (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h): 0.01 replays a day of retries in 17 minutes, for benchmarks and trials. Leave 1 in use.", _above_zero),
     Setting("APPLIANCE_AI_WORKERS", "64", "Threads that wait on AI providers for the bot's answers (each holds one answer in progress and mostly sleeps; none holds the database). Answers beyond this many at once wait their turn.", int),
     Setting("APPLIANCE_QUEUE_WORKERS", "2", "Background task threads running inside the server process.", int),
     Setting("APPLIANCE_LOG_LEVEL", "INFO", "Log level: DEBUG, INFO, WARNING or ERROR."),

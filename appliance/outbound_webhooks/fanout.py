@@ -62,7 +62,7 @@ def fan_out(session: Session, batch: list[Event]) -> None:
 def delivery_rows(webhooks: list[OutboundWebhook], *, event_id: str, event_type: str, created_at: datetime,
                   data: dict, locale: str, now: datetime) -> list[dict]:
     """One PENDING delivery of the event per webhook; the body is built once per format (five
-    webhooks of one format get the same bytes)."""
+    webhooks of one format get the same bytes). The conversation is the ordering key."""
     bodies: dict[str, str] = {}
     rows = []
     for webhook in webhooks:
@@ -71,13 +71,14 @@ def delivery_rows(webhooks: list[OutboundWebhook], *, event_id: str, event_type:
                 webhook.format, event_id=event_id, event_type=event_type, created_at=created_at,
                 organization_id=webhook.organization_id, data=data, locale=locale)
         rows.append({"id": new_id(), "webhook_id": webhook.id, "organization_id": webhook.organization_id,
-                     "event_id": event_id, "event_type": event_type, "status": PENDING, "attempt": 0,
-                     "next_attempt_at": now, "created_at": now, "request_body": bodies[webhook.format]})
+                     "event_id": event_id, "event_type": event_type, "ordering_key": data.get("conversationId"),
+                     "status": PENDING, "attempt": 0, "next_attempt_at": now, "created_at": now,
+                     "request_body": bodies[webhook.format]})
     return rows
 
 
-_COLUMNS = ("id", "webhook_id", "organization_id", "event_id", "event_type", "status", "attempt", "next_attempt_at",
-            "created_at", "request_body")
+_COLUMNS = ("id", "webhook_id", "organization_id", "event_id", "event_type", "ordering_key", "status", "attempt",
+            "next_attempt_at", "created_at", "request_body")
 _INSERT = f"INSERT INTO webhook_deliveries ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
 
 

@@ -61,6 +61,8 @@ class WebhookDelivery(SQLModel, table=True):
     organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE", index=True)
     event_id: str = Field(max_length=40)  # the envelope's id and the webhook-id header: one per event
     event_type: str = Field(max_length=60)
+    # Events of one conversation reach a webhook one at a time, in order; others go side by side.
+    ordering_key: str | None = Field(default=None, max_length=40)
     request_body: str = Field(sa_column=Column(Text, nullable=False))
     status: str = Field(max_length=10)
     attempt: int = 0

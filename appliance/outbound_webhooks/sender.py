@@ -2,7 +2,9 @@
 request's path; every attempt is logged; failures retry on the decided schedule.
 
 Order and concurrency. A healthy webhook has up to WINDOW attempts in the air (a receiver that
-takes 50 ms still hears 300 events a second), started in event order. When a receiver is
+takes 50 ms still hears a thousand events a second), started in event order, and the events of
+one conversation (`ordering_key`) one at a time: a receiver gets a conversation's changes in the
+order they happened, while other conversations go side by side. When a receiver is
 unavailable (no answer, a timeout, a 5xx, 408 or 429) its window closes to one: the failed
 delivery waits for its next attempt and nothing newer overtakes it; once it gets through, the
 window opens again (doubling per success), so after an outage the backlog arrives in order. A
@@ -128,7 +130,8 @@ class Deliverer:
                 self._window[hook] = 1
                 held.add(hook)  # its failure is not written yet: nothing of it goes this pass
         now = clock.now()
-        jobs, next_due = self._due(now, held) if start else ([], None)
+        finished = {outcome.job.delivery_id for outcome in outcomes}  # still marked in the air until this pass writes
+        jobs, next_due = self._due(now, held, finished) if start else ([], None)
         if outcomes or jobs:
             stamp = _stored("in_flight_since", now)
             with self._database.unit_of_work(write=True) as session:
@@ -153,7 +156,7 @@ class Deliverer:
             pass
         return outcomes
 
-    def _due(self, now: datetime, held: set[str]) -> tuple[list[Job], float | None]:
+    def _due(self, now: datetime, held: set[str], finished: set[str]) -> tuple[list[Job], float | None]:
         taken, waits = [], []
         with self._database.unit_of_work(write=False) as session:
             connection = driver_connection(session)
@@ -168,11 +171,16 @@ class Deliverer:
                 # Those in the air are the oldest: a few rows past them are enough, and bodies are
                 # read only for the ones taken (a backlog would otherwise be read a pass at a time).
                 rows = connection.execute(
-                    "SELECT id, event_id, event_type, attempt, next_attempt_at, in_flight_since, response_status "
-                    "FROM webhook_deliveries WHERE webhook_id = ? AND status IN ('PENDING', 'RETRYING') "
-                    "ORDER BY id LIMIT ?", (webhook_id, self._in_air.get(webhook_id, 0) + room + 16)).fetchall()
-                for delivery_id, event_id, event_type, attempts, due, in_air, last_status in rows:
+                    "SELECT id, event_id, event_type, attempt, next_attempt_at, in_flight_since, response_status, "
+                    "ordering_key FROM webhook_deliveries WHERE webhook_id = ? AND status IN ('PENDING', 'RETRYING') "
+                    "ORDER BY id LIMIT ?", (webhook_id, self._in_air.get(webhook_id, 0) + 2 * room + 32)).fetchall()
+                waiting_keys = set()  # conversations with an older event in the air or waiting: theirs waits too
+                for delivery_id, event_id, event_type, attempts, due, in_air, last_status, key in rows:
+                    if key is not None and key in waiting_keys:
+                        continue
                     if in_air is not None:
+                        if delivery_id not in finished:
+                            waiting_keys.add(key)
                         continue
                     if not active and event_type != envelopes.WEBHOOK_TEST:
                         continue  # off: only its tests go
@@ -181,8 +189,9 @@ class Deliverer:
                         waits.append((due_at - now).total_seconds())
                         if last_status is None or not (400 <= last_status < 500) or last_status in _UNAVAILABLE:
                             break  # unavailable: nothing newer overtakes it
-                        continue  # this event was refused: the others go on
+                        continue  # this event was refused: the others go on, its conversation's too
                     taken.append(Job(delivery_id, webhook_id, url, secret_sealed, event_id, "", attempts + 1))
+                    waiting_keys.add(key)
                     room -= 1
                     if room == 0:
                         break
@@ -225,7 +234,8 @@ def record_outcomes(session: Session, outcomes: list[Outcome]) -> None:
         elif o.job.number > len(RETRY_AFTER):
             state, due = FAILED, None
         else:
-            state, due = RETRYING, o.started_at + timedelta(seconds=RETRY_AFTER[o.job.number - 1])
+            scale = runtime.get().settings.webhook_retry_scale
+            state, due = RETRYING, o.started_at + timedelta(seconds=RETRY_AFTER[o.job.number - 1] * scale)
         updates.append((state, _stored("next_attempt_at", due), o.status, o.response, o.duration_ms, o.error,
                         _stored("delivered_at", now if o.delivered else None), o.job.delivery_id))
     driver_connection(session).executemany(

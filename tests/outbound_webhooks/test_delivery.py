@@ -26,10 +26,10 @@ def test_failures_retry_on_the_schedule_and_nothing_newer_overtakes_an_unavailab
     [newest, oldest] = webhooks.deliveries(created["id"])
     assert oldest["status"] == "RETRYING" and oldest["responseStatus"] == 503 and oldest["attempt"] == 1
     assert newest["status"] == "PENDING" and newest["attempt"] == 0
-    clock.advance(4)
+    clock.advance(3)
     _due()
     assert len(hook.requests) == 1  # 5 s after the first attempt, not before
-    clock.advance(2)
+    clock.advance(3)
     _due()
     assert [json.loads(r["body"])["id"] for r in hook.requests] == [first["eventId"], first["eventId"], second["eventId"]]
     assert [d["status"] for d in webhooks.deliveries(created["id"])] == ["DELIVERED", "DELIVERED"]
@@ -143,3 +143,28 @@ def test_a_delivery_in_the_air_cannot_be_retried_and_unknown_ones_are_404(webhoo
     assert answer["code"] == "delivery_in_progress"
     missing = webhooks.post(f"/{created['id']}/deliveries/0192f0a0-0000-7000-8000-000000000000/retry", status=404)
     assert missing["code"] == "delivery_not_found"
+
+
+def test_a_conversations_events_go_one_at_a_time_and_other_conversations_side_by_side(webhooks, hook):
+    from appliance.outbound_webhooks import fanout
+    from appliance.outbound_webhooks.models import OutboundWebhook
+    made = webhooks.create(url=hook.url, events=["conversation.updated"])
+    hook.plan = [("sleep", 0.3)]
+    database = runtime.get().db
+    with database.unit_of_work(write=True) as session:  # four events at once: two conversations, two each
+        webhook = session.get(OutboundWebhook, made["id"])
+        now = clock.now()
+        rows = []
+        for n, conversation in enumerate(("c-ana", "c-beto", "c-ana", "c-beto")):
+            rows += fanout.delivery_rows([webhook], event_id=f"e{n}", event_type="conversation.updated", created_at=now,
+                                         data={"conversationId": conversation, "n": n}, locale="en", now=now)
+        fanout.write_deliveries(session, rows)
+    arrivals = {}
+    for request in hook.requests:
+        data = json.loads(request["body"])["data"]
+        arrivals.setdefault(data["conversationId"], []).append((data["n"], request["at"]))
+    assert sorted(arrivals) == ["c-ana", "c-beto"]
+    for events in arrivals.values():
+        (first, first_at), (second, second_at) = events
+        assert first < second and second_at - first_at >= 0.29  # the second waited for the first's answer
+    assert abs(arrivals["c-ana"][0][1] - arrivals["c-beto"][0][1]) < 0.25  # the conversations went side by side
