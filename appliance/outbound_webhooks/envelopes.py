@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from standardwebhooks.webhooks import Webhook
 
-from appliance.core import events
+from appliance.core import clock, events
 
 WEBHOOK_TEST = "webhook.test"
 # Every event a webhook may ask for (the reference's catalog, and the messages' two); the others
@@ -48,7 +48,7 @@ def body(format_: str, *, event_id: str, event_type: str, created_at: datetime, 
          data: dict, locale: str) -> str:
     if format_ == TEAMCHAT:
         return json.dumps({"text": sentence(event_type, data, locale)}, ensure_ascii=False)
-    return json.dumps({"id": event_id, "type": event_type, "createdAt": _iso(created_at),
+    return json.dumps({"id": event_id, "type": event_type, "createdAt": clock.iso(created_at),
                        "organizationId": organization_id, "data": data}, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -57,10 +57,6 @@ def headers(secret: str, event_id: str, payload: str, at: datetime) -> dict[str,
     return {"content-type": "application/json", "user-agent": "appliance-webhooks/1",
             "webhook-id": event_id, "webhook-timestamp": str(int(at.timestamp())),
             "webhook-signature": Webhook(secret).sign(event_id, at, payload)}
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 _SENTENCES = {

@@ -21,7 +21,8 @@ def tell_failing(session: Session, webhook: OutboundWebhook, now: datetime) -> N
     last = session.exec(select(WebhookDelivery.response_status, WebhookDelivery.error)
                         .where(WebhookDelivery.webhook_id == webhook.id, WebhookDelivery.attempt > 0)
                         .order_by(WebhookDelivery.id.desc())).first()
-    said = (f"HTTP {last[0]}" if last and last[0] else (last[1] if last and last[1] else "none")) if last else "none"
+    status, error = last or (None, None)
+    said = f"HTTP {status}" if status else (error or "none")
     base_url = runtime.get().settings.base_url.rstrip("/")
     mail_service.do_queue_mail(session, to=person.email, kind="webhook_failing", locale=person.locale,
                                name=person.name, organization=organization.name, url=webhook.url,

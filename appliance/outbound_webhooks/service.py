@@ -207,9 +207,17 @@ def access_delivery(session: Session, *, actor: OrgActor, webhook_id: str, deliv
 def get_delivery(session: Session, *, actor: OrgActor, webhook_id: str, delivery_id: str) -> SimpleNamespace:
     """The delivery with its attempts (`attempts`, oldest first)."""
     delivery = access_delivery(session, actor=actor, webhook_id=webhook_id, delivery_id=delivery_id)
-    attempts = list(session.exec(select(WebhookAttempt).where(WebhookAttempt.delivery_id == delivery.id)
-                                 .order_by(WebhookAttempt.number, WebhookAttempt.id)).all())
-    return SimpleNamespace(**delivery.model_dump(), attempts=attempts)
+    return with_attempts(session, [delivery])[0]
+
+
+def with_attempts(session: Session, deliveries: list[WebhookDelivery]) -> list[SimpleNamespace]:
+    """The deliveries, each with its attempts (`attempts`, oldest first), read in one query."""
+    attempts: dict[str, list[WebhookAttempt]] = {d.id: [] for d in deliveries}
+    if attempts:
+        for attempt in session.exec(select(WebhookAttempt).where(WebhookAttempt.delivery_id.in_(list(attempts)))
+                                    .order_by(WebhookAttempt.number, WebhookAttempt.id)).all():
+            attempts[attempt.delivery_id].append(attempt)
+    return [SimpleNamespace(**d.model_dump(), attempts=attempts[d.id]) for d in deliveries]
 
 
 def do_retry_delivery(session: Session, *, actor: OrgActor, webhook_id: str, delivery_id: str) -> WebhookDelivery:

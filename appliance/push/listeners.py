@@ -45,12 +45,15 @@ def push_people(session: Session, batch: list[Event]) -> None:
     reachable = _reachable(session)
     if not reachable:
         return  # nobody has a browser or a device subscribed: nothing to work out
+    wants: dict[str, list[str]] = {}  # each person's triggers, read once a batch
     for event in batch:
         conversation = session.get(Conversation, event.data.get("conversationId")) if event.data.get("conversationId") else None
         if conversation is None:
             continue
         for user_id, trigger in _whom(session, event, conversation):
-            if user_id in reachable and trigger in service.preferences(session, user_id):
+            if user_id in reachable and user_id not in wants:
+                wants[user_id] = service.preferences(session, user_id)
+            if user_id in reachable and trigger in wants[user_id]:
                 notice = _notice(session, event, conversation, trigger, _locale(session, user_id))
                 enqueue_after_commit(session, delivery.push_to_users, [user_id], notice)
 
