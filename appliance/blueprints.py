@@ -1,6 +1,7 @@
 """The one list of blueprints: API blueprints (in the order /docs shows them) and HTML pages."""
 
 from appliance.api_keys.api import blp as api_keys
+from appliance.attendance.api import blp as attendance
 from appliance.auth.api import blp as auth, password_blp as password
 from appliance.auth.pages import auth_pages
 from appliance.bots.api import (activity_blp as bot_activity, blp as bot_config, flows_blp as bot_flows,
@@ -34,6 +35,7 @@ from appliance.team_tasks.api import blp as team_tasks
 from appliance.broadcasts.api import blp as broadcasts
 from appliance.outbound_webhooks.api import blp as webhooks_outbound
 from appliance.push.api import blp as push
+from appliance.shift_reminders.api import blp as shift_reminders
 from appliance.templates.api import blp as templates
 from appliance.users.api import blp as users
 from appliance.wabas.api import blp as wabas, waba_blp as waba
@@ -44,5 +46,5 @@ BLUEPRINTS = (health, auth, users, password, organizations, memberships, members
               templates, contacts, contact_lists, conversations, conversation_messages, tags, messages, live,
               whatsapp_flows, bot_config, bot_rules, bot_flows, bot_activity, bot_images, team_tasks, quick_replies,
               bot_services, bot_knowledge, bot_providers, bot_agents, conversation_agent, broadcasts, webhooks_outbound,
-              push, whatsapp_webhook)
+              push, attendance, shift_reminders, whatsapp_webhook)
 PAGES = (home, auth_pages, invitation_pages, oauth_pages, inbox_pages, console_pages)

@@ -28,3 +28,5 @@ from appliance.ai_agents import models as ai_agents_models  # noqa: F401
 from appliance.broadcasts import models as broadcasts_models  # noqa: F401
 from appliance.outbound_webhooks import models as outbound_webhooks_models  # noqa: F401
 from appliance.push import models as push_models  # noqa: F401
+from appliance.attendance import models as attendance_models  # noqa: F401
+from appliance.shift_reminders import models as shift_reminders_models  # noqa: F401

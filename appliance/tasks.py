@@ -11,3 +11,5 @@ from appliance.messages import listeners as messages_listeners, tasks as message
 from appliance.sandbox import listeners as sandbox_listeners  # noqa: F401
 from appliance.outbound_webhooks import fanout, sender as webhooks_sender, unanswered  # noqa: F401
 from appliance.push import delivery as push_delivery, listeners as push_listeners  # noqa: F401
+from appliance.attendance import tasks as attendance_tasks  # noqa: F401
+from appliance.shift_reminders import tasks as shift_reminders_tasks  # noqa: F401

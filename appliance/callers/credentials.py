@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, g, request
 
+from appliance.attendance import closing as attendance_activity
 from appliance.api_keys import service as api_keys_service
 from appliance.auth import sessions as auth_sessions
 from appliance.core.errors import Forbidden, Unauthorized
@@ -71,6 +72,7 @@ def _authenticate_oauth(token: str, permission: str | None) -> None:
                                                     organization_id=str(request.view_args["org_id"]),
                                                     permission=permission)
     _check_active(grant.organization_id)
+    attendance_activity.seen(grant.organization_id, actor.user_id)
 
 
 def _authenticate() -> None:
@@ -99,6 +101,7 @@ def _authenticate() -> None:
             db_session(), actor=g.actor, organization_id=str(request.view_args["org_id"]),
             permission=permission)
         _check_active(g.org_actor.organization_id)
+        attendance_activity.seen(g.org_actor.organization_id, g.org_actor.user_id)
 
 
 def init_app(app: Flask) -> None:

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, update
 from sqlmodel import Session, select
 
+from appliance.attendance import guard as attendance_guard
 from appliance.conversations import activity
 from appliance.conversations.inbox import access_conversation
 from appliance.conversations.models import Conversation, ConversationNote, ConversationTag
@@ -107,12 +108,14 @@ def do_set_pinned(session: Session, *, actor: OrgActor, conversation_id: str, pi
 def do_assign(session: Session, *, actor: OrgActor, conversation_id: str, user_id: str | None) -> Conversation:
     """Assign to an active member of the organization, or release (None)."""
     conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
+    attendance_guard.check_may_attend(session, actor)
     if user_id is not None:
         member = session.exec(select(Membership).where(Membership.organization_id == actor.organization_id,
                                                        Membership.user_id == user_id)).first()
         if member is None or member.suspended_at is not None:
             raise Invalid("Assign to an active member of this organization.", code="assignee_not_member",
                           errors={"userId": ["Not an active member."]})
+        attendance_guard.check_may_receive(session, actor, user_id)
     previous = conversation.assignee_user_id
     if previous == user_id:
         return conversation

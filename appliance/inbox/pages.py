@@ -27,6 +27,7 @@ from appliance.messages import media_files
 from appliance.messages import service as messages_service
 from appliance.messages import tasks as messages_tasks
 from appliance.messages.sending.service import Outgoing, do_send
+from appliance.attendance import closing as attendance_activity
 from appliance.organizations import service as organizations_service
 from appliance.push import service as push_service
 from appliance.tags import service as tags_service
@@ -35,9 +36,14 @@ from appliance.quick_replies import service as quick_replies_service
 inbox_pages = Blueprint("inbox_pages", __name__, url_prefix="/inbox")
 
 
-def _actor(org_id, permission: str = "conversations:read"):
-    return memberships_service.access_organization(db_session(), actor=browser_actor(), organization_id=str(org_id),
-                                                   permission=permission)
+def _actor(org_id, permission: str = "conversations:read", *, active: bool = True):
+    """The signed-in person in the organization; `active` notes the request as a sign of being at
+    work (attendance's auto-close), which the live stream, open all day, is not."""
+    actor = memberships_service.access_organization(db_session(), actor=browser_actor(), organization_id=str(org_id),
+                                                    permission=permission)
+    if active:
+        attendance_activity.seen(actor.organization_id, actor.user_id)
+    return actor
 
 
 def _render(template: str, **context) -> str:
@@ -146,7 +152,7 @@ def typing(org_id, conversation_id):
 @inbox_pages.get("/<uuid:org_id>/events")
 @signed_in_page
 def events(org_id):
-    return event_stream_response(_actor(org_id), request.headers.get("Last-Event-ID"))
+    return event_stream_response(_actor(org_id, active=False), request.headers.get("Last-Event-ID"))
 
 
 @inbox_pages.get("/<uuid:org_id>/media/<uuid:message_id>")

@@ -110,6 +110,10 @@ _TEXTS: dict[str, dict[str, MailText]] = {
                        "Última respuesta: {last}.\n\nLos eventos siguen esperándolo y se reintentan según el "
                        "calendario; tras ocho intentos un evento se da por perdido. Mira su registro de entregas:\n{link}\n"),
     },
+    "shift_reminder": {
+        "en": MailText("{subject}", "Hello {name},\n\n{text}\n\nYour shift in the inbox:\n{link}\n"),
+        "es": MailText("{subject}", "Hola {name}:\n\n{text}\n\nTu turno en la bandeja:\n{link}\n"),
+    },
 }
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from appliance.attendance import guard as attendance_guard
 from appliance.contacts import service as contacts_service
 from appliance.conversations import recording as conversation_recording
 from appliance.core import clock, events, tenancy
@@ -54,6 +55,7 @@ def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[S
     """Store the message and queue it; answers it (a read-only row) and whether it is new (False: a
     repeated clientId). Rows through the driver, not mapped objects: every send passes here."""
     number = phone_numbers_service.read_phone_number(session, actor=actor, phone_number_pk=outgoing.phone_number_pk)
+    attendance_guard.check_may_attend(session, actor)
     to = compose.normalize_recipient(outgoing.to)
     payload = _payload(session, actor, number, outgoing)
     # The write transaction begins here (rows read afresh): checks above ran without the write lock.

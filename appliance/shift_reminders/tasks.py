@@ -1,0 +1,3 @@
+"""Registers the reminders' minute check with the queue."""
+
+from appliance.shift_reminders import reminders  # noqa: F401
