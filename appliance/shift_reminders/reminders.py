@@ -39,10 +39,9 @@ def _check_organization(session: Session, settings: ShiftReminderSettings, atten
     today = shifts.date_of(now, tz)
     team = rules.tracked(session, organization.id)
     plans = rules.plans(session, organization.id, team)
-    holidays = days.holidays_between(session, organization.id, today, today)
-    leaves = days.leaves_between(session, organization.id, today, today)
-    if today.isoformat() in holidays:
-        return 0
+    tomorrow = today + shifts.DAY
+    holidays = days.holidays_between(session, organization.id, today, tomorrow)
+    leaves = days.leaves_between(session, organization.id, today, tomorrow)
     started_today = {user_id: ended is None for user_id, ended in session.exec(
         select(AttendanceSession.user_id, AttendanceSession.ended_ms).where(
             AttendanceSession.organization_id == organization.id,
@@ -52,19 +51,21 @@ def _check_organization(session: Session, settings: ShiftReminderSettings, atten
     sent = 0
     for user_id in team:
         plan = plans[user_id]
-        if plan.work_mode != "FIXED" or (user_id, today.isoformat()) in leaves:
+        if plan.work_mode != "FIXED":
             continue
-        shift = shifts.shift_intervals(plan.schedule, tz, today)
-        if not shift:
-            continue
-        start, end = shift[0][0], shift[-1][1]
-        due = _due(settings, attendance, start, end, now, user_id in in_progress, user_id in started_today)
-        for kind, at in due:
-            user = session.get(User, user_id)
-            local = datetime.fromtimestamp(at / 1000, shifts.zone(tz)).strftime("%H:%M")
-            if service.send(session, settings=settings, organization_id=organization.id, user=user, kind=kind,
-                            shift_start_ms=start, at=local):
-                sent += 1
+        for day in (today, tomorrow):  # tomorrow: a shift at midnight is announced before it
+            if day.isoformat() in holidays or (user_id, day.isoformat()) in leaves:
+                continue
+            shift = shifts.shift_intervals(plan.schedule, tz, day)
+            if not shift:
+                continue
+            start, end = shift[0][0], shift[-1][1]
+            came = user_id in started_today and day == today
+            for kind, at in _due(settings, attendance, start, end, now, user_id in in_progress, came):
+                local = datetime.fromtimestamp(at / 1000, shifts.zone(tz)).strftime("%H:%M")
+                if service.send(session, settings=settings, organization_id=organization.id,
+                                user=session.get(User, user_id), kind=kind, shift_start_ms=start, at=local):
+                    sent += 1
     return sent
 
 

@@ -2,6 +2,7 @@
 list change the timeline and emit agent.status_changed, the end freezes the day's report, and an
 admin corrects or deletes sessions with the totals recomputed."""
 
+import json
 import threading
 
 from sqlmodel import select
@@ -114,3 +115,24 @@ def test_an_admin_corrects_the_end_and_deletes(api, owner):
     assert api.delete(path, token=owner_token).status_code == 200
     assert_problem(api.delete(path, token=owner_token), 404, "session_not_found")
     assert api.get(f"{base(owner)}/sessions", token=agent).json["data"] == []
+
+
+def test_status_changes_reach_webhooks_filtered_by_status(api, owner, hook):
+    turn_on(api, owner)
+    org = owner["org"]["id"]
+    webhooks = f"/organizations/{org}/webhooks-outbound"
+    everything = api.post(webhooks, {"url": hook.url, "events": ["agent.status_changed"]}, token=owner["token"]).json["data"]
+    lunches = api.post(webhooks, {"url": hook.url, "events": ["agent.status_changed"], "agentStatuses": ["LUNCH"]},
+                       token=owner["token"]).json["data"]
+    agent = add_member(api, org, "agent", "luis@example.com")
+    api.post(f"{base(owner)}/start", token=agent)
+    api.post(f"{base(owner)}/status", {"status": "LUNCH"}, token=agent)
+    api.post(f"{base(owner)}/end", {}, token=agent)
+
+    def delivered(webhook):
+        items = api.get(f"{webhooks}/{webhook['id']}/deliveries", token=owner["token"]).json["data"]["items"]
+        bodies = [json.loads(item["requestBody"])["data"] for item in items]
+        return sorted((body["from"], body["to"]) for body in bodies)
+
+    assert delivered(everything) == sorted([("OFFLINE", "ONLINE"), ("ONLINE", "LUNCH"), ("LUNCH", "OFFLINE")])
+    assert delivered(lunches) == [("ONLINE", "LUNCH")]
