@@ -17,7 +17,7 @@ READ, MANAGE = "attendance:read", "attendance:manage"
 @blp.route("/me")
 class Me(MethodView):
     @blp.requires(READ)
-    @blp.response(200, schemas.AttendanceSessionSchema)
+    @blp.response(200, schemas.AttendanceSessionSchema, nullable=True)
     def get(self, org_id):
         """My session in progress (null when none)"""
         return sessions.me(db_session(), actor=current_org_actor())

@@ -16,18 +16,19 @@ from appliance.core import clock
 from appliance.core.errors import Invalid
 from appliance.core.schema import IsoDateTime, flat_messages
 
-_envelopes: dict[tuple[type, bool], type[Schema]] = {}
+_envelopes: dict[tuple[type, bool, bool], type[Schema]] = {}
 
 
-def envelope_for(schema) -> type[Schema]:
-    """The `{data: <schema>, timestamp}` schema wrapping `schema` (a class or an instance)."""
+def envelope_for(schema, nullable: bool = False) -> type[Schema]:
+    """The `{data: <schema>, timestamp}` schema wrapping `schema` (a class or an instance);
+    `nullable`: data may be null (GET /attendance/me without a session in progress)."""
     instance = schema() if isinstance(schema, type) else schema
-    key = (type(instance), bool(instance.many))
+    key = (type(instance), bool(instance.many), nullable)
     if key not in _envelopes:
         base = type(instance).__name__.removesuffix("Schema")
-        name = f"{base}{'List' if instance.many else ''}Envelope"
+        name = f"{base}{'List' if instance.many else ''}{'OrNull' if nullable else ''}Envelope"
         _envelopes[key] = type(name, (_Envelope,), {
-            "data": fields.Nested(type(instance), many=instance.many, required=True),
+            "data": fields.Nested(type(instance), many=instance.many, required=True, allow_none=nullable),
             "timestamp": IsoDateTime(required=True),
         })
     return _envelopes[key]
@@ -90,7 +91,7 @@ class Blueprint(flask_smorest.Blueprint):
         # serves them all (loading keeps no state on it).
         return super().arguments(schema() if isinstance(schema, type) else schema, *args, **kwargs)
 
-    def response(self, status_code, schema=None, **kwargs):
+    def response(self, status_code, schema=None, *, nullable: bool = False, **kwargs):
         if schema is None:
             documented = super().response(status_code, **kwargs)
 
@@ -102,7 +103,7 @@ class Blueprint(flask_smorest.Blueprint):
                 return documented(wrapper)
             return no_body
 
-        documented = super().response(status_code, envelope_for(schema), **kwargs)
+        documented = super().response(status_code, envelope_for(schema, nullable), **kwargs)
 
         def enveloped(func):
             @wraps(func)

@@ -37,6 +37,10 @@ ENDS_THE_RUN = {
 }
 
 EXPECTED_REFUSALS = {
+    "GET /organizations/{org_id}/conversations/search": "the words searched need a letter or a digit",
+    "POST /organizations/{org_id}/attendance/holidays/seed": "the country must be one the holidays data knows",
+    "POST /organizations/{org_id}/attendance/leaves": "agentUserId must be a member of the organization who uses "
+                                                      "attendance",
     "POST /oauth/token": "a generated code or refresh token is unknown: 400 invalid_grant (RFC 6749)",
     "POST /oauth/revoke": "the client must be one that is registered",
     "POST /oauth/introspect": "the client must authenticate as a registered confidential client",
