@@ -40,6 +40,7 @@ SECTIONS = (
     Section("console_pages.broadcasts", "nav_broadcasts", "broadcasts:read"),
     Section("console_pages.webhooks", "nav_webhooks", "webhooks:read"),
     Section("console_pages.bot", "nav_bot", "bot:read"),
+    Section("console_pages.attendance", "nav_attendance", "attendance:manage"),
     Section("console_pages.tasks", "nav_tasks", "conversations:read"),
     Section("console_pages.quick_replies", "nav_quick_replies", "conversations:read"),
 )

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, redirect, request, url_for
 
+from appliance.attendance import closing as attendance_activity, sessions as attendance_sessions
+from appliance.attendance.models import STATUSES
 from appliance.conversations import inbox
 from appliance.conversations import service as conversations_service
 from appliance.core import clock
@@ -27,11 +29,11 @@ from appliance.messages import media_files
 from appliance.messages import service as messages_service
 from appliance.messages import tasks as messages_tasks
 from appliance.messages.sending.service import Outgoing, do_send
-from appliance.attendance import closing as attendance_activity
 from appliance.organizations import service as organizations_service
 from appliance.push import service as push_service
 from appliance.tags import service as tags_service
 from appliance.quick_replies import service as quick_replies_service
+from appliance.shift_reminders import service as reminders_service
 
 inbox_pages = Blueprint("inbox_pages", __name__, url_prefix="/inbox")
 
@@ -92,6 +94,7 @@ def _page(org_id, conversation_id: str | None):
     current = view.conversation_view(db_session(), actor, conversation_id) if conversation_id else None
     return _render("inbox/page.html", org_id=str(org_id), actor=actor, query=query, current=current,
                    live_events=LIVE_EVENTS, vapid_key=push_service.config(db_session())["vapid_public_key"],
+                   shift=view.shift_view(db_session(), actor), shift_error=request.args.get("shift_error"),
                    page=view.conversation_list(db_session(), actor, query), side=view.sidebar(db_session(), actor),
                    organizations=organizations_service.list_my_organizations(db_session(), actor=browser_actor(),
                                                                              active_only=True))
@@ -278,6 +281,55 @@ def act(org_id, conversation_id, action):
     db_session().flush()
     return _render("inbox/_conversation.html", org_id=str(org_id), actor=actor,
                    current=view.conversation_view(db_session(), actor, str(conversation_id)))
+
+
+# The shift control in the header (attendance): forms that post and come back ----------------------
+
+def _back_to_inbox(org_id, error: AppError | None = None):
+    conversation_id = request.form.get("conversation", "")
+    args = {"shift_error": error.code} if error is not None else {}
+    if conversation_id and len(conversation_id) == 36:
+        return redirect(url_for("inbox_pages.conversation_page", org_id=org_id, conversation_id=conversation_id, **args),
+                        code=303)
+    return redirect(url_for("inbox_pages.page", org_id=org_id, **args), code=303)
+
+
+def _shift(org_id, act):
+    actor = _actor(org_id, "attendance:read")
+    try:
+        act(actor)
+    except AppError as error:
+        db_session().rollback()
+        return _back_to_inbox(org_id, error)
+    return _back_to_inbox(org_id)
+
+
+@inbox_pages.post("/<uuid:org_id>/shift/start")
+@signed_in_page
+def shift_start(org_id):
+    return _shift(org_id, lambda actor: attendance_sessions.do_start(db_session(), actor=actor))
+
+
+@inbox_pages.post("/<uuid:org_id>/shift/status")
+@signed_in_page
+def shift_status(org_id):
+    status = request.form.get("status", "")
+    if status not in STATUSES:
+        return _back_to_inbox(org_id, Invalid("Pick a status of the list.", code="validation_failed"))
+    return _shift(org_id, lambda actor: attendance_sessions.do_set_status(db_session(), actor=actor, status=status))
+
+
+@inbox_pages.post("/<uuid:org_id>/shift/end")
+@signed_in_page
+def shift_end(org_id):
+    note = (request.form.get("note") or "").strip()[:2000] or None
+    return _shift(org_id, lambda actor: attendance_sessions.do_end(db_session(), actor=actor, note=note))
+
+
+@inbox_pages.post("/<uuid:org_id>/shift/dismiss")
+@signed_in_page
+def shift_dismiss(org_id):
+    return _shift(org_id, lambda actor: reminders_service.do_dismiss(db_session(), actor.organization_id, actor.user_id))
 
 
 # Notifications: the switch in the header subscribes this browser (Web Push) -----------------------

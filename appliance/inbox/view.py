@@ -10,6 +10,8 @@ from types import SimpleNamespace
 
 from sqlmodel import Session, select
 
+from appliance.attendance import rules as attendance_rules, sessions as attendance_sessions
+from appliance.attendance.models import STATUSES
 from appliance.bots import activity as bot_activity
 from appliance.conversations import inbox, inbox_settings, recording
 from appliance.conversations import service as conversations_service
@@ -26,6 +28,7 @@ from appliance.phone_numbers import service as phone_numbers_service
 from appliance.sandbox import service as sandbox_service
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.quick_replies import service as quick_replies_service
+from appliance.shift_reminders import service as reminders_service
 from appliance.tags import service as tags_service
 from appliance.templates.components import expected_variables
 from appliance.templates.models import Template
@@ -173,3 +176,22 @@ def remaining(left: timedelta, lang: str) -> str:
     minutes = int(left.total_seconds() // 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes} min" if hours else f"{minutes} min"
+
+
+def shift_view(session: Session, actor: OrgActor) -> SimpleNamespace | None:
+    """The header's shift control: None when attendance is off or not the person's; otherwise the
+    session in progress (live totals), today's worked minutes, whether the rules hold the inbox
+    until the shift starts, and the newest reminder not yet dismissed."""
+    if actor.user_id is None or not actor.can("attendance:read"):
+        return None
+    settings = attendance_rules.settings_of(session, actor.organization_id)
+    if not settings.enabled:
+        return None
+    current = attendance_sessions.me(session, actor=actor)
+    held = (not actor.can("attendance:manage")) and (
+        (current is None and (settings.require_jornada_for_inbox or settings.require_active_to_attend))
+        or (current is not None and settings.require_active_to_attend and current.status != "ONLINE"))
+    return SimpleNamespace(session=current, statuses=STATUSES, held=held,
+                           worked_min=current.totals.get("workedMin", 0) if current else 0,
+                           since=current.timeline[-1]["from"] if current else None,
+                           reminder=reminders_service.unseen(session, actor.organization_id, actor.user_id))
