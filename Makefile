@@ -43,6 +43,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_ai.py
 	$(BIN)/python tests/bench/bench_broadcast.py
 	$(BIN)/python tests/bench/bench_webhooks.py
+	$(BIN)/python tests/bench/bench_attendance.py
 
 # The folders of appliance/ by layer and the imports between them; fails on a cycle or an upward
 # import (tests/core/test_layers.py checks the same in the suite).
@@ -57,7 +58,7 @@ fuzz: $(TEST_STAMP)
 # The inbox's and the console's screenshots in docs/screenshots (English, Spanish, a phone), taken by
 # the browser tests in Debian's chromium.
 screenshots: $(TEST_STAMP)
-	APPLIANCE_SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots $(BIN)/python -m pytest -q tests/e2e/test_inbox_browser.py tests/e2e/test_console_browser.py tests/e2e/test_bot_browser.py tests/e2e/test_knowledge_browser.py tests/e2e/test_ai_browser.py tests/e2e/test_broadcast_browser.py tests/e2e/test_webhooks_browser.py tests/e2e/test_push_browser.py -k "two_agents or new_owner or notifications"
+	APPLIANCE_SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots $(BIN)/python -m pytest -q tests/e2e/test_inbox_browser.py tests/e2e/test_console_browser.py tests/e2e/test_bot_browser.py tests/e2e/test_knowledge_browser.py tests/e2e/test_ai_browser.py tests/e2e/test_broadcast_browser.py tests/e2e/test_webhooks_browser.py tests/e2e/test_push_browser.py tests/e2e/test_attendance_browser.py -k "two_agents or new_owner or notifications or teams_day"
 
 migration: $(STAMP)
 	$(BIN)/python -m appliance.migrations "$(MSG)"

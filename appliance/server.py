@@ -10,6 +10,7 @@ waitress's channel callbacks, waitress logs the exception and keeps serving.)
 from __future__ import annotations
 
 import errno
+import gc
 import logging
 import signal
 import threading
@@ -76,6 +77,12 @@ def serve(settings: Settings) -> None:
     events.dispatcher.start(runtime.get().db)
     checkpointer = Checkpointer(settings.database_path)
     checkpointer.start()
+    # Everything loaded so far (modules, the app, the embedding model's tables) lives as long as the
+    # process: out of the collector's sight, a full collection walks only what requests made since,
+    # instead of ~280,000 objects (a 250 ms pause that every request waiting then paid; the
+    # attendance report's p95 went from 330 ms to its p50 of ~70).
+    gc.collect()
+    gc.freeze()
     # Daemon: once requests are drained, the I/O loop ends with the process.
     threading.Thread(target=server.run, name="waitress", daemon=True).start()
     log.info("serving on http://%s:%s (data in %s)", settings.host, server.effective_port,

@@ -122,9 +122,8 @@ class AttendanceWorkModeSchema(ApiSchema):
     own_schedule = fields.Boolean()
 
 
-class _Interval(ApiSchema):
-    from_ = fields.Integer(data_key="from", attribute="from")
-    to = fields.Integer()
+def _intervals(pairs) -> list[dict]:
+    return [{"from": start, "to": end} for start, end in pairs]
 
 
 class AttendanceDayFactsSchema(ApiSchema):
@@ -146,7 +145,8 @@ class AttendanceDayFactsSchema(ApiSchema):
     overtime = fields.Boolean()
     first_start_at = fields.Integer(allow_none=True)
     last_end_at = fields.Integer(allow_none=True)
-    shift = fields.List(fields.Nested(_Interval))
+    shift = fields.Function(lambda day: _intervals(day["shift"]), metadata={
+        "description": "The expected shift's intervals [{from, to}] (epoch ms); empty: no shift that day"})
 
 
 class _Metrics(AttendanceDayFactsSchema):
@@ -155,7 +155,8 @@ class _Metrics(AttendanceDayFactsSchema):
 
 class _Schedule(ApiSchema):
     work_mode = fields.String()
-    intervals = fields.List(fields.Nested(_Interval))
+    intervals = fields.Function(lambda schedule: _intervals(schedule["intervals"]),
+                                metadata={"description": "[{from, to}] epoch ms"})
     holiday = fields.String(allow_none=True)
     on_leave = fields.String(allow_none=True)
 
