@@ -7,6 +7,7 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from appliance import bootstrap, callers, sandbox
+from appliance.chat_links import lane as chat_links_lane
 from appliance.core import phones
 from appliance.blueprints import BLUEPRINTS, PAGES
 from appliance.netsim.app import create_netsim_app
@@ -27,6 +28,8 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
                 static_folder=str(WEB_DIR / "static"))
     app.config["APPLIANCE_SETTINGS"] = settings
     app.json.sort_keys = False
+    # Short links are answered before Flask (chat_links/lane.py), inside ProxyFix (the client's address).
+    app.wsgi_app = chat_links_lane.install(app.wsgi_app, settings)
     if settings.proxy_count:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_count, x_proto=settings.proxy_count)
 

@@ -30,3 +30,4 @@ from appliance.outbound_webhooks import models as outbound_webhooks_models  # no
 from appliance.push import models as push_models  # noqa: F401
 from appliance.attendance import models as attendance_models  # noqa: F401
 from appliance.shift_reminders import models as shift_reminders_models  # noqa: F401
+from appliance.chat_links import models as chat_links_models  # noqa: F401

@@ -18,6 +18,7 @@ import threading
 from waitress.server import create_server
 
 from appliance.app import create_app
+from appliance.chat_links import clicks as link_clicks
 from appliance.bots import ai_step
 from appliance.bots.ai_step import workers as ai_workers
 from appliance.bots.runner import bot_runner
@@ -74,6 +75,7 @@ def serve(settings: Settings) -> None:
     bot_runner.start(runtime.get().db)
     broadcast_runner.start(runtime.get().db)  # after the sender: what it queues is sent once
     webhook_sender.start(runtime.get().db)  # first logs and resends the attempts a stop cut short
+    link_clicks.recorder.start()  # short links' clicks, written in batches
     events.dispatcher.start(runtime.get().db)
     checkpointer = Checkpointer(settings.database_path)
     checkpointer.start()
@@ -97,6 +99,7 @@ def serve(settings: Settings) -> None:
         bot_runner.stop()
         broadcast_runner.stop()
         webhook_sender.stop()  # attempts in the air finish (their 15 s timeout at most)
+        link_clicks.recorder.stop()  # after the requests drained: every click noted is written
         ai_workers.stop()  # answers in progress finish (a provider's timeout at most); the rest resume at start
         sender.stop()
         consumer.stop(graceful=True)

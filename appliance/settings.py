@@ -80,6 +80,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_GRAPH_API_VERSION", "v23.0", "Graph API version used in every call."),
     Setting("APPLIANCE_GRAPH_TIMEOUT_SECONDS", "15", "Seconds to wait for the Graph API before a call counts as failed (and retryable).", float),
     Setting("APPLIANCE_KNOWLEDGE_ALLOW_PRIVATE_URLS", "false", "Let the knowledge base read web pages on private, loopback and link-local addresses (an intranet wiki); by default only public pages.", _bool),
+    Setting("APPLIANCE_SHORT_LINK_BASE", "", "Public address chat links are published under (https://sol.co/l); empty: {APPLIANCE_BASE_URL}/l. The appliance answers its path."),
     Setting("APPLIANCE_VAPID_SUBJECT", "", "Contact the push services may write to about this server's Web Push (mailto: or https:); empty: mailto: the first owner's address."),
     Setting("APPLIANCE_FCM_CREDENTIALS", "", "Path of a Firebase service account's JSON key: native Android (and iOS through Firebase) push of the mobile app goes out through FCM. Empty: device tokens are kept but not sent to."),
     Setting("APPLIANCE_FCM_URL", "https://fcm.googleapis.com", "Base URL of Firebase Cloud Messaging's HTTP v1 API."),

@@ -1,0 +1,180 @@
+"""Chat links as the organization manages them: made for one of its numbers (a key restricted to
+numbers only for those), changed, archived and brought back (DELETE toggles), their statistics and
+QR codes. The public redirect is lane.py's; clicks are written by clicks.py."""
+
+from __future__ import annotations
+
+import secrets
+import string
+from collections import Counter
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+
+import segno
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from appliance.chat_links import lane
+from appliance.chat_links.models import ChatLink, LinkClick
+from appliance.conversations.models import Conversation
+from appliance.core import clock, runtime, tenancy
+from appliance.core.actor import OrgActor
+from appliance.core.errors import Invalid
+from appliance.messages.models import Message
+from appliance.organizations.models import Organization
+from appliance.phone_numbers import service as phone_numbers_service
+
+SLUG_ALPHABET = string.ascii_letters + string.digits  # 62^8: not guessable by walking addresses
+QR_FORMATS = ("PNG", "SVG")
+QR_MIN, QR_MAX, QR_DEFAULT = 64, 2048, 512
+CONVERSION_DAYS = 7
+
+
+def short_link_base() -> str:
+    settings = runtime.get().settings
+    return (settings.short_link_base or f"{settings.base_url.rstrip('/')}/l").rstrip("/")
+
+
+def short_link_path() -> str:
+    """The path the appliance answers short links on (the base's own path: /l by default)."""
+    return urlsplit(short_link_base()).path or "/l"
+
+
+def url_of(link: ChatLink) -> str:
+    return f"{short_link_base()}/{link.slug}"
+
+
+
+def _new_slug(session: Session) -> str:
+    while True:
+        slug = "".join(secrets.choice(SLUG_ALPHABET) for _ in range(lane.SLUG_LENGTH))
+        if session.exec(select(ChatLink.id).where(ChatLink.slug == slug)).first() is None:
+            return slug
+
+
+def list_links(session: Session, *, actor: OrgActor, phone_number_pk: str | None = None,
+               include_archived: bool = False) -> list[ChatLink]:
+    query = select(ChatLink).where(ChatLink.organization_id == actor.organization_id)
+    query = tenancy.only_allowed_phone_numbers(query, ChatLink.phone_number_pk, actor)
+    if phone_number_pk:
+        query = query.where(ChatLink.phone_number_pk == phone_number_pk)
+    if not include_archived:
+        query = query.where(ChatLink.archived.is_(False))
+    return list(session.exec(query.order_by(ChatLink.created_at.desc(), ChatLink.id)))
+
+
+def access_link(session: Session, *, actor: OrgActor, link_id: str) -> ChatLink:
+    link = tenancy.access_in_org(session, ChatLink, link_id, actor, what="chat link", code="chat_link_not_found")
+    tenancy.check_phone_number_allowed(actor, link.phone_number_pk)
+    return link
+
+
+def _number(session: Session, actor: OrgActor, phone_number_pk: str):
+    try:
+        return phone_numbers_service.access_phone_number(session, actor=actor, phone_number_pk=phone_number_pk)
+    except Exception as exc:  # noqa: BLE001  (a 404 of the number is this body's 400)
+        if getattr(exc, "code", None) == "phone_number_not_allowed":
+            raise
+        raise Invalid("Use a connected number of this organization.", code="phone_number_not_found",
+                      errors={"phoneNumberId": ["Unknown number."]}) from None
+
+
+def do_create(session: Session, *, actor: OrgActor, phone_number_pk: str, name: str, campaign_tag: str | None = None,
+              prefilled_message: str | None = None, link_metadata: dict | None = None) -> ChatLink:
+    tenancy.check_phone_number_allowed(actor, phone_number_pk)
+    number = _number(session, actor, phone_number_pk)
+    now = clock.now()
+    link = ChatLink(organization_id=actor.organization_id, phone_number_pk=number.id, slug=_new_slug(session), name=name,
+                    campaign_tag=campaign_tag, prefilled_message=prefilled_message, link_metadata=link_metadata or {},
+                    wa_me_url=lane.wa_me(number.display_phone_number, prefilled_message),
+                    created_by_user_id=actor.user_id, created_at=now, updated_at=now)
+    session.add(link)
+    session.flush()
+    return link
+
+
+def do_update(session: Session, *, actor: OrgActor, link_id: str, **changes) -> ChatLink:
+    link = access_link(session, actor=actor, link_id=link_id)
+    for name in ("name", "campaign_tag", "prefilled_message", "link_metadata"):
+        if name in changes:
+            setattr(link, name, changes[name] if name != "link_metadata" else (changes[name] or {}))
+    if "prefilled_message" in changes:
+        number = _number(session, actor, link.phone_number_pk)
+        link.wa_me_url = lane.wa_me(number.display_phone_number, link.prefilled_message)
+    link.updated_at = clock.now()
+    session.add(link)
+    lane.forget(link.slug)  # the redirect's prefilled text changes at once
+    return link
+
+
+def do_toggle_archived(session: Session, *, actor: OrgActor, link_id: str) -> ChatLink:
+    """DELETE archives an active link and brings back an archived one (the reference's toggle)."""
+    link = access_link(session, actor=actor, link_id=link_id)
+    link.archived, link.updated_at = not link.archived, clock.now()
+    session.add(link)
+    lane.forget(link.slug)
+    return link
+
+
+def stats(session: Session, *, actor: OrgActor, link_id: str) -> dict:
+    """Clicks (people's only), unique visitors (by a daily keyed hash of the address), per day in the
+    organization's time zone, per referring site, and the conversations it started: new conversations
+    on its number within 7 days whose customer's first message is the prefilled text."""
+    link = access_link(session, actor=actor, link_id=link_id)
+    zone = _zone(session, actor.organization_id)
+    rows = session.exec(select(LinkClick.clicked_ms, LinkClick.referrer_host, LinkClick.visitor)
+                        .where(LinkClick.link_id == link.id)).all()
+    by_day: Counter = Counter()
+    by_referrer: Counter = Counter()
+    for clicked, host, _ in rows:
+        by_day[datetime.fromtimestamp(clicked / 1000, zone).date().isoformat()] += 1
+        by_referrer[host or "(direct)"] += 1
+    return {"clicks": len(rows), "unique_clicks": len({visitor for _, _, visitor in rows}),
+            "by_day": [{"date": day, "clicks": count} for day, count in sorted(by_day.items())],
+            "by_referrer": [{"host": host, "clicks": count} for host, count in by_referrer.most_common(20)],
+            "conversations": _conversations(session, link)}
+
+
+def _zone(session: Session, organization_id: str):
+    from zoneinfo import ZoneInfo
+    name = session.exec(select(Organization.timezone).where(Organization.id == organization_id)).first()
+    return ZoneInfo(name or "UTC")
+
+
+def _conversations(session: Session, link: ChatLink) -> int:
+    if not link.prefilled_message:
+        return 0
+    since = clock.now() - timedelta(days=CONVERSION_DAYS)
+    first_inbound = (select(Message.conversation_id, func.min(Message.created_at).label("first_at"))
+                     .where(Message.phone_number_pk == link.phone_number_pk, Message.direction == "in",
+                            Message.created_at >= max(since, link.created_at))
+                     .group_by(Message.conversation_id).subquery())
+    candidates = session.exec(
+        select(Message.payload).join(first_inbound, (first_inbound.c.conversation_id == Message.conversation_id)
+                                     & (first_inbound.c.first_at == Message.created_at))
+        .join(Conversation, Conversation.id == Message.conversation_id)
+        .where(Message.direction == "in", Message.type == "text", Conversation.created_at >= max(since, link.created_at))).all()
+    wanted = link.prefilled_message.strip()
+    return sum(1 for payload in candidates if (payload or {}).get("body", "").strip() == wanted)
+
+
+def qr(session: Session, *, actor: OrgActor, link_id: str, format: str = "PNG", size: int = QR_DEFAULT) -> tuple[bytes, str]:
+    """The link's QR code (its public short address) as PNG or SVG, about `size` pixels wide."""
+    link = access_link(session, actor=actor, link_id=link_id)
+    return qr_bytes(url_of(link), format, size)
+
+
+def qr_bytes(text: str, format: str, size: int) -> tuple[bytes, str]:
+    import io
+    code = segno.make(text, error="m", micro=False)
+    border = 4
+    modules = code.symbol_size(scale=1, border=border)[0]
+    scale = max(1, size // modules)
+    out = io.BytesIO()
+    if format == "SVG":
+        code.save(out, kind="svg", scale=scale, border=border, xmldecl=False)
+        return out.getvalue(), "image/svg+xml"
+    code.save(out, kind="png", scale=scale, border=border)
+    return out.getvalue(), "image/png"
+
+
