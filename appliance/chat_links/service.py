@@ -135,6 +135,14 @@ def stats(session: Session, *, actor: OrgActor, link_id: str) -> dict:
             "conversations": _conversations(session, link)}
 
 
+def click_counts(session: Session, link_ids: list[str]) -> dict[str, int]:
+    """People's clicks per link, for a list."""
+    if not link_ids:
+        return {}
+    return dict(session.exec(select(LinkClick.link_id, func.count()).where(LinkClick.link_id.in_(link_ids))
+                             .group_by(LinkClick.link_id)).all())
+
+
 def _zone(session: Session, organization_id: str):
     from zoneinfo import ZoneInfo
     name = session.exec(select(Organization.timezone).where(Organization.id == organization_id)).first()

@@ -57,3 +57,14 @@ def test_pages_follow_the_chosen_language_and_the_switch_stays_on_site(client):
     assert client.get("/language/en?next=https://evil.example/").headers["Location"] == "/"
     assert client.get("/language/fr?next=/sign-in").status_code == 302  # not a language we speak: ignored
     assert "Sign in" in client.get("/sign-in").text
+
+
+def test_no_template_reads_a_text_named_like_a_dict_method():
+    """A page's texts are a dict, and Jinja's `t.copy` finds dict.copy before the "copy" text: the
+    buttons of five pages said "<built-in method copy of dict object>". Such keys are read t['copy']."""
+    import re
+    methods = "|".join(name for name in dir(dict) if not name.startswith("_"))
+    pattern = re.compile(rf"\bt\.({methods})\b(?!\()")
+    offenders = [f"{path.name}: {match.group(0)}" for path in (Path(WEB_DIR) / "templates").rglob("*.html")
+                 for match in pattern.finditer(path.read_text())]
+    assert offenders == []
