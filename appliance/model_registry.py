@@ -31,3 +31,4 @@ from appliance.push import models as push_models  # noqa: F401
 from appliance.attendance import models as attendance_models  # noqa: F401
 from appliance.shift_reminders import models as shift_reminders_models  # noqa: F401
 from appliance.chat_links import models as chat_links_models  # noqa: F401
+from appliance.link_pages import models as link_pages_models  # noqa: F401

@@ -41,6 +41,9 @@ EXPECTED_REFUSALS = {
     "POST /organizations/{org_id}/attendance/holidays/seed": "the country must be one the holidays data knows",
     "POST /organizations/{org_id}/attendance/leaves": "agentUserId must be a member of the organization who uses "
                                                       "attendance",
+    "POST /organizations/{org_id}/chatapp-links": "phoneNumberId must be a connected number of the organization",
+    "POST /organizations/{org_id}/link-pages": "an item has a url or a chatLinkId of the organization, not both",
+    "PATCH /organizations/{org_id}/link-pages/{page_id}": "an item has a url or a chatLinkId of the organization, not both",
     "POST /oauth/token": "a generated code or refresh token is unknown: 400 invalid_grant (RFC 6749)",
     "POST /oauth/revoke": "the client must be one that is registered",
     "POST /oauth/introspect": "the client must authenticate as a registered confidential client",
