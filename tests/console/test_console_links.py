@@ -53,3 +53,32 @@ def test_an_agent_sees_links_without_their_forms(client, api, line):
     page = client.get(f"/console/{line.org_id}/links")
     assert page.status_code == 200 and "Make link" not in page.text
     assert client.post(f"/console/{line.org_id}/links", data={"csrf": csrf_of(page), "name": "x"}).status_code == 403
+
+
+def test_an_owner_builds_a_link_page_with_a_preview(client, line):
+    org = line.org_id
+    sign_in(client, email="owner@example.com")
+    links_page = client.get(f"/console/{org}/links")
+    client.post(f"/console/{org}/links", data={"csrf": csrf_of(links_page), "phone_number_id": line.number["id"],
+                                               "name": "Pedidos", "prefilled_message": "Quiero pedir"})
+    pages = client.get(f"/console/{org}/link-pages")
+    assert "No link pages yet" in pages.text
+    bad = client.post(f"/console/{org}/link-pages", data={"csrf": csrf_of(pages), "handle": "a", "title": "Sol"})
+    assert bad.status_code == 400 and 'aria-invalid="true"' in bad.text
+    made = client.post(f"/console/{org}/link-pages", data={"csrf": csrf_of(pages), "handle": "Panaderia-Sol", "title": "Sol"})
+    assert made.status_code == 302
+    editor = client.get(made.headers["Location"])
+    chat_option = editor.text.split('<option value="chat:')[1].split('"')[0]
+    path = made.headers["Location"].split("?")[0]
+    wrong = client.post(path, data={"csrf": csrf_of(editor), "title": "Sol", "published": "1",
+                                    "item_id": ["", "", ""], "item_label": ["Menú", "", ""],
+                                    "item_target": ["ftp://menu", "", ""]})
+    assert wrong.status_code == 400
+    saved = client.post(path, data={"csrf": csrf_of(editor), "title": "Panadería Sol", "description": "Pan de masa madre",
+                                    "published": "1", "item_id": ["", "", ""], "item_label": ["Pide aquí", "Menú", ""],
+                                    "item_target": [f"chat:{chat_option}", "https://sol.example/menu", ""]})
+    assert saved.status_code == 302
+    shown = client.get(saved.headers["Location"]).text
+    assert "Pide aquí" in shown and "Pan de masa madre" in shown and "Open the public page" in shown
+    public = client.get("/link-pages/p/panaderia-sol")
+    assert public.status_code == 200 and "Pide aquí" in public.text and "Menú" in public.text

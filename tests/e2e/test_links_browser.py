@@ -37,6 +37,28 @@ def test_an_owner_shares_a_chat_link_and_sees_the_click(sandbox_server, chromium
     assert olga.inner_text(".kpis .kpi >> nth=0") == "1"
     screenshot(olga, "console-link")
 
+    olga.goto(f"{base}/console/{org_id}/links")
+    olga.click(".subnav a:has-text('Link pages')")
+    olga.fill("input[name=handle]", "panaderia-sol")
+    olga.fill("input[name=title]", "Panadería Sol")
+    olga.click("button:has-text('New link page')")
+    olga.wait_for_selector("text=Link page made")
+    chat_option = olga.get_attribute("#targets option", "value")
+    olga.fill("textarea[name=description]", "Pan de masa madre, todos los días desde las 7.")
+    olga.check("input[name=published]")
+    olga.fill("input[name=item_label] >> nth=0", "Pide por WhatsApp")
+    olga.fill("input[name=item_target] >> nth=0", chat_option)
+    olga.fill("input[name=item_label] >> nth=1", "Nuestro menú")
+    olga.fill("input[name=item_target] >> nth=1", "https://example.com/menu")
+    olga.click("button:has-text('Save')")
+    olga.wait_for_selector(".phone-frame :text('Pide por WhatsApp')")
+    screenshot(olga, "console-link-page")
+
+    visitor = _browser(chromium, locale="es-ES", viewport={"width": 390, "height": 844})
+    visitor.goto(f"{base}/link-pages/p/panaderia-sol")
+    visitor.wait_for_selector("text=Pide por WhatsApp")
+    screenshot(visitor, "link-page-phone")
+
     phone = _phone_at(chromium, base, f"/console/{org_id}/links")
     phone.click(".link-list a")
     phone.wait_for_selector("text=Clics por día")
