@@ -15,6 +15,7 @@ import threading
 import time
 from urllib.parse import urlsplit
 
+from appliance.core import runtime
 from appliance.core.db import insert_many
 
 log = logging.getLogger(__name__)
@@ -58,15 +59,11 @@ class ClickRecorder:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._database = None
-        self._key = b""
-
-    def configure(self, database, key: bytes) -> None:
-        self._database, self._key = database, key
 
     def note(self, link_id: str, user_agent: str, referrer: str, address: str) -> None:
         day = int(time.time() // 86400)
-        visitor = hmac.new(self._key, f"{address}|{day}".encode(), hashlib.sha256).hexdigest()[:16]
+        key = runtime.get().keyring.derive("chat-link-visitors")
+        visitor = hmac.new(key, f"{address}|{day}".encode(), hashlib.sha256).hexdigest()[:16]
         click = {"link_id": link_id, "clicked_ms": int(time.time() * 1000), "referrer_host": referrer_host(referrer),
                  "agent_family": family(user_agent), "visitor": visitor}
         with self._lock:
@@ -80,11 +77,11 @@ class ClickRecorder:
     def flush(self) -> int:
         with self._lock:
             taken, self._pending = self._pending, []
-        if not taken or self._database is None:
+        if not taken:
             return 0
         from appliance.chat_links.models import LinkClick
         try:
-            with self._database.unit_of_work(write=True) as session:
+            with runtime.get().db.unit_of_work(write=True) as session:
                 insert_many(session, LinkClick.__table__, taken)
         except Exception:  # noqa: BLE001  (kept for the next try, not lost)
             log.exception("could not write %d link clicks; trying again", len(taken))

@@ -25,14 +25,14 @@ def _shown(pages):
 @blp.route("")
 class Pages(MethodView):
     @blp.requires("links:read")
-    @blp.response(200, schemas.LinkPageSchema(many=True))
+    @blp.response(200, schemas.LinkPageViewSchema(many=True))
     def get(self, org_id):
         """The organization's link pages"""
         return _shown(service.list_pages(db_session(), actor=current_org_actor()))
 
     @blp.requires("links:write")
     @blp.arguments(schemas.LinkPageCreateSchema)
-    @blp.response(201, schemas.LinkPageSchema)
+    @blp.response(201, schemas.LinkPageViewSchema)
     def post(self, body, org_id):
         """Make a link page (handle unique across the appliance: 409 when taken)"""
         return _shown([service.do_create(db_session(), actor=current_org_actor(), **body)])[0]
@@ -41,14 +41,14 @@ class Pages(MethodView):
 @blp.route("/<uuid:page_id>")
 class PageById(MethodView):
     @blp.requires("links:read")
-    @blp.response(200, schemas.LinkPageSchema)
+    @blp.response(200, schemas.LinkPageViewSchema)
     def get(self, org_id, page_id):
         """One link page with its items and their clicks"""
         return _shown([service.access_page(db_session(), actor=current_org_actor(), page_id=str(page_id))])[0]
 
     @blp.requires("links:write")
     @blp.arguments(schemas.LinkPageUpdateSchema)
-    @blp.response(200, schemas.LinkPageSchema)
+    @blp.response(200, schemas.LinkPageViewSchema)
     def patch(self, body, org_id, page_id):
         """Change it; `items` replaces the list (an item sent with its id keeps its clicks)"""
         return _shown([service.do_update(db_session(), actor=current_org_actor(), page_id=str(page_id), **body)])[0]

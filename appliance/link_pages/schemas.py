@@ -21,7 +21,7 @@ class LinkPageItemBodySchema(ApiSchema):
     clicks = fields.Integer(metadata={"description": "Read only (ignored): an item read back can be sent back as it is"})
 
 
-class LinkPageSchema(ApiSchema):
+class LinkPageViewSchema(ApiSchema):
     id = fields.String()
     handle = fields.String()
     title = fields.String()
