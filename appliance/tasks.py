@@ -13,3 +13,4 @@ from appliance.outbound_webhooks import fanout, sender as webhooks_sender, unans
 from appliance.push import delivery as push_delivery, listeners as push_listeners  # noqa: F401
 from appliance.attendance import tasks as attendance_tasks  # noqa: F401
 from appliance.shift_reminders import tasks as shift_reminders_tasks  # noqa: F401
+from appliance.orders import listeners as orders_listeners  # noqa: F401
