@@ -39,9 +39,15 @@ done
 curl -fsS -XPOST "http://127.0.0.1:$port/organizations/$org/bot/knowledge/search" -H 'content-type: application/json' \
      -H "authorization: Bearer $token" -d '{"query":"¿cuánto cuesta el envío?"}' | grep -q '5 euros' \
   || { cat "$log"; echo "the knowledge base did not find it"; exit 1; }
+# Attendance's holidays come from the holidays package's data (modules it imports by country name).
+curl -fsS -XPATCH "http://127.0.0.1:$port/organizations/$org/attendance/settings" -H 'content-type: application/json' \
+     -H "authorization: Bearer $token" -d '{"enabled":true}' >/dev/null
+curl -fsS -XPOST "http://127.0.0.1:$port/organizations/$org/attendance/holidays/seed?year=2026&country=CO" \
+     -H "authorization: Bearer $token" | grep -q 'Navidad' \
+  || { cat "$log"; echo "the holidays data is missing from the bundle"; exit 1; }
 curl -fsS "http://127.0.0.1:$port/docs" | grep -q swagger-ui-bundle.js
 curl -fsS -o /dev/null "http://127.0.0.1:$port/docs/assets/swagger-ui-bundle.js"
 kill -TERM $pid
 wait $pid
 grep -q "stopped" "$log"
-echo "installer smoke: ok (only shipped data, ready, sign-up, knowledge read and found, offline docs, clean stop)"
+echo "installer smoke: ok (only shipped data, ready, sign-up, knowledge read and found, holidays seeded, offline docs, clean stop)"
