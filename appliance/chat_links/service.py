@@ -28,6 +28,7 @@ SLUG_ALPHABET = string.ascii_letters + string.digits  # 62^8: not guessable by w
 QR_FORMATS = ("PNG", "SVG")
 QR_MIN, QR_MAX, QR_DEFAULT = 64, 2048, 512
 CONVERSION_DAYS = 7
+QUARTER_MS = 15 * 60 * 1000
 
 
 def short_link_base() -> str:
@@ -122,16 +123,20 @@ def stats(session: Session, *, actor: OrgActor, link_id: str) -> dict:
     on its number within 7 days whose customer's first message is the prefilled text."""
     link = access_link(session, actor=actor, link_id=link_id)
     zone = _zone(session, actor.organization_id)
-    rows = session.exec(select(LinkClick.clicked_ms, LinkClick.referrer_host, LinkClick.visitor)
-                        .where(LinkClick.link_id == link.id)).all()
+    mine = LinkClick.link_id == link.id
+    clicks, unique = session.exec(select(func.count(), func.count(LinkClick.visitor.distinct())).where(mine)).one()
+    # Counted in SQL by quarters of an hour (a link may have a million clicks), the quarters then put
+    # on the organization's dates here: every zone's offset is a whole number of quarters (India's
+    # +5:30 and Nepal's +5:45 too), so no quarter straddles a local midnight.
+    quarter = (LinkClick.clicked_ms // QUARTER_MS).label("quarter")
     by_day: Counter = Counter()
-    by_referrer: Counter = Counter()
-    for clicked, host, _ in rows:
-        by_day[datetime.fromtimestamp(clicked / 1000, zone).date().isoformat()] += 1
-        by_referrer[host or "(direct)"] += 1
-    return {"clicks": len(rows), "unique_clicks": len({visitor for _, _, visitor in rows}),
+    for start, count in session.exec(select(quarter, func.count()).where(mine).group_by(quarter)).all():
+        by_day[datetime.fromtimestamp(int(start) * QUARTER_MS / 1000, zone).date().isoformat()] += count
+    referrers = session.exec(select(LinkClick.referrer_host, func.count().label("n")).where(mine)
+                             .group_by(LinkClick.referrer_host).order_by(func.count().desc()).limit(20)).all()
+    return {"clicks": clicks, "unique_clicks": unique,
             "by_day": [{"date": day, "clicks": count} for day, count in sorted(by_day.items())],
-            "by_referrer": [{"host": host, "clicks": count} for host, count in by_referrer.most_common(20)],
+            "by_referrer": [{"host": host or "(direct)", "clicks": count} for host, count in referrers],
             "conversations": _conversations(session, link)}
 
 

@@ -119,3 +119,23 @@ def test_a_key_for_some_numbers_and_another_organization_see_only_their_own(line
 
 def test_is_person_tells_previews_from_people():
     assert clicks.is_person(PHONE_UA) and not clicks.is_person("WhatsApp/2.24.1 i") and not clicks.is_person("")
+
+
+def test_clicks_fall_on_the_organizations_own_dates_even_half_an_hour_off(line):
+    """India is UTC+5:30: a click at 23:50 and one at 00:10 local are on two dates."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from appliance.chat_links.models import LinkClick
+    from appliance.core import runtime
+    from appliance.core.db import insert_many
+    link = _make(line)
+    line.api.patch(f"/organizations/{line.org_id}", {"timezone": "Asia/Kolkata"}, token=line.owner["token"])
+    zone = ZoneInfo("Asia/Kolkata")
+    times = [datetime(2026, 11, 20, 23, 50, tzinfo=zone), datetime(2026, 11, 21, 0, 10, tzinfo=zone)]
+    with runtime.get().db.unit_of_work(write=True) as session:
+        insert_many(session, LinkClick.__table__, [{"link_id": link["id"], "clicked_ms": int(t.timestamp() * 1000),
+                                                    "referrer_host": None, "agent_family": "android", "visitor": str(n)}
+                                                   for n, t in enumerate(times)])
+    stats = line.get(f"/chatapp-links/{link['id']}/stats")
+    assert stats["byDay"] == [{"date": "2026-11-20", "clicks": 1}, {"date": "2026-11-21", "clicks": 1}]
