@@ -38,17 +38,19 @@ def _check(session: Session, actor: OrgActor, rule: BotRule) -> None:
     if rule.action == "NONE" and not rule.reply.strip() and not rule.image_id:
         raise Invalid("A rule must reply, act, or both.", code="bot_rule_does_nothing",
                       errors={"reply": ["Write a reply, or choose an action."]})
-    if rule.action == "START_FLOW":
-        if not rule.flow_id:
-            raise Invalid("START_FLOW needs flowId.", errors={"flowId": ["Required for START_FLOW."]})
+    if rule.action == "START_FLOW" and not rule.flow_id:
+        raise Invalid("START_FLOW needs flowId.", errors={"flowId": ["Required for START_FLOW."]})
+    if rule.action == "ADD_TAG" and not rule.tag_id:
+        raise Invalid("ADD_TAG needs tagId.", errors={"tagId": ["Required for ADD_TAG."]})
+    # Ids are checked whenever given, whatever the action: a flow or tag of nobody's would be kept
+    # (and refused by the database as a 500) for an action that does not even use it.
+    if rule.flow_id:
         try:
             flows.access_flow(session, actor=actor, flow_id=rule.flow_id)
         except NotFound:
             raise Invalid("No bot flow with this id in this organization.", code="bot_flow_not_found",
                           errors={"flowId": ["Unknown flow."]}) from None
-    if rule.action == "ADD_TAG":
-        if not rule.tag_id:
-            raise Invalid("ADD_TAG needs tagId.", errors={"tagId": ["Required for ADD_TAG."]})
+    if rule.tag_id:
         try:
             tags_service.access_tag(session, actor=actor, tag_id=rule.tag_id)
         except NotFound:

@@ -68,6 +68,9 @@ def test_rules_are_created_listed_by_priority_changed_and_deleted(line, api):
     ({"name": "x", "keywords": ["a"], "reply": "y", "phoneNumberIds": ["01a20000-0000-7000-8000-000000000000"]},
      "phoneNumberIds"),
     ({"name": "x", "keywords": ["a"], "reply": "y", "priority": -1}, "priority"),
+    # an unknown flow or tag is refused even when the action does not use it (it was a 500: the fuzz found it)
+    ({"name": "x", "keywords": ["a"], "reply": "y", "flowId": "01a20000-0000-7000-8000-000000000000"}, "flowId"),
+    ({"name": "x", "keywords": ["a"], "reply": "y", "tagId": "01a20000-0000-7000-8000-000000000000"}, "tagId"),
 ])
 def test_every_field_and_rule_is_checked_when_saved(line, api, body, field):
     answer = api.post(_rules(line), body, token=line.owner["token"])
