@@ -15,6 +15,7 @@ from appliance.attendance.models import OFFLINE, AttendanceSession
 from appliance.core import clock, events, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, Invalid
+from appliance.users.models import User
 
 MAX_LENGTH_MS = 7 * 24 * 3600 * 1000  # longer is a forgotten session; views look back this far
 HISTORY_DAYS = 30
@@ -31,8 +32,7 @@ def _announce(session: Session, row: AttendanceSession, name: str, before: str, 
 
 
 def _name(session: Session, organization_id: str, user_id: str) -> str:
-    agent = rules.members(session, organization_id).get(user_id)
-    return agent.name if agent else user_id
+    return session.exec(select(User.name).where(User.id == user_id)).first() or user_id
 
 
 def live(row: AttendanceSession, at: int | None = None) -> AttendanceSession:

@@ -13,11 +13,11 @@ from appliance.attendance.models import AttendanceSession
 from appliance.core.actor import OrgActor
 
 
-def _team_context(session: Session, organization_id: str, first: date, last: date, with_sessions: set[str] = frozenset()):
-    organization = rules.organization(session, organization_id)
+def _team_context(session: Session, organization_id: str, with_sessions: set[str] = frozenset()):
+    """The rules, the agents the views count and what is expected of each."""
     settings = rules.settings_of(session, organization_id)
     team = rules.tracked(session, organization_id, with_sessions)
-    return organization, settings, team, rules.plans(session, organization_id, team)
+    return settings, team, rules.plans(session, organization_id, team)
 
 
 def _worked_in(session: Session, organization_id: str, first: date, last: date, timezone: str) -> set[str]:
@@ -59,7 +59,7 @@ def team_status(session: Session, *, actor: OrgActor) -> dict:
     day = rules.today(organization.timezone)
     open_rows = {row.user_id: row for row in session.exec(select(AttendanceSession).where(
         AttendanceSession.organization_id == actor.organization_id, AttendanceSession.ended_ms.is_(None)))}
-    _, settings, team, plans = _team_context(session, actor.organization_id, day, day, set(open_rows))
+    settings, team, plans = _team_context(session, actor.organization_id, set(open_rows))
     now = sessions.now_ms()
     judged = days.judged(session, organization, settings, plans, day, day, now)
     agents = []
@@ -80,7 +80,7 @@ def team_status(session: Session, *, actor: OrgActor) -> dict:
 def day(session: Session, *, actor: OrgActor, on: date) -> dict:
     organization = rules.organization(session, actor.organization_id)
     worked = _worked_in(session, actor.organization_id, on, on, organization.timezone)
-    _, settings, team, plans = _team_context(session, actor.organization_id, on, on, worked)
+    settings, team, plans = _team_context(session, actor.organization_id, worked)
     judged = days.judged(session, organization, settings, plans, on, on, sessions.now_ms())
     agents = [{"agent_user_id": user_id, "name": agent.name, "work_mode": plans[user_id].work_mode,
                **judged[user_id][0]} for user_id, agent in team.items()]
@@ -100,7 +100,7 @@ def report(session: Session, *, actor: OrgActor, first: date | None = None, last
     sessions.check_range(first, last)
     earlier = days.previous_range(first, last)
     worked = _worked_in(session, actor.organization_id, earlier[0] if compare else first, last, organization.timezone)
-    _, settings, team, plans = _team_context(session, actor.organization_id, first, last, worked)
+    settings, team, plans = _team_context(session, actor.organization_id, worked)
     now = sessions.now_ms()
     current = days.judged(session, organization, settings, plans, first, last, now)
     previous = days.judged(session, organization, settings, plans, *earlier, now) if compare else None

@@ -19,7 +19,7 @@ from appliance.chat_links.models import ChatLink, LinkClick
 from appliance.conversations.models import Conversation
 from appliance.core import clock, runtime, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.errors import Invalid
+from appliance.core.errors import Invalid, NotFound
 from appliance.messages.models import Message
 from appliance.organizations.models import Organization
 from appliance.phone_numbers import service as phone_numbers_service
@@ -73,9 +73,7 @@ def access_link(session: Session, *, actor: OrgActor, link_id: str) -> ChatLink:
 def _number(session: Session, actor: OrgActor, phone_number_pk: str):
     try:
         return phone_numbers_service.access_phone_number(session, actor=actor, phone_number_pk=phone_number_pk)
-    except Exception as exc:  # noqa: BLE001  (a 404 of the number is this body's 400)
-        if getattr(exc, "code", None) == "phone_number_not_allowed":
-            raise
+    except NotFound:  # the number named in the body: this body's 400
         raise Invalid("Use a connected number of this organization.", code="phone_number_not_found",
                       errors={"phoneNumberId": ["Unknown number."]}) from None
 

@@ -15,6 +15,7 @@ from appliance.console import forms
 from appliance.console.attendance import MANAGE, page
 from appliance.console.common import back, console_pages, org_actor
 from appliance.core.errors import AppError, Invalid
+from appliance.core.schema import camelcase
 from appliance.http.browser import signed_in_page
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
@@ -26,11 +27,6 @@ _BOOLEANS = ("enabled", "require_jornada_for_inbox", "require_active_to_attend",
              "close_at_shift_end", "allow_overtime", "include_open_sessions")
 _NUMBERS = ("inactivity_minutes", "late_grace_min", "early_leave_grace_min", "absence_min_worked_min")
 _CHOICES = ("worked_counting", "day_attribution", "payroll_period")
-
-
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part.title() for part in rest)
 
 
 # The rules ---------------------------------------------------------------------------------------
@@ -53,9 +49,9 @@ def attendance_settings(org_id):
 @signed_in_page
 def attendance_settings_save(org_id):
     actor = org_actor(org_id, MANAGE)
-    body = {_camel(name): bool(request.form.get(name)) for name in _BOOLEANS}
-    body |= {_camel(name): forms.text(name, 6) for name in _NUMBERS if forms.text(name, 6)}
-    body |= {_camel(name): forms.text(name, 20) for name in _CHOICES if forms.text(name, 20)}
+    body = {camelcase(name): bool(request.form.get(name)) for name in _BOOLEANS}
+    body |= {camelcase(name): forms.text(name, 6) for name in _NUMBERS if forms.text(name, 6)}
+    body |= {camelcase(name): forms.text(name, 20) for name in _CHOICES if forms.text(name, 20)}
     try:
         rules.do_update_settings(db_session(), actor=actor, **check_form(AttendanceSettingsPatchSchema(), body))
     except AppError as error:

@@ -82,11 +82,8 @@ def link(org_id, link_id):
 @signed_in_page
 def link_update(org_id, link_id):
     actor = org_actor(org_id, "links:write")
-    body = _body(False)
     try:
-        service.do_update(db_session(), actor=actor, link_id=str(link_id),
-                          **check_form(ChatLinkUpdateSchema(), {**body, "campaignTag": body["campaignTag"],
-                                                                "prefilledMessage": body["prefilledMessage"]}))
+        service.do_update(db_session(), actor=actor, link_id=str(link_id), **check_form(ChatLinkUpdateSchema(), _body(False)))
     except AppError as error:
         return _link_page(actor, str(link_id), error)
     return back("console_pages.link", "saved", org_id=actor.organization_id, link_id=link_id)
