@@ -33,3 +33,4 @@ from appliance.shift_reminders import models as shift_reminders_models  # noqa: 
 from appliance.chat_links import models as chat_links_models  # noqa: F401
 from appliance.link_pages import models as link_pages_models  # noqa: F401
 from appliance.orders import models as orders_models  # noqa: F401
+from appliance.surveys import models as surveys_models  # noqa: F401

@@ -35,7 +35,7 @@ LAYERS: list[tuple[str, frozenset[str]]] = [
                           "memberships", "invitations", "api_keys", "oauth", "wabas", "phone_numbers",
                           "templates", "business_profiles", "contacts", "contact_lists", "tags", "conversations", "messages",
                           "whatsapp_flows", "bots", "team_tasks", "quick_replies", "services_catalog", "knowledge", "ai_agents",
-                          "broadcasts", "outbound_webhooks", "push", "attendance", "shift_reminders", "chat_links", "link_pages", "orders"})),
+                          "broadcasts", "outbound_webhooks", "push", "attendance", "shift_reminders", "chat_links", "link_pages", "orders", "surveys"})),
     ("http", frozenset({"http"})),
     ("core", frozenset({"core"})),
     ("protocol", frozenset({"graph_api", "ai_providers"})),

@@ -39,10 +39,3 @@ def needed_capabilities(fields: dict) -> list[str]:
     return needed
 
 
-# Countries whose customers the bot's own words address in Spanish (a list's button, a default
-# error text, the day of {apertura}); elsewhere English.
-SPANISH_COUNTRIES = frozenset("AR BO CL CO CR CU DO EC ES GQ GT HN MX NI PA PE PR PY SV UY VE".split())
-
-
-def customer_language(country: str | None) -> str:
-    return "es" if (country or "").upper() in SPANISH_COUNTRIES else "en"

@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 from appliance.ai_agents.models import BotAgent
 from appliance.bots import ai_step, replies, snapshots
-from appliance.bots.config import customer_language
+from appliance.core.locales import customer_language
 from appliance.bots.matching import CompiledRule, compile_rule, first_match, normalize
 from appliance.bots.models import BotFlow
 from appliance.contacts import service as contacts_service

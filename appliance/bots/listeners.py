@@ -1,6 +1,7 @@
 """The bot hears what happens in conversations through the outbox:
 - a customer's message on a number whose bot is on makes the conversation's turn due after the
-  debounce (a burst pushes it back: one answer for the burst) and cancels a pending follow-up;
+  debounce (a burst pushes it back: one answer for the burst) and cancels a pending follow-up,
+  unless it answers a survey (surveys/answers.py);
 - a person's message (the inbox, the Business app) supersedes what the bot was about to say;
 - a bot message the network refused is logged (FAILED), never silent;
 - a conversation closing ends its flow and its follow-ups; the next one is welcomed again.
@@ -23,6 +24,7 @@ from appliance.core import clock, events
 from appliance.core.db import read_row
 from appliance.core.events import Event
 from appliance.messages.models import Message
+from appliance.surveys import answers as survey_answers
 
 
 # The listeners' names are their outbox cursors: renaming one would hear every past event again.
@@ -46,6 +48,8 @@ def _customer_wrote(session: Session, states: States, conversation_id: str, mess
     config = read_row(session, BotConfig.__table__, phone_number_pk=conversation.phone_number_pk)
     if config is None or not config.enabled or config.mode == "OFF":
         return
+    if survey_answers.claims(session, conversation_id=conversation_id, message_id=message_id):
+        return  # an answer to a survey is the survey's: the bot does not wake for it
     state = states.get(conversation_id)
     if state is not None and state.answered_through and message_id <= state.answered_through:
         return  # answered already, with the burst it came in

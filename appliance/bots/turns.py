@@ -37,6 +37,7 @@ from appliance.messages.sending.compose import CAPTION_MAX
 from appliance.messages.models import Message
 from appliance.organizations.models import Organization
 from appliance.team_tasks import service as team_tasks
+from appliance.surveys import answers as survey_answers
 
 AI_MODES = ("RULES_PLUS_AI_FALLBACK", "AI_AGENT")
 
@@ -138,6 +139,10 @@ def _take_turn(session: Session, state: SimpleNamespace, conversation: Conversat
     if not messages:
         return
     state.answered_through = messages[-1].id
+    answers = survey_answers.claimed(session, conversation.id, messages)
+    messages = [message for message in messages if message.id not in answers]  # the survey's, not the bot's
+    if not messages:
+        return
     turn = new_turn(session, state, conversation, config, now)
     turn.messages = list(messages)
     turn.text = "\n".join(t for t in (message_text.plain_text(m.type, m.payload) for m in messages) if t)

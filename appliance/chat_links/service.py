@@ -21,7 +21,7 @@ from appliance.core import clock, runtime, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid, NotFound
 from appliance.messages.models import Message
-from appliance.organizations.models import Organization
+from appliance.organizations.zones import zone_of
 from appliance.phone_numbers import service as phone_numbers_service
 
 SLUG_ALPHABET = string.ascii_letters + string.digits  # 62^8: not guessable by walking addresses
@@ -120,7 +120,7 @@ def stats(session: Session, *, actor: OrgActor, link_id: str) -> dict:
     organization's time zone, per referring site, and the conversations it started: new conversations
     on its number within 7 days whose customer's first message is the prefilled text."""
     link = access_link(session, actor=actor, link_id=link_id)
-    zone = _zone(session, actor.organization_id)
+    zone = zone_of(session, actor.organization_id)
     mine = LinkClick.link_id == link.id
     clicks, unique = session.exec(select(func.count(), func.count(LinkClick.visitor.distinct())).where(mine)).one()
     # Counted in SQL by quarters of an hour (a link may have a million clicks), the quarters then put
@@ -144,12 +144,6 @@ def click_counts(session: Session, link_ids: list[str]) -> dict[str, int]:
         return {}
     return dict(session.exec(select(LinkClick.link_id, func.count()).where(LinkClick.link_id.in_(link_ids))
                              .group_by(LinkClick.link_id)).all())
-
-
-def _zone(session: Session, organization_id: str):
-    from zoneinfo import ZoneInfo
-    name = session.exec(select(Organization.timezone).where(Organization.id == organization_id)).first()
-    return ZoneInfo(name or "UTC")
 
 
 def _conversations(session: Session, link: ChatLink) -> int:

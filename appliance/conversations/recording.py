@@ -89,6 +89,20 @@ def do_record_echo(session: Session, *, number, contact_id: str, at: datetime, p
     return found.id
 
 
+def do_keep_closed(session: Session, *, conversation_id: str, closed_at: datetime) -> None:
+    """A conversation the customer reopened only to answer automation (a survey) is closed again as
+    it was: read, nobody owing an answer."""
+    table = Conversation.__table__
+    found = read_row(session, table, id=conversation_id, remember=False)
+    if found is None or found.status != "open":
+        return
+    update_by_id(session, table, found.id, {"status": "closed", "closed_at": closed_at, "unread": False,
+                                            "awaiting_reply_since": None, "wait_notified_at": None,
+                                            "updated_at": clock.now()})
+    events.emit(session, events.CONVERSATION_UPDATED, organization_id=found.organization_id,
+                conversationId=found.id, phoneNumberId=found.phone_number_pk, changes=["status"], reopened=False)
+
+
 def find_window(session: Session, *, phone_number_pk: str, contact_id: str):
     """The conversation of (number, contact) as a plain row, or None: `last_inbound_at` says
     whether the 24-hour window is open."""

@@ -18,18 +18,10 @@ from appliance.core import clock
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid, NotFound
 from appliance.memberships import service as memberships_service
-from appliance.organizations.models import Organization
+from appliance.organizations.zones import zone_of
 
 RECENT_DAYS = 7
 METRICS = ("volume", "late", "avgResponse")
-
-
-def _zone(session: Session, organization_id: str) -> ZoneInfo:
-    organization = session.get(Organization, organization_id)
-    try:
-        return ZoneInfo(organization.timezone or "UTC")
-    except Exception:  # an unknown zone name stored before validation: UTC rather than failing
-        return ZoneInfo("UTC")
 
 
 def _activity(session: Session, organization_id: str, since: datetime, user_id: str | None = None) -> list[InboxActivity]:
@@ -100,7 +92,7 @@ def agent_detail(session: Session, *, actor: OrgActor, user_id: str, days: int |
     member = next((m for m in memberships_service.list_members(session, actor=actor) if m.user_id == user_id), None)
     if member is None:
         raise NotFound("No member with this user id in this organization.", code="member_not_found")
-    zone = _zone(session, actor.organization_id)
+    zone = zone_of(session, actor.organization_id)
     since, until = _days(days, since, until, zone)
     settings = inbox_settings.read_settings(session, actor.organization_id, "workload")
     load = _open_load(session, actor, timedelta(minutes=settings["sla_minutes"]), timedelta(minutes=settings["stale_minutes"]))
@@ -115,7 +107,7 @@ def agent_detail(session: Session, *, actor: OrgActor, user_id: str, days: int |
 
 def activity_trends(session: Session, *, actor: OrgActor, days: int) -> list[dict]:
     """Per day: conversations that came in (new or reopened by the customer), closed, customer messages."""
-    zone = _zone(session, actor.organization_id)
+    zone = zone_of(session, actor.organization_id)
     since, until = _days(days, None, None, zone)
     grouped = _by_day(_activity(session, actor.organization_id, _start_of(since, zone)), zone)
     return [{"date": day.isoformat(), "incoming": sum(r.incoming for r in grouped.get(day, [])),
@@ -127,7 +119,7 @@ def activity_trends(session: Session, *, actor: OrgActor, days: int) -> list[dic
 def activity_heatmap(session: Session, *, actor: OrgActor, days: int, metric: str) -> dict:
     """Weekday (0 = Monday) by hour of the organization's day: customer messages (volume), answers
     later than the SLA (late), or the average wait for an answer in seconds (avgResponse)."""
-    zone = _zone(session, actor.organization_id)
+    zone = zone_of(session, actor.organization_id)
     since, _ = _days(days, None, None, zone)
     sums = [[0] * 24 for _ in range(7)]
     counts = [[0] * 24 for _ in range(7)]

@@ -34,7 +34,7 @@ class ChatMessageSchema(ApiSchema):
     sent_from = fields.String(allow_none=True, metadata={
         "description": "business_app: written in the WhatsApp Business app of a coexistence number (an echo)"})
     sent_by = fields.String(allow_none=True, metadata={
-        "description": "out: bot, user (a person) or api (an API key); null for the customer's messages"})
+        "description": "out: bot, survey, broadcast, user (a person) or api (an API key); null for the customer's messages"})
     sent_by_user_id = fields.String(allow_none=True)
     error_code = fields.Integer(allow_none=True, metadata={
         "description": "The network's error code; negative codes are the appliance's own (docs/api.md)"})

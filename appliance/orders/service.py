@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from appliance.bots.config import customer_language
+from appliance.core.locales import customer_language
 from appliance.contacts.models import Contact
 from appliance.core import clock, pagination, tenancy
 from appliance.core.actor import OrgActor
