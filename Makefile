@@ -45,6 +45,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_webhooks.py
 	$(BIN)/python tests/bench/bench_attendance.py
 	$(BIN)/python tests/bench/bench_links.py
+	$(BIN)/python tests/bench/bench_surveys.py
 
 # The folders of appliance/ by layer and the imports between them; fails on a cycle or an upward
 # import (tests/core/test_layers.py checks the same in the suite).

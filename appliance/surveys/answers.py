@@ -18,7 +18,7 @@ from appliance.core.db import insert_many
 from appliance.core.events import Event
 from appliance.core.ids import new_id
 from appliance.messages.models import Message
-from appliance.surveys import sender
+from appliance.surveys import sender, tallies
 from appliance.surveys.config import score_of
 from appliance.surveys.models import SurveyAnswer, SurveyDelivery
 
@@ -107,10 +107,12 @@ def _record_tap(session: Session, message: Message, delivery_id: str, question: 
     insert_many(session, SurveyAnswer.__table__, [{
         "id": new_id(), "organization_id": delivery.organization_id, "delivery_id": delivery.id,
         "message_id": message.id, "question_index": question, "question": asked["text"][:1024], "option_index": option,
-        "option": asked["options"][option][:24], "score": score, "closed_at": delivery.closed_at, "answered_at": now}],
-        or_ignore=True)
+        "option": asked["options"][option][:24], "score": score, "answered_at": now}])
+    tallies.answered(session, delivery, question=question, option=option, score=score,
+                     texts=(asked["text"][:1024], asked["options"][option][:24]))
     if question == 0:
-        delivery.status, delivery.score, delivery.answered_at = "answered", score, now
+        tallies.move(session, delivery, "answered")
+        delivery.score, delivery.answered_at = score, now
     if question + 1 < len(delivery.questions) or delivery.ask_comment:
         _next(session, delivery, question + 1, now)
     else:

@@ -18,7 +18,7 @@ from appliance.core.db import insert_many
 from appliance.core.events import Event
 from appliance.core.ids import new_id
 from appliance.messages.models import Message
-from appliance.surveys import sender
+from appliance.surveys import sender, tallies
 from appliance.surveys.models import SurveyConfig, SurveyDelivery
 
 
@@ -36,8 +36,12 @@ def decide_surveys(session: Session, batch: list[Event]) -> None:
         config = configs[conversation.organization_id]
         if config is not None and config.active:
             rows.append(_decision(session, config, conversation))
+    decided = set(session.exec(select(SurveyDelivery.conversation_id, SurveyDelivery.closed_at).where(
+        SurveyDelivery.conversation_id.in_([row["conversation_id"] for row in rows]))).all()) if rows else set()
+    rows = [row for row in rows if (row["conversation_id"], row["closed_at"]) not in decided]  # a repeated event
     if rows:
-        insert_many(session, SurveyDelivery.__table__, rows, or_ignore=True)  # a repeated event: the same close
+        insert_many(session, SurveyDelivery.__table__, rows)
+        tallies.added(session, rows)
         if any(row["status"] == "scheduled" for row in rows):
             sender.send_after_commit(session, min(row["due_at"] for row in rows if row["due_at"]))
 

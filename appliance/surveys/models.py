@@ -39,9 +39,7 @@ class SurveyDelivery(SQLModel, table=True):
     survey per close, whatever repeats the event) and the date results are counted by."""
     __tablename__ = "survey_deliveries"
     __table_args__ = (UniqueConstraint("conversation_id", "closed_at", name="uq_survey_deliveries_close"),
-                      # The results: counts, scores and agents of a date range, read from the index alone.
-                      Index("ix_survey_deliveries_org_closed", "organization_id", "closed_at", "status", "score",
-                            "agent_user_id", "unsent_reason"),
+                      Index("ix_survey_deliveries_org_closed", "organization_id", "closed_at"),
                       Index("ix_survey_deliveries_comments", "organization_id", "closed_at",
                             sqlite_where=text("comment IS NOT NULL"), postgresql_where=text("comment IS NOT NULL")),
                       Index("ix_survey_deliveries_due", "status", "due_at"),
@@ -81,15 +79,12 @@ class SurveyDelivery(SQLModel, table=True):
 
 
 class SurveyAnswer(SQLModel, table=True):
-    """One tapped option. `closed_at` is the delivery's, copied so the results' breakdown is one
-    covering index range, however many answers there are."""
+    """One tapped option, with the texts the customer saw."""
     __tablename__ = "survey_answers"
-    __table_args__ = (UniqueConstraint("delivery_id", "question_index", name="uq_survey_answers_question"),
-                      Index("ix_survey_answers_org_closed", "organization_id", "closed_at", "question_index",
-                            "option_index", "question", "option"))
+    __table_args__ = (UniqueConstraint("delivery_id", "question_index", name="uq_survey_answers_question"),)
 
     id: str = Field(default_factory=new_id, primary_key=True)
-    organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE")
+    organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE", index=True)
     delivery_id: str = Field(foreign_key="survey_deliveries.id", ondelete="CASCADE")
     message_id: str | None = Field(default=None, max_length=36)  # the customer's tap
     question_index: int
@@ -97,5 +92,21 @@ class SurveyAnswer(SQLModel, table=True):
     option_index: int
     option: str = Field(max_length=24)
     score: int
-    closed_at: datetime = Field(sa_type=UTCDateTime)
     answered_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class SurveyTally(SQLModel, table=True):
+    """The results' counters per organization and day (its date, in its zone, of the close), kept by
+    the writers (tallies.py): the results of a year read a few thousand of these rows instead of
+    every survey. kind `status`: key the status (`unsent:<reason>`, `cancelled:<reason>`);
+    `option`: key `<question>:<option>`, label the texts; `agent`: key the user id ('' for none),
+    question 1's answers and their scores."""
+    __tablename__ = "survey_tallies"
+
+    organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE", primary_key=True)
+    day: str = Field(max_length=10, primary_key=True)  # YYYY-MM-DD
+    kind: str = Field(max_length=10, primary_key=True)
+    key: str = Field(max_length=60, primary_key=True)
+    count: int = 0
+    score_sum: int = 0
+    label: str | None = Field(default=None, max_length=1100)  # option: "question\u241foption", the newest

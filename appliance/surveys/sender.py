@@ -31,6 +31,7 @@ from appliance.core.locales import customer_language
 from appliance.core.queue import huey
 from appliance.messages.sending.service import Outgoing, do_send
 from appliance.organizations.models import Organization
+from appliance.surveys import tallies
 from appliance.surveys.models import SurveyConfig, SurveyDelivery
 
 log = logging.getLogger("appliance.surveys")
@@ -86,14 +87,14 @@ def send_due(database, now: datetime | None = None) -> int:
 
 def _time_out(session: Session, delivery: SurveyDelivery, now: datetime) -> None:
     if delivery.status == "sent":
-        delivery.status = "expired"
+        tallies.move(session, delivery, "expired")
     delivery.finished_at = delivery.updated_at = now
     session.add(delivery)
 
 
 def _mark_unsent(session: Session, delivery: SurveyDelivery, reason: str, now: datetime, *,
                  status: str = "unsent") -> None:
-    delivery.status, delivery.unsent_reason = status, reason[:40]
+    tallies.move(session, delivery, status, reason[:40])
     delivery.finished_at = delivery.updated_at = now
     session.add(delivery)
 
@@ -126,7 +127,8 @@ def _send_first(session: Session, delivery: SurveyDelivery, now: datetime) -> No
     except AppError as error:
         return _mark_unsent(session, delivery, "window_closed" if error.code == "outside_service_window" else error.code,
                             now)
-    delivery.status, delivery.sent_at = "sent", now
+    tallies.move(session, delivery, "sent")
+    delivery.sent_at = now
     session.add(delivery)
 
 

@@ -230,3 +230,32 @@ def test_results_check_their_range_and_another_organization_sees_nothing(line, a
     token = api.signup(email="otra@example.com")["tokens"]["accessToken"]
     assert api.get(f"/organizations/{line.org_id}/surveys/results", token=token).status_code in (403, 404)
     assert api.patch(f"/organizations/{line.org_id}/surveys/config", {"active": True}, token=token).status_code in (403, 404)
+
+
+def test_the_counters_agree_with_a_recount_of_the_surveys(line):
+    """Every status change moved the daily counters; counting again from the rows gives the same."""
+    from sqlmodel import select
+
+    from appliance.surveys import tallies
+    from appliance.surveys.models import SurveyTally
+
+    _config(line, active=True, delayMinutes=0, questions=QUESTIONS, cooldownDays=0)
+    conversation = _conversation(line)
+    _close(line, conversation["id"])
+    button = _sent(line)[-1]["interactive"]["action"]["buttons"][1]
+    _tap(line, button["reply"]["id"], button["reply"]["title"])
+    line.customer_writes({"type": "text", "text": {"body": "otra"}})
+    line.deliver()
+    _close(line, conversation["id"])
+    _due(60 * 24 * 2)  # the second survey's question times out... and its window too
+    database = runtime.get().db
+
+    def counters():
+        with database.unit_of_work(write=False) as session:
+            return sorted((t.day, t.kind, t.key, t.count, t.score_sum, t.label) for t in session.exec(
+                select(SurveyTally).where(SurveyTally.organization_id == line.org_id, SurveyTally.count != 0)).all())
+    kept = counters()
+    with database.unit_of_work(write=True) as session:
+        tallies.rebuild(session, line.org_id)
+    assert counters() == kept
+    assert {(kind, key) for _, kind, key, *_ in kept} >= {("status", "answered"), ("option", "0:1"), ("status", "expired")}
