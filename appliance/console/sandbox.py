@@ -33,6 +33,28 @@ def sandbox_customer_writes(org_id):
     sandbox_service.check_customer_writes(db_session(), sandbox.simulator(), actor=actor,
                                           phone_number_pk=forms.text("phone_number_pk", 40),
                                           text=request.form.get("text", "")[:5000])
+    return _played(actor)
+
+
+@console_pages.post("/console/<uuid:org_id>/sandbox/customer/tap")
+@signed_in_page
+def sandbox_customer_taps(org_id):
+    """From a sandbox conversation: the simulated customer taps one of the buttons or list rows
+    they were sent (a bot's flow, a survey)."""
+    actor = org_actor(org_id, "conversations:read")
+    sandbox_service.check_customer_taps(db_session(), sandbox.simulator(), actor=actor,
+                                        phone_number_pk=forms.text("phone_number_pk", 40), kind=forms.text("kind", 20),
+                                        reply_id=forms.text("reply_id", 300), title=forms.text("title", 40))
+    return _played(actor)
+
+
+def _played(actor):
+    """With JavaScript a 204 (what the customer did arrives by the live stream); without, back to
+    the conversation it was played in (or the inbox)."""
     if request.headers.get("X-Requested-With") == "fetch":
         return "", 204
+    conversation_id = forms.optional("conversation_id", 40)
+    if conversation_id:
+        return redirect(url_for("inbox_pages.conversation_page", org_id=actor.organization_id,
+                                conversation_id=conversation_id))
     return redirect(url_for("inbox_pages.page", org_id=actor.organization_id))

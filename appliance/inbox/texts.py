@@ -26,7 +26,9 @@ TEXTS = Texts(
         "status": "Status", "close": "Close", "reopen": "Reopen", "category": "Category", "resolution": "Resolution",
         "snooze": "Snooze", "snooze_1h": "1 hour", "snooze_tomorrow": "Until tomorrow", "snooze_week": "One week",
         "pin": "Pin", "unpin": "Unpin", "mark_unread": "Mark unread",
-        "handoff": "A person was requested", "return_to_bot": "Return to bot", "bot": "Bot",
+        "handoff": "A person was requested", "return_to_bot": "Return to bot", "bot": "Bot", "survey": "Survey",
+        "as_customer": "Play the sandbox's customer", "tap_as_customer": "Tap as the customer: {title}",
+        "write_as_customer": "Write as the customer", "send_as_customer": "Send as the customer",
         "reply_quick": "Write a reply (type / for quick replies)", "quick_replies": "Quick replies",
         "bot_kinds": KINDS_EN, "bot_reasons": REASONS_EN,
         "ai_passages": "Passages it read: {n}", "ai_no_passages": "No passage of the knowledge base fitted; it "
@@ -79,7 +81,9 @@ TEXTS = Texts(
         "status": "Estado", "close": "Cerrar", "reopen": "Reabrir", "category": "Categoría", "resolution": "Resolución",
         "snooze": "Posponer", "snooze_1h": "1 hora", "snooze_tomorrow": "Hasta mañana", "snooze_week": "Una semana",
         "pin": "Fijar", "unpin": "Desfijar", "mark_unread": "Marcar como no leída",
-        "handoff": "Se pidió una persona", "return_to_bot": "Devolver al bot", "bot": "Bot",
+        "handoff": "Se pidió una persona", "return_to_bot": "Devolver al bot", "bot": "Bot", "survey": "Encuesta",
+        "as_customer": "Hacer de cliente del sandbox", "tap_as_customer": "Tocar como el cliente: {title}",
+        "write_as_customer": "Escribir como el cliente", "send_as_customer": "Enviar como el cliente",
         "reply_quick": "Escribe una respuesta (/ para respuestas rápidas)", "quick_replies": "Respuestas rápidas",
         "bot_kinds": KINDS_ES, "bot_reasons": REASONS_ES,
         "ai_passages": "Fragmentos que leyó: {n}", "ai_no_passages": "Ningún fragmento de la base de conocimiento "

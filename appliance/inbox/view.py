@@ -102,6 +102,7 @@ class ConversationView:
     templates: list = field(default_factory=list)
     older_cursor: str | None = None
     quick_replies: list = field(default_factory=list)
+    played: bool = False  # the sandbox's simulated customer: people may tap their buttons and write as them
 
 
 @dataclass
@@ -154,7 +155,11 @@ def conversation_view(session: Session, actor: OrgActor, conversation_id: str) -
                             members=[m for m in memberships_service.list_members(session, actor=actor) if not m.suspended],
                             tags=tags_service.list_tags(session, actor=actor), templates=templates,
                             older_cursor=page.older_cursor,
-                            quick_replies=quick_replies_service.list_quick_replies(session, actor=actor))
+                            quick_replies=quick_replies_service.list_quick_replies(session, actor=actor),
+                            played=sandbox_service.plays_customer(
+                                session, organization_id=actor.organization_id,
+                                phone_number_pk=conversation.phone_number_pk,
+                                wa_id=conversation.contact.wa_id if conversation.contact else None))
 
 
 def template_fields(template: Template) -> dict:

@@ -77,16 +77,40 @@ def do_try_sandbox(session: Session, simulator, *, actor: OrgActor, webhook_url:
 SIMULATED_CUSTOMER = ("5215550001234", "Cliente de prueba")
 
 
-def check_customer_writes(session: Session, simulator, *, actor: OrgActor, phone_number_pk: str, text: str) -> str:
-    """The simulated customer writes `text` to one of the organization's sandbox numbers; the
-    simulator posts the webhook as Meta would. Answers the message's wamid."""
+def _played_number(session: Session, actor: OrgActor, phone_number_pk: str) -> PhoneNumber:
     number = next((n for n in sandbox_numbers(session, organization_id=actor.organization_id)
                    if n.id == phone_number_pk), None)
     if number is None:
         raise NotFound("No sandbox number with this id in this organization.", code="sandbox_number_not_found")
+    return number
+
+
+def check_customer_writes(session: Session, simulator, *, actor: OrgActor, phone_number_pk: str, text: str) -> str:
+    """The simulated customer writes `text` to one of the organization's sandbox numbers; the
+    simulator posts the webhook as Meta would. Answers the message's wamid."""
+    number = _played_number(session, actor, phone_number_pk)
     text = text.strip()
     if not 0 < len(text) <= 4096:
         raise Invalid("Write between 1 and 4,096 characters.", code="invalid_text",
                       errors={"text": ["Between 1 and 4,096 characters."]})
     wa_id, name = SIMULATED_CUSTOMER
     return simulator.customer_writes(number.phone_number_id, wa_id, {"type": "text", "text": {"body": text}}, name=name)
+
+
+def check_customer_taps(session: Session, simulator, *, actor: OrgActor, phone_number_pk: str, kind: str,
+                        reply_id: str, title: str) -> str:
+    """The simulated customer taps a reply button or a list row of a message they were sent (a
+    bot's flow, a survey): the network's `button_reply` / `list_reply`. Answers the wamid."""
+    number = _played_number(session, actor, phone_number_pk)
+    if kind not in ("button_reply", "list_reply") or not 0 < len(reply_id) <= 256 or not 0 < len(title) <= 24:
+        raise Invalid("A reply button or list row: its id and title.", code="invalid_reply",
+                      errors={"reply": ["A button_reply or list_reply with an id and a title."]})
+    wa_id, name = SIMULATED_CUSTOMER
+    return simulator.customer_writes(number.phone_number_id, wa_id, {
+        "type": "interactive", "interactive": {"type": kind, kind: {"id": reply_id, "title": title}}}, name=name)
+
+
+def plays_customer(session: Session, *, organization_id: str, phone_number_pk: str, wa_id: str | None) -> bool:
+    """Is this the sandbox's simulated customer on a sandbox number (whose part people may play)?"""
+    return wa_id == SIMULATED_CUSTOMER[0] and any(
+        n.id == phone_number_pk for n in sandbox_numbers(session, organization_id=organization_id))

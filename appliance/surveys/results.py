@@ -14,6 +14,7 @@ from appliance.core import clock
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid
 from appliance.organizations.zones import zone_of
+from appliance.surveys import config as survey_config
 from appliance.surveys.models import SurveyDelivery, SurveyTally
 from appliance.surveys.tallies import LABEL_SEPARATOR
 from appliance.users.models import User
@@ -58,7 +59,7 @@ def results(session: Session, *, actor: OrgActor, desde: date | None = None, has
         "response_rate": round(answered / sent, 4) if sent else None,
         "average_score": round(total_score / answered, 2) if answered else None,
         "expired": statuses.get("expired", 0), "scheduled": statuses.get("scheduled", 0),
-        "by_option": _by_option(options),
+        "by_option": _by_option(options, survey_config.config_of(session, actor.organization_id).questions),
         "by_agent": sorted(({"user_id": user_id or None, "name": names.get(user_id), "answered": count,
                              "average_score": round(score / count, 2)} for user_id, (count, score) in agents.items() if count),
                            key=lambda row: (-row["answered"], row["name"] or "")),
@@ -67,11 +68,13 @@ def results(session: Session, *, actor: OrgActor, desde: date | None = None, has
     }
 
 
-def _by_option(options: dict[str, list]) -> list[dict]:
+def _by_option(options: dict[str, list], questions: list[dict]) -> list[dict]:
+    """Every option tapped in the range, and today's options not tapped (0), question by question."""
+    for q, question in enumerate(questions):
+        for o, option in enumerate(question["options"]):
+            options.setdefault(f"{q}:{o}", [0, LABEL_SEPARATOR.join((question["text"], option))])
     rows = []
     for key, (count, label) in options.items():
-        if not count:
-            continue
         question_index, option_index = (int(part) for part in key.split(":"))
         question, _, option = (label or "").partition(LABEL_SEPARATOR)
         rows.append({"question_index": question_index, "question": question, "option_index": option_index,
