@@ -20,8 +20,8 @@ from appliance.settings import Settings, load_settings
 def create_app(settings: Settings | None = None, *, queue_immediate: bool = False,
                migrate: bool = False) -> Flask:
     settings = settings or load_settings()
-    if settings.sandbox:  # the simulator mounted below plays the Graph API
-        settings = settings.replace(graph_api_url=sandbox.graph_url(settings))
+    if settings.sandbox:  # the simulator mounted below plays the Graph API (and Google, unless configured)
+        settings = settings.replace(graph_api_url=sandbox.graph_url(settings), **sandbox.google_settings(settings))
     bootstrap.start(settings, migrate=migrate, queue_immediate=queue_immediate)
 
     app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),

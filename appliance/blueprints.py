@@ -11,6 +11,7 @@ from appliance.chat_links.api import blp as chat_links
 from appliance.link_pages.api import blp as link_pages
 from appliance.orders.api import blp as orders
 from appliance.surveys.api import blp as surveys
+from appliance.agenda.api import blp as agenda, feed_blp as agenda_feed
 from appliance.link_pages.pages import link_pages_public
 from appliance.channels.whatsapp.api import blp as whatsapp_webhook
 from appliance.contact_lists.api import blp as contact_lists
@@ -51,5 +52,6 @@ BLUEPRINTS = (health, auth, users, password, organizations, memberships, members
               templates, contacts, contact_lists, conversations, conversation_messages, tags, messages, live,
               whatsapp_flows, bot_config, bot_rules, bot_flows, bot_activity, bot_images, team_tasks, quick_replies,
               bot_services, bot_knowledge, bot_providers, bot_agents, conversation_agent, broadcasts, webhooks_outbound,
-              push, attendance, shift_reminders, chat_links, link_pages, orders, surveys, whatsapp_webhook)
+              push, attendance, shift_reminders, chat_links, link_pages, orders, surveys, agenda, agenda_feed,
+              whatsapp_webhook)
 PAGES = (home, auth_pages, invitation_pages, oauth_pages, inbox_pages, console_pages, link_pages_public)

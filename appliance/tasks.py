@@ -15,3 +15,4 @@ from appliance.attendance import tasks as attendance_tasks  # noqa: F401
 from appliance.shift_reminders import tasks as shift_reminders_tasks  # noqa: F401
 from appliance.orders import listeners as orders_listeners  # noqa: F401
 from appliance.surveys import answers as surveys_answers, closing as surveys_closing  # noqa: F401
+from appliance.agenda import sync as agenda_sync  # noqa: F401

@@ -35,10 +35,10 @@ LAYERS: list[tuple[str, frozenset[str]]] = [
                           "memberships", "invitations", "api_keys", "oauth", "wabas", "phone_numbers",
                           "templates", "business_profiles", "contacts", "contact_lists", "tags", "conversations", "messages",
                           "whatsapp_flows", "bots", "team_tasks", "quick_replies", "services_catalog", "knowledge", "ai_agents",
-                          "broadcasts", "outbound_webhooks", "push", "attendance", "shift_reminders", "chat_links", "link_pages", "orders", "surveys"})),
+                          "broadcasts", "outbound_webhooks", "push", "attendance", "shift_reminders", "chat_links", "link_pages", "orders", "surveys", "agenda"})),
     ("http", frozenset({"http"})),
     ("core", frozenset({"core"})),
-    ("protocol", frozenset({"graph_api", "ai_providers"})),
+    ("protocol", frozenset({"graph_api", "ai_providers", "google_calendar"})),
     ("base", frozenset({"settings", "paths", "__init__"})),
 ]
 PROTOCOL_LAYER = "protocol"

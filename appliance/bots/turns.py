@@ -19,7 +19,8 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
 
-from appliance.bots import activity, ai_step, flow_runner, follow_ups, hours, replies, snapshots, states
+from appliance.bots import activity, ai_step, flow_runner, follow_ups, replies, snapshots, states
+from appliance.organizations import hours
 from appliance.bots.guards import LASTING_SILENCES, silence_reason
 from appliance.bots import rules as bot_rules
 from appliance.bots.matching import compile_rule, first_match

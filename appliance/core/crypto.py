@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import json
 import os
 import secrets
 from pathlib import Path
@@ -100,3 +101,23 @@ class Keyring:
     def unseal(self, sealed: str) -> str:
         raw = base64.urlsafe_b64decode(sealed.encode())
         return self._box.decrypt(raw[:12], raw[12:], None).decode()
+
+    def sign(self, purpose: str, data: dict, *, expires_at: float) -> str:
+        """`data` (JSON) with an expiry, readable by anyone, forgeable by no one without the master
+        key; for one `purpose` only (an OAuth `state`, say)."""
+        body = base64.urlsafe_b64encode(json.dumps({**data, "_e": int(expires_at)}).encode()).decode().rstrip("=")
+        return f"{body}.{self._mac(purpose, body)}"
+
+    def verify(self, purpose: str, signed: str, *, now: float) -> dict | None:
+        """The data `sign` wrapped, if the signature is ours for this purpose and it has not expired."""
+        body, _, mac = (signed or "").partition(".")
+        if not body or not hmac.compare_digest(mac.encode(), self._mac(purpose, body).encode()):
+            return None
+        try:
+            data = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) and data.pop("_e", 0) >= now else None
+
+    def _mac(self, purpose: str, body: str) -> str:
+        return hmac.new(self.derive("signed:" + purpose), body.encode(), hashlib.sha256).hexdigest()

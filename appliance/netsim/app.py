@@ -18,7 +18,7 @@ import urllib.parse
 
 from flask import Flask, Response, jsonify, request
 
-from appliance.netsim import ai_double
+from appliance.netsim import ai_double, google_double
 from appliance.netsim.network import MEDIA_TYPES, NetworkError
 from appliance.netsim.simulator import Simulator
 
@@ -64,8 +64,8 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
                 return jsonify(NetworkError(10, "The simulator's control API answers only on its own machine "
                                                 "(APPLIANCE_SANDBOX_CONTROL_FROM_ANYWHERE)").envelope()), 403
             return None
-        if request.path.startswith("/ai/"):
-            return None  # the AI double has faults of its own (/_control/ai)
+        if request.path.startswith(("/ai/", "/google/")):
+            return None  # the AI and Google doubles have faults of their own (/_control/ai, /_control/google)
         if simulator.faults.slow_seconds:
             time.sleep(simulator.faults.slow_seconds)
         if random.random() < simulator.faults.error_rate:
@@ -373,6 +373,8 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
         except ValueError as exc:
             raise NetworkError(100, str(exc)) from None
         return jsonify({"delaySeconds": simulator.ai.delay_seconds, "failNext": simulator.ai.fail_next})
+
+    google_double.register(app, simulator.google)
 
     @app.get("/_control/ai/calls")
     def control_ai_calls():

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 
+from appliance.netsim.google_double import CLIENT_ID as GOOGLE_CLIENT_ID, CLIENT_SECRET as GOOGLE_CLIENT_SECRET
 from appliance.netsim.simulator import Simulator
 
 log = logging.getLogger("appliance.sandbox")
@@ -37,6 +38,17 @@ def graph_url(settings) -> str:
 
 def webhook_url(settings) -> str:
     return local_url(settings) + "/webhooks/whatsapp"
+
+
+def google_settings(settings) -> dict:
+    """Google Calendar played by the simulator's Google double, unless a real client is configured:
+    the consent page where people's browsers reach it, the token and Calendar API where we do."""
+    if settings.google_client_id:
+        return {}
+    return {"google_client_id": GOOGLE_CLIENT_ID, "google_client_secret": GOOGLE_CLIENT_SECRET,
+            "google_auth_url": public_url(settings) + "/google/o/oauth2/v2/auth",
+            "google_token_url": graph_url(settings) + "/google/token",
+            "google_calendar_url": graph_url(settings) + "/google/calendar/v3"}
 
 
 def public_url(settings) -> str:

@@ -56,3 +56,13 @@ def describe(moment: datetime, timezone: str, country: str | None) -> str:
     local = moment.astimezone(ZoneInfo(timezone))
     names = _DAY_NAMES[customer_language(country)]
     return f"{names[local.weekday()]} {local:%H:%M}"
+
+
+def open_spans(schedule: dict | None, timezone: str, day) -> list[tuple[datetime, datetime]]:
+    """The day's opening intervals (a `date` in the organization's zone) as aware instants; none
+    when the day is closed or hours are not set (an agenda offers no slot then)."""
+    if not is_set(schedule):
+        return []
+    zone = ZoneInfo(timezone)
+    return [(datetime.combine(day, start, zone), datetime.combine(day, end, zone))
+            for start, end in _intervals(schedule, day.weekday()) if start < end]

@@ -1,0 +1,1 @@
+"""The agenda: appointments, free slots, the public ICS feed, and the Google Calendar connection."""
