@@ -4,7 +4,7 @@ Calendar connection; /public/agenda/{token}/calendar.ics, the feed itself."""
 from flask import Response, redirect
 from flask.views import MethodView
 
-from appliance.agenda import appointments, feed, provider, schemas, slots
+from appliance.agenda import appointments, feed, provider, schemas, slots, sync
 from appliance.core.errors import AppError
 from appliance.http.api import Blueprint, writes_on_get
 from appliance.http.auth import current_org_actor
@@ -133,13 +133,15 @@ class CalendarCallback(MethodView):
             return redirect(f"{page}?done=calendar_refused")
         provider.do_store_connection(db_session(), organization_id=organization_id, user_id=user_id, tokens=tokens,
                                      account=account)
+        sync.sync_after_commit(db_session())  # what is ahead goes to the new calendar now
         return redirect(f"{page}?done=calendar_connected")
 
 
 @feed_blp.route("/<token>/calendar.ics")
 class CalendarFeed(MethodView):
     @feed_blp.public
-    @feed_blp.response(200, content_type="text/calendar")
+    @feed_blp.doc(responses={"200": {"description": "The feed", "content": {"text/calendar": {"schema": {"type": "string"}}}},
+                             "404": {"description": "Not a feed's token (calendar_feed_not_found)"}})
     def get(self, token):
         """The appointments as iCalendar (30 days back, a year ahead)"""
         return Response(feed.calendar_of(db_session(), token), content_type="text/calendar; charset=utf-8",

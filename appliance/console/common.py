@@ -40,6 +40,7 @@ SECTIONS = (
     Section("console_pages.broadcasts", "nav_broadcasts", "broadcasts:read"),
     Section("console_pages.orders", "nav_orders", "orders:read"),
     Section("console_pages.surveys", "nav_surveys", "surveys:read"),
+    Section("console_pages.agenda", "nav_agenda", "calendar:read"),
     Section("console_pages.links", "nav_links", "links:read"),
     Section("console_pages.webhooks", "nav_webhooks", "webhooks:read"),
     Section("console_pages.bot", "nav_bot", "bot:read"),

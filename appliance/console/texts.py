@@ -13,7 +13,7 @@ TEXTS = Texts(
         # navigation
         "nav_inbox": "Inbox", "nav_organization": "Organization", "nav_team": "Team", "nav_api_keys": "API keys",
         "nav_whatsapp": "WhatsApp", "nav_templates": "Templates",
-        "nav_contacts": "Contacts", "nav_broadcasts": "Campaigns", "nav_webhooks": "Webhooks", "nav_notifications": "Notifications", "notifications_hint": "Choose what you are told on your browsers and phones.", "nav_bot": "Bot", "nav_links": "Links", "nav_orders": "Orders", "nav_surveys": "Surveys", "nav_attendance": "Attendance", "nav_tasks": "Tasks", "nav_quick_replies": "Quick replies", "nav_account": "My account", "console": "Console", "menu": "Menu",
+        "nav_contacts": "Contacts", "nav_broadcasts": "Campaigns", "nav_webhooks": "Webhooks", "nav_notifications": "Notifications", "notifications_hint": "Choose what you are told on your browsers and phones.", "nav_bot": "Bot", "nav_links": "Links", "nav_orders": "Orders", "nav_surveys": "Surveys", "nav_agenda": "Agenda", "nav_attendance": "Attendance", "nav_tasks": "Tasks", "nav_quick_replies": "Quick replies", "nav_account": "My account", "console": "Console", "menu": "Menu",
         # first run, sign-up, password reset, new organization
         "setup_title": "Set up your appliance", "setup_intro": "Two minutes: you, your business, then WhatsApp. "
         "You become the owner; you can invite your team afterwards.",
@@ -139,7 +139,7 @@ TEXTS = Texts(
     es={
         "nav_inbox": "Bandeja", "nav_organization": "Organización", "nav_team": "Equipo", "nav_api_keys": "Claves API",
         "nav_whatsapp": "WhatsApp", "nav_templates": "Plantillas",
-        "nav_contacts": "Contactos", "nav_broadcasts": "Campañas", "nav_webhooks": "Webhooks", "nav_notifications": "Notificaciones", "notifications_hint": "Elige de qué te avisamos en tus navegadores y móviles.", "nav_bot": "Bot", "nav_links": "Enlaces", "nav_orders": "Pedidos", "nav_surveys": "Encuestas", "nav_attendance": "Asistencia", "nav_tasks": "Tareas", "nav_quick_replies": "Respuestas rápidas", "nav_account": "Mi cuenta", "console": "Consola", "menu": "Menú",
+        "nav_contacts": "Contactos", "nav_broadcasts": "Campañas", "nav_webhooks": "Webhooks", "nav_notifications": "Notificaciones", "notifications_hint": "Elige de qué te avisamos en tus navegadores y móviles.", "nav_bot": "Bot", "nav_links": "Enlaces", "nav_orders": "Pedidos", "nav_surveys": "Encuestas", "nav_agenda": "Agenda", "nav_attendance": "Asistencia", "nav_tasks": "Tareas", "nav_quick_replies": "Respuestas rápidas", "nav_account": "Mi cuenta", "console": "Consola", "menu": "Menú",
         "setup_title": "Configura tu equipo", "setup_intro": "Dos minutos: tú, tu negocio y luego WhatsApp. "
         "Serás el propietario; después puedes invitar a tu equipo.",
         "you": "Tú, el propietario", "name": "Tu nombre", "email": "Correo", "password": "Contraseña",

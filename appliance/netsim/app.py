@@ -16,7 +16,7 @@ import secrets
 import time
 import urllib.parse
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, jsonify, redirect, request
 
 from appliance.netsim import ai_double, google_double
 from appliance.netsim.network import MEDIA_TYPES, NetworkError
@@ -374,7 +374,43 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
             raise NetworkError(100, str(exc)) from None
         return jsonify({"delaySeconds": simulator.ai.delay_seconds, "failNext": simulator.ai.fail_next})
 
-    google_double.register(app, simulator.google)
+    # The Google double (google_double.py): OAuth, the Calendar API calls, its control ------------
+
+    google = simulator.google
+
+    def google_answer(answer):
+        status, body = answer
+        if body is None:
+            return Response(status=status)
+        return (Response(body, status, content_type="text/html") if isinstance(body, str) else (jsonify(body), status))
+
+    @app.get("/google/o/oauth2/v2/auth")
+    def google_consent():
+        return google_answer(google_double.consent_page(google, request.args.to_dict()))
+
+    @app.get("/google/o/oauth2/v2/decide")
+    def google_decide():
+        return redirect(google_double.decide(google, request.args.to_dict()))
+
+    @app.post("/google/token")
+    def google_token():
+        auth = request.authorization
+        basic = (auth.username, auth.password) if auth and auth.username else None  # client_secret_basic
+        return google_answer(google_double.token(google, request.form.to_dict(), basic))
+
+    @app.route("/google/calendar/v3/<path:path>", methods=["GET", "POST", "PATCH", "DELETE"])
+    def google_calendar(path):
+        return google_answer(google_double.calendar(google, request.method, "/" + path,
+                                                    request.headers.get("Authorization", ""),
+                                                    request.get_json(silent=True)))
+
+    @app.put("/_control/google")
+    def control_google():
+        return jsonify(google_double.control(google, request.get_json(silent=True) or {}))
+
+    @app.get("/_control/google")
+    def control_google_read():
+        return jsonify(google_double.read(google))
 
     @app.get("/_control/ai/calls")
     def control_ai_calls():

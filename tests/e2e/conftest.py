@@ -142,9 +142,11 @@ def screenshot():
 
 @pytest.fixture
 def sandbox_server(tmp_path, smtp):
-    """A real `appliance serve --sandbox` (the simulated network and AI double inside); its base URL."""
+    """A real `appliance serve --sandbox` (the simulated network and AI double inside); its base URL,
+    which is also its public address (the Google double's consent page and callback use it)."""
     port = free_port()
-    proc = start_server(tmp_path / "data", port, "--sandbox", env={"APPLIANCE_SMTP_URL": ""})
+    proc = start_server(tmp_path / "data", port, "--sandbox",
+                        env={"APPLIANCE_SMTP_URL": "", "APPLIANCE_BASE_URL": f"http://127.0.0.1:{port}"})
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
