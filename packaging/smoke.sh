@@ -45,9 +45,17 @@ curl -fsS -XPATCH "http://127.0.0.1:$port/organizations/$org/attendance/settings
 curl -fsS -XPOST "http://127.0.0.1:$port/organizations/$org/attendance/holidays/seed?year=2026&country=CO" \
      -H "authorization: Bearer $token" | grep -q 'Navidad' \
   || { cat "$log"; echo "the holidays data is missing from the bundle"; exit 1; }
+# The agenda's ICS feed is written by the icalendar package: an appointment booked (next week) is in it.
+soon=$(python3 -c 'import datetime; print(datetime.date.today() + datetime.timedelta(days=7))')
+curl -fsS -XPOST "http://127.0.0.1:$port/organizations/$org/agenda/appointments" -H 'content-type: application/json' \
+     -H "authorization: Bearer $token" -d "{\"title\":\"Prueba de cita\",\"start\":\"${soon}T10:00:00Z\",\"end\":\"${soon}T10:30:00Z\"}" >/dev/null
+feed=$(curl -fsS -XPOST "http://127.0.0.1:$port/organizations/$org/agenda/feed-token" -H "authorization: Bearer $token" \
+       | json_field '["data"]["url"]')
+curl -fsS "http://127.0.0.1:$port/${feed#*://*/}" | grep -q 'SUMMARY:Prueba de cita' \
+  || { cat "$log"; echo "the agenda's ICS feed failed in the bundle"; exit 1; }
 curl -fsS "http://127.0.0.1:$port/docs" | grep -q swagger-ui-bundle.js
 curl -fsS -o /dev/null "http://127.0.0.1:$port/docs/assets/swagger-ui-bundle.js"
 kill -TERM $pid
 wait $pid
 grep -q "stopped" "$log"
-echo "installer smoke: ok (only shipped data, ready, sign-up, knowledge read and found, holidays seeded, offline docs, clean stop)"
+echo "installer smoke: ok (only shipped data, ready, sign-up, knowledge read and found, holidays seeded, ICS feed, offline docs, clean stop)"

@@ -18,6 +18,7 @@ from sqlmodel import select
 
 from appliance.ai_agents import catalog, providers, service as agents_service, spend
 from appliance.ai_agents.models import BotAgent
+from appliance.agenda import booking
 from appliance.ai_providers.base import ChatReply, ChatRequest, Message, ProviderError, Tool
 from appliance.core import text as bot_text
 from appliance.core.actor import OrgActor
@@ -46,7 +47,26 @@ TOOLS = {
                         {"type": "object", "properties": {"title": {"type": "string"}, "detail": {"type": "string"}},
                          "required": ["title"]}),
 }
+# Capabilities that are more than one tool.
+MORE_TOOLS = {
+    "schedule_appointment": (
+        Tool("free_slots", "The agenda's free times on a date (the business's time zone).",
+             {"type": "object", "properties": {"date": {"type": "string", "description": "YYYY-MM-DD"},
+                                               "durationMin": {"type": "integer"}}, "required": ["date"]}),
+        Tool("book_appointment", "Book a free time for this customer; only times free_slots gave can be booked.",
+             {"type": "object", "properties": {"start": {"type": "string", "description": "YYYY-MM-DDTHH:MM, local"},
+                                               "durationMin": {"type": "integer"}, "title": {"type": "string"}},
+              "required": ["start"]})),
+}
 ACTION_TOOLS = ("send_image", "handoff", "create_task")
+
+
+@dataclass(frozen=True)
+class Customer:
+    """Whom a booking is for: the conversation's contact."""
+    conversation_id: str
+    contact_id: str
+    name: str | None = None
 
 
 @dataclass
@@ -72,10 +92,13 @@ class Answer:
 
 def answer(database: Database, *, actor: OrgActor, agent: BotAgent, messages: list[tuple[str, str]],
            top_k: int = knowledge_search.DEFAULT_TOP_K, min_similarity: float = knowledge_search.DEFAULT_MIN_SIMILARITY,
-           protected_values: list[str] = (), instruction: str | None = None, search: bool = True) -> Answer:
+           protected_values: list[str] = (), instruction: str | None = None, search: bool = True,
+           customer: Customer | None = None) -> Answer:
     """`messages`: (user | assistant, text), oldest first; `instruction` is added to the system
     prompt (a follow-up's nudge), and `search` False leaves the library out of the prompt (the
-    tool stays offered). Raises providers' Invalid (provider_not_configured) and ProviderError."""
+    tool stays offered). `customer`: the conversation bookings are made for (None: the probador,
+    where a booking is only checked). Raises providers' Invalid (provider_not_configured) and
+    ProviderError."""
     question = next((text for role, text in reversed(messages) if role == "user"), "") if search else ""
     with database.unit_of_work(write=False) as session:
         client = providers.client_of(session, actor.organization_id, agent.provider)
@@ -83,7 +106,7 @@ def answer(database: Database, *, actor: OrgActor, agent: BotAgent, messages: li
         services = _services(session, actor.organization_id) if "services_catalog" in agent.capabilities else []
         within = _library(session, agent)
         passages = _search(session, actor, agent, question, top_k, min_similarity, within) if question else []
-    tools = tuple(TOOLS[key] for key in agent.capabilities if key in TOOLS and key not in catalog.NOT_YET_OFFERED)
+    tools = tuple(tool for key in agent.capabilities for tool in ((TOOLS[key],) if key in TOOLS else MORE_TOOLS.get(key, ())))
     conversation = [Message(role, text) for role, text in messages[-HISTORY:] if text.strip()]
     system = _system(agent, organization, services, passages) + (f"\n\n{instruction}" if instruction else "")
     request = ChatRequest(model=agent.model, system=system, tools=tools,
@@ -100,7 +123,7 @@ def answer(database: Database, *, actor: OrgActor, agent: BotAgent, messages: li
         results = []
         for call in reply.tool_calls:
             results.append(Message("tool", _carry_out(database, actor, agent, call, result, top_k, min_similarity,
-                                                      within, searched), tool_call_id=call.id, name=call.name))
+                                                      within, searched, customer), tool_call_id=call.id, name=call.name))
         request = ChatRequest(**{**vars(request), "messages": request.messages + (
             Message("assistant", reply.text, tool_calls=reply.tool_calls),) + tuple(results)})
     text, result.masked = bot_text.mask_protected(reply.text.strip(), list(protected_values))
@@ -174,9 +197,12 @@ def _query_key(query: str) -> str:
 
 
 def _carry_out(database: Database, actor: OrgActor, agent: BotAgent, call, result: Answer, top_k: int,
-               min_similarity: float, within: list[str] | None, searched: dict[str, list[Passage]]) -> str:
+               min_similarity: float, within: list[str] | None, searched: dict[str, list[Passage]],
+               customer: Customer | None) -> str:
     """A tool call's result as the model reads it (JSON); `searched` holds this answer's searches by
     their folded words."""
+    if call.name in ("free_slots", "book_appointment") and "schedule_appointment" in agent.capabilities:
+        return json.dumps(_agenda(database, actor, call, result, customer), ensure_ascii=False, default=str)
     if call.name == "knowledge_search":
         query = str(call.arguments.get("query") or "")[:1000]
         found = searched.get(_query_key(query))
@@ -194,6 +220,22 @@ def _carry_out(database: Database, actor: OrgActor, agent: BotAgent, call, resul
         result.actions.append({"type": call.name, **{k: str(v)[:500] for k, v in call.arguments.items()}})
         return json.dumps({"ok": True})
     return json.dumps({"error": f"unknown tool {call.name}"})
+
+
+def _agenda(database: Database, actor: OrgActor, call, result: Answer, customer: Customer | None) -> dict:
+    arguments = call.arguments
+    if call.name == "free_slots":
+        return booking.free_times(database, actor=actor, day=str(arguments.get("date") or ""),
+                                  duration_min=arguments.get("durationMin"))
+    booked = booking.book(database, actor=actor, start=str(arguments.get("start") or ""),
+                          duration_min=arguments.get("durationMin"),
+                          title=str(arguments.get("title") or (customer.name if customer else "") or "WhatsApp"),
+                          conversation_id=customer.conversation_id if customer else None,
+                          contact_id=customer.contact_id if customer else None, dry_run=customer is None)
+    if booked.get("booked"):
+        result.actions.append({"type": "appointment_booked", "start": booked["start"],
+                               **({"appointmentId": booked["appointmentId"]} if booked.get("appointmentId") else {})})
+    return booked
 
 
 def provider_failed(error: ProviderError) -> BadGateway:

@@ -11,8 +11,6 @@ from appliance.core.errors import Invalid
 from appliance.paths import SHIPPED_DATA_DIR
 
 LOCAL = "LOCAL"
-# The agenda arrives with a later issue; until then booking is in the catalog but never offered as a tool.
-NOT_YET_OFFERED = frozenset({"schedule_appointment"})
 
 
 @cache

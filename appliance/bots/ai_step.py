@@ -150,6 +150,9 @@ def run(database: Database, conversation_id: str, token: str) -> None:
         if job.get("token") != token:
             return  # done, dropped or replaced
         conversation = session.get(Conversation, conversation_id)
+        contact = session.get(Contact, conversation.contact_id)
+        customer = answering.Customer(conversation.id, conversation.contact_id,
+                                      (contact.name or contact.profile_name) if contact else None)
         config = snapshots.config_of(session, state.phone_number_pk)
         agent = _job_agent(session, conversation, config, job)
         history = _history(session, conversation_id)
@@ -170,7 +173,7 @@ def run(database: Database, conversation_id: str, token: str) -> None:
                                        messages=asked, top_k=config["knowledge_top_k"],
                                        min_similarity=config["knowledge_min_similarity"],
                                        protected_values=config["protected_values"], instruction=NUDGE if nudge else None,
-                                       search=not nudge)
+                                       search=not nudge, customer=customer)
         except ProviderError as exc:
             error = exc.kind, str(exc)
             _note(database, conversation.organization_id, agent.provider, exc)
@@ -230,6 +233,9 @@ def _write(database: Database, conversation_id: str, token: str, agent: BotAgent
             return
         state.ai_job = None
         conversation = session.get(Conversation, conversation_id)
+        contact = session.get(Contact, conversation.contact_id)
+        customer = answering.Customer(conversation.id, conversation.contact_id,
+                                      (contact.name or contact.profile_name) if contact else None)
         config = snapshots.config_of(session, state.phone_number_pk)
         if purpose == FOLLOW_UP:
             _write_nudge(session, state, conversation, config, agent, outcome, error, now)
@@ -304,6 +310,9 @@ def _reply(session: Session, turn, agent: BotAgent, history: list[tuple[str, str
     turn.log("AI_REPLY", agentId=agent.id or None, agent=agent.name, provider=agent.provider, model=agent.model,
              tokensIn=outcome.tokens_in, tokensOut=outcome.tokens_out, costUsd=round(outcome.cost_usd, 6),
              latencyMs=outcome.latency_ms, handoff=any(a["type"] == "handoff" for a in outcome.actions),
+             **({"booked": [{k: v for k, v in a.items() if k != "type"} for a in outcome.actions
+                            if a["type"] == "appointment_booked"]}
+                if any(a["type"] == "appointment_booked" for a in outcome.actions) else {}),
              **({"intent": intent.topic, **({"intentError": intent.error} if intent.error else {})} if intent else {}),
              passages=[{"documentId": p.document_id, "title": p.title,
                                                       "similarity": p.similarity} for p in outcome.knowledge[:5]])

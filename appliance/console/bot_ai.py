@@ -141,7 +141,7 @@ def _agent_page(actor, agent=None, *, error: AppError | None = None, values: dic
                   agent=agent, v=values, providers=PROVIDERS,
                   models=providers.models_with_local(runtime.get().db, actor=actor) if choosing else _catalog_models(),
                   configured={p.provider for p in providers.list_providers(session, actor=actor) if p.configured},
-                  capabilities=[c for c in catalog.capabilities(page_language()) if c["key"] not in catalog.NOT_YET_OFFERED],
+                  capabilities=catalog.capabilities(page_language()),
                   numbers=phone_numbers_service.list_phone_numbers(session, actor=actor),
                   documents=knowledge_service.list_documents(session, actor=actor),
                   chat=chat or [], answer=answer, probe_error=probe_error, goal=goal, proposals=proposals,

@@ -4,7 +4,9 @@ chat completions, Anthropic Messages, Gemini generateContent), for the sandbox a
 Deterministic and grounded: it answers with the sentence of its context (system prompt and tool
 results) that shares the most words with the customer's last message, or says it does not know.
 Offered a `knowledge_search` tool and holding no tool result for the last question, it calls the
-tool first, as a real model would. It counts tokens as words, can be slowed down or made to fail
+tool first, as a real model would; offered the agenda's tools and given a date (YYYY-MM-DD, and a
+time HH:MM to book), it asks `free_slots` or calls `book_appointment`, and passes on the `summary`
+sentence a tool answers with. It counts tokens as words, can be slowed down or made to fail
 (`PUT /_control/ai`), and keeps every call for tests to read (`GET /_control/ai/calls`).
 
 Served by the simulator's app (app.py's routes call the `*_answer` functions here) under /ai/openai,
@@ -14,6 +16,7 @@ Each function takes the request's JSON and headers and answers (status, JSON or 
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import threading
@@ -99,9 +102,43 @@ def _reply(turn: _Turn) -> tuple[str, dict | None]:
     choice = _CHOICE.search(turn.system)
     if choice:  # "Answer with exactly one of: a | b | none": the option closest to the question
         return choose(question, [option.strip() for option in choice.group(1).split("|")]), None
+    summary = next((found for found in map(_summary_of, turn.tool_results) if found), None)
+    if summary:  # a tool answered with a sentence for the customer (the agenda's): passed on
+        return summary, None
+    when = _WHEN.search(question)
+    if when and not turn.tool_results:  # a date (and a time) in the question: the agenda's tools
+        day, at = when.groups()
+        if at and "book_appointment" in turn.tool_names:
+            return "", {"name": "book_appointment", "arguments": {"start": f"{day}T{at.zfill(5)}", "durationMin": 30}}
+        if "free_slots" in turn.tool_names:
+            return "", {"name": "free_slots", "arguments": {"date": day}}
     if "knowledge_search" in turn.tool_names and not turn.tool_results and question:
         return "", {"name": "knowledge_search", "arguments": {"query": question}}
     return answer_from(question, [turn.system, *turn.tool_results]), None
+
+
+_WHEN = re.compile(r"(\d{4}-\d{2}-\d{2})(?:\D{1,10}?(\d{1,2}:\d{2}))?")
+
+
+def _summary_of(result: str) -> str | None:
+    """A tool result's `summary` (JSON, or Gemini's response as the appliance wrapped it)."""
+    try:
+        data = json.loads(result)
+    except ValueError:
+        try:
+            data = ast.literal_eval(result)
+        except (ValueError, SyntaxError):
+            return None
+    for _ in range(2):  # the result itself, or inside Gemini's {"result": ...}
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except ValueError:
+                return None
+        if isinstance(data, dict) and isinstance(data.get("summary"), str):
+            return data["summary"]
+        data = data.get("result") if isinstance(data, dict) else None
+    return None
 
 
 def _tokens(*texts: str) -> int:
