@@ -13,6 +13,7 @@ from appliance.orders.api import blp as orders
 from appliance.surveys.api import blp as surveys
 from appliance.agenda.api import blp as agenda, feed_blp as agenda_feed
 from appliance.link_pages.pages import link_pages_public
+from appliance.agenda.pages import agenda_pages
 from appliance.channels.whatsapp.api import blp as whatsapp_webhook
 from appliance.contact_lists.api import blp as contact_lists
 from appliance.contacts.api import blp as contacts
@@ -54,4 +55,4 @@ BLUEPRINTS = (health, auth, users, password, organizations, memberships, members
               bot_services, bot_knowledge, bot_providers, bot_agents, conversation_agent, broadcasts, webhooks_outbound,
               push, attendance, shift_reminders, chat_links, link_pages, orders, surveys, agenda, agenda_feed,
               whatsapp_webhook)
-PAGES = (home, auth_pages, invitation_pages, oauth_pages, inbox_pages, console_pages, link_pages_public)
+PAGES = (home, auth_pages, invitation_pages, oauth_pages, inbox_pages, console_pages, link_pages_public, agenda_pages)

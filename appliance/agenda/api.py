@@ -1,12 +1,11 @@
 """/organizations/{orgId}/agenda: appointments, free slots, the ICS feed's token and the Google
 Calendar connection; /public/agenda/{token}/calendar.ics, the feed itself."""
 
-from flask import Response, redirect
+from flask import Response
 from flask.views import MethodView
 
-from appliance.agenda import appointments, feed, provider, schemas, slots, sync
-from appliance.core.errors import AppError
-from appliance.http.api import Blueprint, writes_on_get
+from appliance.agenda import appointments, feed, provider, schemas, slots
+from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
 
@@ -107,34 +106,6 @@ class CalendarProvider(MethodView):
     def delete(self, org_id):
         """Disconnect (the tokens are forgotten)"""
         return provider.do_disconnect(db_session(), actor=current_org_actor())
-
-
-@blp.route("/calendar-provider/callback")
-class CalendarCallback(MethodView):
-    @blp.public
-    @writes_on_get  # the code becomes the stored connection
-    @blp.arguments(schemas.CalendarCallbackArgsSchema, location="query")
-    @blp.response(302)
-    def get(self, args, org_id):
-        """Google sends the person back here: the code becomes the connection, then the console's page"""
-        organization_id = str(org_id)
-        page = f"/console/{organization_id}/agenda/calendar"
-        user_id = provider.state_user(organization_id, args["state"] or "")
-        if user_id is None:
-            return redirect(f"{page}?done=calendar_state_invalid")
-        if args["error"] or not args["code"]:
-            provider.do_record_refusal(db_session(), organization_id=organization_id,
-                                       reason=f"Google: {args['error'] or 'no code'}")
-            return redirect(f"{page}?done=calendar_refused")
-        try:
-            tokens, account = provider.fetch_tokens(organization_id=organization_id, code=args["code"])
-        except AppError as error:
-            provider.do_record_refusal(db_session(), organization_id=organization_id, reason=str(error))
-            return redirect(f"{page}?done=calendar_refused")
-        provider.do_store_connection(db_session(), organization_id=organization_id, user_id=user_id, tokens=tokens,
-                                     account=account)
-        sync.sync_after_commit(db_session())  # what is ahead goes to the new calendar now
-        return redirect(f"{page}?done=calendar_connected")
 
 
 @feed_blp.route("/<token>/calendar.ics")

@@ -90,13 +90,3 @@ class CalendarPatchSchema(ApiSchema):
     min_fields = 1
     push_enabled = fields.Boolean()
     block_busy_enabled = fields.Boolean()
-
-
-class CalendarCallbackArgsSchema(ApiSchema):
-    code = fields.String(load_default=None, validate=validate.Length(max=2000))
-    state = fields.String(load_default=None, validate=validate.Length(max=2000))
-    error = fields.String(load_default=None, validate=validate.Length(max=200))
-    scope = fields.String(load_default=None, validate=validate.Length(max=2000))
-    authuser = fields.String(load_default=None, validate=validate.Length(max=20))
-    prompt = fields.String(load_default=None, validate=validate.Length(max=50))
-    error_description = fields.String(load_default=None, validate=validate.Length(max=1000))

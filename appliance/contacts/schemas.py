@@ -15,8 +15,9 @@ class WaId(fields.String):
     network writes it (digits with country code)."""
 
     def __init__(self, **kwargs):
-        # 8 to 15 digits, with the separators people write between them
-        metadata = {"pattern": r"^\+?(?:[ ().-]*[0-9]){8,15}[ ().-]*$", "example": "+57 300 123 4567",
+        # 8 to 15 digits after + or 00, with the separators people write between them; a country
+        # code never starts with 0
+        metadata = {"pattern": r"^(?:\+|00)?[ ().-]*[1-9](?:[ ().-]*[0-9]){7,14}[ ().-]*$", "example": "+57 300 123 4567",
                     **kwargs.pop("metadata", {})}
         super().__init__(metadata=metadata, **kwargs)
 

@@ -21,13 +21,14 @@ _PHONE_DECORATION = re.compile(r"[\s\-().]")
 
 def normalize_wa_id(raw: str) -> str | None:
     """A phone number as the network writes `wa_id`: country code and number, digits only
-    ("+52 1 55-1234-5678" -> "5215512345678"); None when it cannot be one (8 to 15 digits)."""
+    ("+52 1 55-1234-5678" -> "5215512345678"); None when it cannot be one (8 to 15 digits, the first
+    not 0: no country code starts with 0)."""
     text = _PHONE_DECORATION.sub("", str(raw or ""))
     if text.startswith("+"):
         text = text[1:]
     elif text.startswith("00"):
         text = text[2:]
-    return text if text.isdigit() and 8 <= len(text) <= 15 else None
+    return text if text.isdigit() and 8 <= len(text) <= 15 and text[0] != "0" else None
 
 
 # Reading ----------------------------------------------------------------------------------------
