@@ -233,9 +233,6 @@ def _write(database: Database, conversation_id: str, token: str, agent: BotAgent
             return
         state.ai_job = None
         conversation = session.get(Conversation, conversation_id)
-        contact = session.get(Contact, conversation.contact_id)
-        customer = answering.Customer(conversation.id, conversation.contact_id,
-                                      (contact.name or contact.profile_name) if contact else None)
         config = snapshots.config_of(session, state.phone_number_pk)
         if purpose == FOLLOW_UP:
             _write_nudge(session, state, conversation, config, agent, outcome, error, now)
