@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 
 from appliance.agenda import appointments, busy, slots
+from appliance.contacts.models import Contact
 from appliance.core.actor import OrgActor
 from appliance.core.errors import AppError
 from appliance.organizations.zones import zone_of
@@ -42,8 +43,8 @@ def free_times(database, *, actor: OrgActor, day: str, duration_min=None) -> dic
 
 def book(database, *, actor: OrgActor, start: str, duration_min=None, title: str | None = None,
          conversation_id: str | None = None, contact_id: str | None = None, dry_run: bool = False) -> dict:
-    """Book `start` (the business's local time, YYYY-MM-DDTHH:MM) if it is a free time; dry_run
-    (the probador) checks without booking."""
+    """Book `start` (the business's local time, YYYY-MM-DDTHH:MM) if it is a free time, titled as
+    the model says or by the contact's name; dry_run (the probador) checks without booking."""
     minutes = _duration(duration_min)
     with database.unit_of_work(write=False) as session:
         zone = zone_of(session, actor.organization_id)
@@ -63,7 +64,9 @@ def book(database, *, actor: OrgActor, start: str, duration_min=None, title: str
     busy.busy_spans(actor.organization_id, begins, ends)  # asked now, outside the write transaction (cached)
     try:
         with database.unit_of_work(write=True) as session:
-            made = appointments.do_create(session, actor=actor, title=(title or "WhatsApp")[:200], start_at=begins,
+            contact = session.get(Contact, contact_id) if contact_id and not title else None
+            title = title or (contact and (contact.name or contact.profile_name)) or "WhatsApp"
+            made = appointments.do_create(session, actor=actor, title=title[:200], start_at=begins,
                                           end_at=ends, conversation_id=conversation_id, contact_id=contact_id)
             appointment_id = made.id
     except AppError as error:

@@ -66,7 +66,6 @@ class Customer:
     """Whom a booking is for: the conversation's contact."""
     conversation_id: str
     contact_id: str
-    name: str | None = None
 
 
 @dataclass
@@ -229,7 +228,7 @@ def _agenda(database: Database, actor: OrgActor, call, result: Answer, customer:
                                   duration_min=arguments.get("durationMin"))
     booked = booking.book(database, actor=actor, start=str(arguments.get("start") or ""),
                           duration_min=arguments.get("durationMin"),
-                          title=str(arguments.get("title") or (customer.name if customer else "") or "WhatsApp"),
+                          title=str(arguments.get("title") or ""),
                           conversation_id=customer.conversation_id if customer else None,
                           contact_id=customer.contact_id if customer else None, dry_run=customer is None)
     if booked.get("booked"):

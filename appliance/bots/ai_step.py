@@ -150,9 +150,7 @@ def run(database: Database, conversation_id: str, token: str) -> None:
         if job.get("token") != token:
             return  # done, dropped or replaced
         conversation = session.get(Conversation, conversation_id)
-        contact = session.get(Contact, conversation.contact_id)
-        customer = answering.Customer(conversation.id, conversation.contact_id,
-                                      (contact.name or contact.profile_name) if contact else None)
+        customer = answering.Customer(conversation.id, conversation.contact_id)
         config = snapshots.config_of(session, state.phone_number_pk)
         agent = _job_agent(session, conversation, config, job)
         history = _history(session, conversation_id)

@@ -31,8 +31,8 @@ def test_the_agent_tells_free_times_and_books_one_for_the_customer(line, api):
     assert _texts(line)[-1] == f"Booked for {day} 10:00 (30 minutes)."
     [booked] = line.get(f"/agenda/appointments?from={day}T00:00:00Z")
     [conversation] = line.get("/conversations")["items"]
-    assert (booked["start"], booked["conversationId"], booked["contactId"]) == (
-        f"{day}T10:00:00.000Z", conversation["id"], conversation["contactId"])
+    assert (booked["start"], booked["conversationId"], booked["contactId"], booked["title"]) == (
+        f"{day}T10:00:00.000Z", conversation["id"], conversation["contactId"], "Ana Pérez")  # titled by the customer
     logged = next(a for a in line.get("/bot/activity")["items"] if a["kind"] == "AI_REPLY")
     assert logged["detail"]["booked"] == [{"start": f"{day} 10:00", "appointmentId": booked["id"]}]
 
