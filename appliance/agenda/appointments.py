@@ -15,6 +15,7 @@ from appliance.agenda import busy, sync
 from appliance.agenda.models import Appointment, CalendarConnection
 from appliance.core import clock, tenancy
 from appliance.core.actor import OrgActor
+from appliance.core.db import read_row
 from appliance.core.errors import Conflict, Invalid, NotFound
 from appliance.memberships.models import Membership
 
@@ -42,7 +43,15 @@ def access_appointment(session: Session, *, actor: OrgActor, appointment_id: str
     return found
 
 
-def _check(session: Session, actor: OrgActor, fields: dict, *, exclude: Appointment | None = None) -> None:
+def _busy(actor: OrgActor, fields: dict) -> list:
+    """The connected calendar's busy spans over a booking's time, asked before the caller's first
+    statement: a request's write lock is taken by that statement, and is not held while Google answers."""
+    if fields.get("status", "BOOKED") != "BOOKED" or fields["end_at"] <= fields["start_at"]:
+        return []
+    return busy.busy_spans(actor.organization_id, fields["start_at"], fields["end_at"]) or []
+
+
+def _check(session: Session, actor: OrgActor, fields: dict, spans: list, *, exclude: Appointment | None = None) -> None:
     start, end = fields["start_at"], fields["end_at"]
     if end <= start:
         raise Invalid("end must be after start.", code="invalid_times", errors={"end": ["After start."]})
@@ -66,7 +75,6 @@ def _check(session: Session, actor: OrgActor, fields: dict, *, exclude: Appointm
     ).limit(1)).first()
     if clash is not None:
         raise Conflict("Another appointment is booked at that time.", code="appointment_overlaps", appointmentId=clash)
-    spans = busy.busy_spans(actor.organization_id, start, end) or ()
     if exclude is not None and exclude.provider_event_id:  # its own event, where it was, is not a clash
         spans = [span for span in spans if span != (exclude.start_at, exclude.end_at)]
     if any(low < end and high > start for low, high in spans):
@@ -75,7 +83,7 @@ def _check(session: Session, actor: OrgActor, fields: dict, *, exclude: Appointm
 
 def do_create(session: Session, *, actor: OrgActor, **fields) -> Appointment:
     fields.setdefault("status", "BOOKED")
-    _check(session, actor, fields)
+    _check(session, actor, fields, _busy(actor, fields))
     now = clock.now()
     appointment = Appointment(organization_id=actor.organization_id, created_by_user_id=actor.user_id,
                               created_at=now, updated_at=now, **{k: v for k, v in fields.items() if k in FIELDS})
@@ -85,11 +93,15 @@ def do_create(session: Session, *, actor: OrgActor, **fields) -> Appointment:
 
 
 def do_update(session: Session, *, actor: OrgActor, appointment_id: str, **changes) -> Appointment:
+    # The row as committed (the thread's reader: no transaction begun yet), for the busy spans.
+    before = read_row(session, Appointment.__table__, id=appointment_id)
+    mine = before is not None and before.organization_id == actor.organization_id
+    spans = _busy(actor, {name: changes.get(name, getattr(before, name)) for name in FIELDS}) if mine else []
     appointment = access_appointment(session, actor=actor, appointment_id=appointment_id)
     merged = {name: changes.get(name, getattr(appointment, name)) for name in FIELDS}
     moved = any(merged[name] != getattr(appointment, name) for name in ("start_at", "end_at", "status"))
     if moved:
-        _check(session, actor, merged, exclude=appointment)
+        _check(session, actor, merged, spans, exclude=appointment)
     elif merged["end_at"] <= merged["start_at"]:
         raise Invalid("end must be after start.", code="invalid_times", errors={"end": ["After start."]})
     for name in FIELDS:

@@ -1,14 +1,14 @@
 """What an AI agent with the `schedule_appointment` capability does with the agenda: read a day's
 free times and book one of them for the customer of the conversation. Only a free time may be
 booked (the bot never double-books nor books outside business hours); every answer carries a
-sentence the model can pass on. Called from an AI worker's thread, never inside a transaction:
-busy times are asked from the calendar before the short write transaction of the booking."""
+sentence the model can pass on. Called from an AI worker's thread, never inside a transaction (appointments.py asks the
+calendar's busy times before its write transaction begins)."""
 
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-from appliance.agenda import appointments, busy, slots
+from appliance.agenda import appointments, slots
 from appliance.contacts.models import Contact
 from appliance.core.actor import OrgActor
 from appliance.core.errors import AppError
@@ -61,11 +61,13 @@ def book(database, *, actor: OrgActor, start: str, duration_min=None, title: str
     if dry_run:
         return {"booked": True, "test": True, "start": when, "summary": f"Booked for {when} (a test: nothing was saved)."}
     ends = begins + timedelta(minutes=minutes)
-    busy.busy_spans(actor.organization_id, begins, ends)  # asked now, outside the write transaction (cached)
+    if not title and contact_id:
+        with database.unit_of_work(write=False) as session:
+            contact = session.get(Contact, contact_id)
+            title = contact and (contact.name or contact.profile_name)
+    title = title or "WhatsApp"
     try:
         with database.unit_of_work(write=True) as session:
-            contact = session.get(Contact, contact_id) if contact_id and not title else None
-            title = title or (contact and (contact.name or contact.profile_name)) or "WhatsApp"
             made = appointments.do_create(session, actor=actor, title=title[:200], start_at=begins,
                                           end_at=ends, conversation_id=conversation_id, contact_id=contact_id)
             appointment_id = made.id

@@ -38,6 +38,26 @@ def claimed(session: Session, conversation_id: str, messages) -> set[str]:
     """The ids among the customer's `messages` (each with id, type, payload) that answer a survey,
     so the bot leaves them alone: a survey's tap, or the first text after the comment question. The
     same answer whether or not the survey has heard them yet."""
+    if not messages or not _surveyed(session, conversation_id):
+        return set()
+    return _answers_among(session, conversation_id, messages)
+
+
+def claims(session: Session, *, conversation_id: str, message_id: str) -> bool:
+    """Is this one customer's message an answer to a survey?"""
+    if not _surveyed(session, conversation_id):
+        return False  # the common case: one indexed look, the message not even read
+    message = session.get(Message, message_id)
+    return message is not None and message_id in _answers_among(session, conversation_id, [message])
+
+
+def _surveyed(session: Session, conversation_id: str) -> bool:
+    """Was a survey ever sent in this conversation? Without one nothing the customer says is an answer."""
+    return session.exec(select(SurveyDelivery.id).where(SurveyDelivery.conversation_id == conversation_id,
+                                                        SurveyDelivery.sent_at.is_not(None)).limit(1)).first() is not None
+
+
+def _answers_among(session: Session, conversation_id: str, messages) -> set[str]:
     ids = {m.id for m in messages if tapped(m) is not None}
     texts = [m.id for m in messages if m.type == "text"]
     if texts:
@@ -50,12 +70,6 @@ def claimed(session: Session, conversation_id: str, messages) -> set[str]:
                 if comment in texts:
                     ids.add(comment)
     return ids
-
-
-def claims(session: Session, *, conversation_id: str, message_id: str) -> bool:
-    """Is this one customer's message an answer to a survey?"""
-    message = session.get(Message, message_id)
-    return message is not None and message_id in claimed(session, conversation_id, [message])
 
 
 def _asking_comment(session: Session, conversation_id: str) -> SurveyDelivery | None:

@@ -72,6 +72,12 @@ def test_appointments_are_booked_moved_and_never_overlap(agenda):
     moved = agenda("PATCH", f"/appointments/{first['id']}", {"start": _at(day, "11:00"), "end": _at(day, "11:30")},
                    status=200).get_json()["data"]
     assert moved["start"] == f"{day}T16:00:00.000Z" and moved["notes"] == "Con barba"
+    backwards = agenda("PATCH", f"/appointments/{first['id']}", {"end": _at(day, "10:00")}, status=400)
+    assert "end" in backwards.get_json()["errors"]
+    assert_problem(agenda("PATCH", f"/appointments/{first['id']}", {"start": _at(day, "10:30"), "end": _at(day, "10:45")}),
+                   409, "appointment_overlaps")  # onto "Tinte"
+    agenda("PATCH", f"/appointments/{first['id']}", {}, status=400)
+    assert agenda("GET", f"/appointments/{first['id']}", status=200).get_json()["data"]["start"] == moved["start"]
     cancelled = agenda("PATCH", f"/appointments/{moved['id']}", {"status": "CANCELLED"}, status=200).get_json()["data"]
     assert cancelled["status"] == "CANCELLED"
     _book(agenda, _at(day, "11:00"), _at(day, "11:30"), title="Otro")  # a cancelled one frees its time
