@@ -22,7 +22,7 @@ from appliance.agenda import booking
 from appliance.ai_providers.base import ChatReply, ChatRequest, Message, ProviderError, Tool
 from appliance.core import text as bot_text
 from appliance.core.actor import OrgActor
-from appliance.core.db import Database
+from appliance.core.db import Database, read_row
 from appliance.core.errors import BadGateway
 from appliance.knowledge import search as knowledge_search
 from appliance.knowledge.models import KnowledgeDocument
@@ -101,7 +101,7 @@ def answer(database: Database, *, actor: OrgActor, agent: BotAgent, messages: li
     question = next((text for role, text in reversed(messages) if role == "user"), "") if search else ""
     with database.unit_of_work(write=False) as session:
         client = providers.client_of(session, actor.organization_id, agent.provider)
-        organization = session.get(Organization, actor.organization_id)
+        organization = read_row(session, Organization.__table__, id=actor.organization_id)
         services = _services(session, actor.organization_id) if "services_catalog" in agent.capabilities else []
         within = _library(session, agent)
         passages = _search(session, actor, agent, question, top_k, min_similarity, within) if question else []

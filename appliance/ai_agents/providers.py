@@ -15,7 +15,7 @@ from appliance.ai_providers.base import ChatClient, ProviderError
 from appliance.ai_providers.clients import PROVIDERS, client_for
 from appliance.core import clock, runtime
 from appliance.core.actor import OrgActor
-from appliance.core.db import Database
+from appliance.core.db import Database, read_row
 from appliance.core.errors import Invalid, NotFound
 
 LOCAL = "LOCAL"
@@ -84,8 +84,10 @@ def do_delete(session: Session, *, actor: OrgActor, provider: str) -> None:
 
 
 def client_of(session: Session, organization_id: str, provider: str) -> ChatClient:
-    """The provider's client with the organization's credentials; 400 provider_not_configured."""
-    row = session.get(ProviderCredential, (organization_id, provider))
+    """The provider's client with the organization's credentials; 400 provider_not_configured.
+    The row is read through the driver: every AI reply asks (a mapped row costs ~0.7 ms)."""
+    row = read_row(session, ProviderCredential.__table__, organization_id=organization_id, provider=provider,
+                   remember=False)
     status = _status(provider, row)
     if not status.configured:
         raise Invalid(f"{provider} is not set up: add its key in the bot's AI providers.",

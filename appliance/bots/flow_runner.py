@@ -21,6 +21,7 @@ from appliance.core.locales import customer_language
 from appliance.bots.matching import CompiledRule, compile_rule, first_match, normalize
 from appliance.bots.models import BotFlow
 from appliance.contacts import service as contacts_service
+from appliance.contacts.models import Contact
 from appliance.conversations import service as conversations_service
 from appliance.core.errors import AppError
 
@@ -146,7 +147,7 @@ def _chosen(step: dict, turn: "Turn") -> dict | None:
 
 def _save_answer(turn: "Turn", name: str, value: str) -> None:
     turn.state.flow_answers = {**turn.state.flow_answers, name: value}
-    contact = turn.contact
+    contact = turn.session.get(Contact, turn.contact.id)  # as it is now: a flow saves several answers in one turn
     contacts_service.do_update(turn.session, actor=replies.bot_actor(contact.organization_id), contact_id=contact.id,
                                attributes={**(contact.attributes or {}), name: value})
 

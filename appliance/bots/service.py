@@ -8,6 +8,7 @@ from appliance.bots.config import DEFAULTS, needed_capabilities
 from appliance.bots.models import BotConfig
 from appliance.core import clock, events, tenancy
 from appliance.core.actor import OrgActor
+from appliance.core.db import read_row
 from appliance.organizations import plans
 from appliance.phone_numbers import service as phone_numbers_service
 from appliance.phone_numbers.models import PhoneNumber
@@ -34,11 +35,11 @@ def _number(session: Session, actor: OrgActor, phone_number_pk: str) -> PhoneNum
 
 def config_of(session: Session, phone_number_pk: str) -> dict | None:
     """The engine's read: the number's configuration (saved or defaults), None once the number is
-    gone or disconnected."""
-    number = session.get(PhoneNumber, phone_number_pk)
+    gone or disconnected. Read-only rows through the driver: every turn and AI reply reads it."""
+    number = read_row(session, PhoneNumber.__table__, id=phone_number_pk, remember=False)
     if number is None or number.disconnected_at is not None:
         return None
-    return _record(number, _row(session, number))
+    return _record(number, read_row(session, BotConfig.__table__, phone_number_pk=number.id, remember=False))
 
 
 def list_configs(session: Session, *, actor: OrgActor) -> list[dict]:

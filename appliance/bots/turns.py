@@ -12,7 +12,6 @@ transaction: after a crash a message is either answered or still due, never both
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from datetime import datetime, timedelta
@@ -31,7 +30,7 @@ from appliance.conversations.models import Conversation
 from appliance.conversations.recording import SERVICE_WINDOW, window_open
 from appliance.core import text as bot_text
 from appliance.core import clock
-from appliance.core.db import after_commit, driver_connection
+from appliance.core.db import after_commit, driver_connection, from_json, read_row
 from appliance.messages import tasks as message_tasks
 from appliance.messages import text as message_text
 from appliance.messages.sending.compose import CAPTION_MAX
@@ -51,8 +50,8 @@ class Turn:
     state: SimpleNamespace
     config: dict
     conversation: Conversation
-    contact: Contact
-    organization: Organization
+    contact: SimpleNamespace  # the Contact's row, read-only
+    organization: SimpleNamespace  # the Organization's row, read-only
     messages: list = field(default_factory=list)  # the customer's messages this turn answers (id, type, payload)
     text: str = ""
     outgoing: list[replies.Outgoing] = field(default_factory=list)
@@ -128,9 +127,11 @@ def look_at(session: Session, conversation_id: str, now: datetime | None = None)
 
 def new_turn(session: Session, state: SimpleNamespace, conversation: Conversation, config: dict,
               now: datetime) -> Turn:
+    """The contact and the organization are read-only rows (read through the driver: every turn and
+    every AI reply makes one); what changes them goes through their services."""
     return Turn(session=session, now=now, state=state, config=config, conversation=conversation,
-                contact=session.get(Contact, conversation.contact_id),
-                organization=session.get(Organization, conversation.organization_id))
+                contact=read_row(session, Contact.__table__, id=conversation.contact_id, remember=False),
+                organization=read_row(session, Organization.__table__, id=conversation.organization_id))
 
 
 def _take_turn(session: Session, state: SimpleNamespace, conversation: Conversation, config: dict | None,
@@ -175,7 +176,7 @@ def _unanswered(session: Session, conversation_id: str, answered_through: str | 
     listener has not heard yet: it is answered with its burst, and the listener then finds it
     answered."""
     rows = driver_connection(session).execute(_UNANSWERED, (conversation_id, answered_through or "")).fetchall()
-    return [SimpleNamespace(id=id_, type=type_, payload=json.loads(payload) if isinstance(payload, str) else payload)
+    return [SimpleNamespace(id=id_, type=type_, payload=from_json(payload))
             for id_, type_, payload in rows]
 
 

@@ -378,7 +378,7 @@ def _columns(table: Table) -> tuple[list[str], list[str], list]:
         if isinstance(column.type, UTCDateTime):
             converters.append(_utc_from_text)
         elif isinstance(column.type, JSON):
-            converters.append(lambda v: json.loads(v) if isinstance(v, str) else v)
+            converters.append(from_json)
         elif isinstance(column.type, Boolean):
             converters.append(bool)
         else:
@@ -397,6 +397,11 @@ def _row_reader(table: Table, key_columns: tuple[str, ...], parent: Table | None
     where = " AND ".join([f"t.{table.columns[k].name} = ?" for k in key_columns]
                          + [f"t.{table.columns[k].name} IS NULL" for k in absent])
     return f"SELECT {', '.join(selected)} FROM {table.name} t{join} WHERE {where}"
+
+
+def from_json(value):
+    """A JSON column's value as a driver statement reads it (text in SQLite)."""
+    return json.loads(value) if isinstance(value, str) else value
 
 
 def _utc_from_text(value):
