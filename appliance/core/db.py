@@ -453,6 +453,20 @@ def driver_connection(session: Session):
     return driver
 
 
+def reading_connection(session: Session):
+    """The DB-API connection for a read that needs none of this unit's own changes: a reading
+    unit's hot reader; in a writing unit whose transaction has not begun, the thread's reader (the
+    newest committed state, what the transaction would see if it began now), so a read does not
+    take the write lock for the rest of the unit; else the transaction's own."""
+    hot_reader = session.info.get("hot_reader")
+    if hot_reader:
+        return hot_reader()
+    reader = session.info.get("reader_before_begin")
+    if reader and not session.in_transaction():
+        return reader()
+    return driver_connection(session)
+
+
 _processors: dict[tuple[int, str], tuple] = {}
 
 

@@ -15,7 +15,7 @@ from sqlmodel import Session
 
 from appliance.core import clock
 from appliance.core.actor import OrgActor
-from appliance.core.db import driver_connection, from_json, insert_many
+from appliance.core.db import from_json, insert_many, reading_connection
 from appliance.core.ids import new_id
 from appliance.knowledge import embedder, vector_index, word_index, words
 from appliance.knowledge.models import KnowledgeQuery, KnowledgeQueryHit
@@ -47,8 +47,9 @@ class Ranked:
 def do_search(session: Session, *, actor: OrgActor, query: str, top_k: int = DEFAULT_TOP_K,
               min_similarity: float = DEFAULT_MIN_SIMILARITY, tags: list[str] | None = None,
               agent_id: str | None = None, record: bool = True, within: list[str] | None = None) -> list[Result]:
-    """`within`: only these documents (an agent's own library), on top of the other filters."""
-    vector = embedder.current().embed_queries([query])[0]  # before any statement: a write unit's lock is not held for it
+    """`within`: only these documents (an agent's own library), on top of the other filters. The
+    reads do not take a write unit's lock (`reading_connection`): only `record` writes."""
+    vector = embedder.current().embed_queries([query])[0]
     wanted = words.terms(query)
     document_ids = readable_documents(session, organization_id=actor.organization_id, tags=tags, agent_id=agent_id)
     if within is not None:
@@ -79,7 +80,7 @@ def readable_documents(session: Session, *, organization_id: str, tags: list[str
     if not tags and not agent_id:
         return None
     rows = [(doc_id, from_json(doc_tags), from_json(agent_ids), shared) for doc_id, doc_tags, agent_ids, shared in
-            driver_connection(session).execute(_DOCUMENTS, (organization_id,)).fetchall()]
+            reading_connection(session).execute(_DOCUMENTS, (organization_id,)).fetchall()]
     wanted_tags = {tag.casefold() for tag in tags or ()}
     readable = [doc_id for doc_id, doc_tags, agent_ids, shared in rows
                 if (not wanted_tags or wanted_tags & {tag.casefold() for tag in doc_tags or ()})
@@ -108,7 +109,7 @@ def _results(session: Session, *, organization_id: str, vector, terms: list[str]
              min_similarity: float) -> list[Result]:
     ids = [chunk_id for chunk_id, _ in ranked.fused]
     similarity = dict(ranked.similarity)
-    rows = {row[0]: row for row in driver_connection(session).execute(
+    rows = {row[0]: row for row in reading_connection(session).execute(
         _PASSAGES.format(ids=", ".join("?" * len(ids))), ids).fetchall()} if ids else {}
     results = []
     for chunk_id, score in ranked.fused:

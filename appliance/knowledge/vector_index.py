@@ -27,7 +27,7 @@ from typing import Iterable
 import numpy as np
 from sqlmodel import Session
 
-from appliance.core.db import driver_connection
+from appliance.core.db import driver_connection, reading_connection
 
 TABLE = "vec_knowledge_chunks"
 VECTORS = "vec_knowledge_vectors"  # the same vectors in a plain table: loaded by organization, looked up by passage
@@ -74,7 +74,7 @@ def _snapshot(session: Session, organization_id: str) -> _Snapshot | None:
 
 
 def _current_snapshot(session: Session, organization_id: str) -> _Snapshot | None:
-    driver = driver_connection(session)
+    driver = reading_connection(session)
     found = driver.execute(f"SELECT revision FROM {REVISIONS} WHERE organization_id = ?", (organization_id,)).fetchone()
     revision = found[0] if found else 0
     with _lock:
@@ -133,7 +133,7 @@ def _nearest_in_vec0(session: Session, organization_id: str, query: np.ndarray, 
     if document_ids is not None:
         sql += f" AND document_id IN ({', '.join('?' * len(document_ids))})"
         params.extend(document_ids)
-    rows = driver_connection(session).execute(sql, params).fetchall()
+    rows = reading_connection(session).execute(sql, params).fetchall()
     return [(chunk_id, _similarity(distance)) for chunk_id, distance in rows]
 
 
@@ -152,7 +152,7 @@ def similarities(session: Session, *, organization_id: str, vector: np.ndarray, 
         else:
             found[chunk_id] = _similarity(1.0 - float(snapshot.matrix[row] @ query) / norm)
     if missing:
-        rows = driver_connection(session).execute(
+        rows = reading_connection(session).execute(
             f"SELECT chunk_id, embedding FROM {VECTORS} WHERE chunk_id IN ({', '.join('?' * len(missing))})",
             missing).fetchall()
         for chunk_id, embedding in rows:

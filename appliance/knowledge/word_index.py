@@ -11,7 +11,7 @@ from typing import Iterable
 
 from sqlmodel import Session
 
-from appliance.core.db import driver_connection
+from appliance.core.db import driver_connection, reading_connection
 from appliance.knowledge.words import SHORTEST_PREFIX
 
 TABLE = "fts_knowledge_chunks"
@@ -46,4 +46,4 @@ def best(session: Session, *, organization_id: str, terms: list[str], k: int,
         params = [expression, *document_ids]
     sql += f" ORDER BY bm25({TABLE}, 1.0, 0.0) LIMIT ?"
     params.append(k)
-    return [row[0] for row in driver_connection(session).execute(sql, params).fetchall()]
+    return [row[0] for row in reading_connection(session).execute(sql, params).fetchall()]
