@@ -12,7 +12,8 @@ import unicodedata
 
 import snowballstemmer
 
-_WORD = re.compile(r"\w+", re.UNICODE)
+# Letters and digits, as FTS5's unicode61 tokenizer sees a word (an underscore separates words there).
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 SHORTEST_PREFIX = 4  # a term this long also matches longer words (envio -> envios): a poor man's stemming
 
 # Snowball's Spanish list (folded), the question words people start with, and the commonest English ones:

@@ -34,6 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench_auth import _call, running_server  # noqa: E402
 
+from appliance.knowledge import word_index  # noqa: E402
+
 ORGS, PER_ORG, SEARCHES = 10, 10_000, 600
 TARGET_P95_MS = 30.0
 VOCABULARY = ("pan tarta envío precio horario tienda pedido cliente domingo reparto factura tarjeta devolución "
@@ -122,8 +124,8 @@ def _seed(data_dir: str, org_ids: list[str], dense: bool) -> float:
                            [(r[0], org, doc_id, r[5]) for r in rows])
         db.execute("INSERT INTO vec_knowledge_revisions (organization_id, revision) VALUES (?, 1) "
                    "ON CONFLICT (organization_id) DO UPDATE SET revision = revision + 1", (org,))
-        db.executemany("INSERT INTO fts_knowledge_chunks (rowid, org, text) VALUES (?, ?, ?)",
-                       [(r[0], "o" + org.replace("-", ""), r[4]) for r in rows])
+        db.executemany("INSERT INTO fts_knowledge_chunks (rowid, words) VALUES (?, ?)",  # as word_index.add does
+                       [(r[0], word_index.indexed_words(org, r[4])) for r in rows])
         db.execute("COMMIT")
     db.close()
     return time.perf_counter() - started
