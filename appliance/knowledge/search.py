@@ -111,15 +111,15 @@ def _results(session: Session, *, organization_id: str, vector, terms: list[str]
     similarity = dict(ranked.similarity)
     rows = {row[0]: row for row in reading_connection(session).execute(
         _PASSAGES.format(ids=", ".join("?" * len(ids))), ids).fetchall()} if ids else {}
+    # The passages found by their words only: their similarity, all in one look.
+    similarity.update(vector_index.similarities(session, organization_id=organization_id, vector=vector,
+                                                chunk_ids=[chunk_id for chunk_id in rows if chunk_id not in similarity]))
     results = []
     for chunk_id, score in ranked.fused:
         row = rows.get(chunk_id)
         if row is None:
             continue
         exact = words.matches_all(row[2], terms)
-        if chunk_id not in similarity:  # found by its words only: looked up when its turn comes, not all at once
-            similarity.update(vector_index.similarities(session, organization_id=organization_id, vector=vector,
-                                                             chunk_ids=[chunk_id]))
         close = similarity.get(chunk_id, 0.0)
         if close >= min_similarity or exact:
             results.append(Result(chunk_id, row[1], row[3], row[2], close, exact, round(score, 6)))

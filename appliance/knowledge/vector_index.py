@@ -141,16 +141,21 @@ def similarities(session: Session, *, organization_id: str, vector: np.ndarray, 
     """The cosine similarity of each of these passages to `vector`: rows of the organization's copy,
     or looked up in the plain table (vec0 answers anything but a nearest-neighbour query by scanning
     every vector)."""
+    if not chunk_ids:
+        return {}
     query = np.asarray(vector, dtype=np.float32)
     norm = max(float(np.linalg.norm(query)), 1e-12)
     snapshot = _snapshot(session, organization_id)
-    found, missing = {}, []
+    found, missing, rows_of_found = {}, [], []
     for chunk_id in chunk_ids:
         row = snapshot.row_of.get(chunk_id) if snapshot is not None else None
         if row is None:
             missing.append(chunk_id)
         else:
-            found[chunk_id] = _similarity(1.0 - float(snapshot.matrix[row] @ query) / norm)
+            rows_of_found.append((chunk_id, row))
+    if rows_of_found:  # one product for all of them
+        scores = snapshot.matrix[[row for _, row in rows_of_found]] @ query / norm
+        found = {chunk_id: _similarity(1.0 - float(score)) for (chunk_id, _), score in zip(rows_of_found, scores)}
     if missing:
         rows = reading_connection(session).execute(
             f"SELECT chunk_id, embedding FROM {VECTORS} WHERE chunk_id IN ({', '.join('?' * len(missing))})",

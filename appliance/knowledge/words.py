@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
+from functools import lru_cache
 
 import snowballstemmer
 
@@ -65,6 +66,7 @@ def tokens(text: str) -> list[str]:
 _stemmers = threading.local()  # a Snowball stemmer keeps state between calls: one per thread
 
 
+@lru_cache(maxsize=50_000)  # Snowball is pure Python (~60 us a word); people's words repeat (a few MB)
 def stem(word: str) -> str:
     stemmer = getattr(_stemmers, "spanish", None)
     if stemmer is None:
