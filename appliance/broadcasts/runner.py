@@ -18,6 +18,7 @@ queue task `run_broadcasts`, and the minute check starts what came due."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 
 from huey import crontab
@@ -26,10 +27,9 @@ from sqlmodel import Session, select
 
 from appliance.broadcasts import personalize
 from appliance.broadcasts.models import Broadcast, BroadcastRecipient
-from appliance.contacts.models import Contact
 from appliance.core import clock, runtime
 from appliance.core.background import WakeableThread
-from appliance.core.db import driver_connection, read_row
+from appliance.core.db import driver_connection, from_json, read_row, update_many
 from appliance.core.errors import AppError
 from appliance.core.queue import huey
 from appliance.messages.models import Message
@@ -96,13 +96,7 @@ def step(database, broadcast_id: str) -> float | None:
         room = min(BATCH, max(MIN_AHEAD, int(number.messages_per_second * AHEAD_SECONDS)) - queued)
         if room <= 0:
             return 0.1
-        waiting = session.exec(select(BroadcastRecipient, Contact.name, Contact.profile_name, Contact.attributes,
-                                      Contact.opted_out_at)
-                               .join(Contact, Contact.id == BroadcastRecipient.contact_id)
-                               .where(BroadcastRecipient.broadcast_id == broadcast.id,
-                                      BroadcastRecipient.message_id.is_(None),
-                                      BroadcastRecipient.skipped_reason.is_(None))
-                               .order_by(BroadcastRecipient.id).limit(room)).all()
+        waiting = [_Waiting(*row) for row in driver.execute(_WAITING, (broadcast.id, room)).fetchall()]
         if not waiting:
             if _still_sending(session, broadcast.id):
                 return 0.25
@@ -114,33 +108,50 @@ def step(database, broadcast_id: str) -> float | None:
         return 0.0
 
 
-def _hand_over(session: Session, broadcast: Broadcast, number, template: Template, waiting) -> None:
+# The recipients and their writes go through the driver: a batch is 200 of them, and mapped objects
+# (their load and their flush) were a fifth of a broadcast's time at 1,000 messages a second.
+_WAITING = ("SELECT r.id, r.contact_id, r.wa_id, c.name, c.profile_name, c.attributes, c.opted_out_at "
+            "FROM broadcast_recipients r JOIN contacts c ON c.id = r.contact_id "
+            "WHERE r.broadcast_id = ? AND r.message_id IS NULL AND r.skipped_reason IS NULL ORDER BY r.id LIMIT ?")
+
+
+@dataclass(frozen=True)
+class _Waiting:
+    id: str
+    contact_id: str
+    wa_id: str
+    name: str | None
+    profile_name: str | None
+    attributes: str | dict | None
+    opted_out_at: object
+
+
+def _hand_over(session: Session, broadcast: Broadcast, number, template: Template, waiting: list[_Waiting]) -> None:
     personal = personalize.uses_contact(broadcast.variables)
     shared = None if personal else template_fill.fill(template, broadcast.variables)
     items, sent, skipped = [], [], []
-    for recipient, name, profile_name, attributes, opted_out_at in waiting:
-        if opted_out_at is not None:  # opted out since the broadcast was made
-            skipped.append((recipient, "opted_out"))
+    for recipient in waiting:
+        if recipient.opted_out_at is not None:  # opted out since the broadcast was made
+            skipped.append({"id": recipient.id, "skipped_reason": "opted_out"})
             continue
         payload = shared
         if personal:
             try:
                 payload = template_fill.fill(template, personalize.fill(
-                    broadcast.variables, name=name or profile_name, wa_id=recipient.wa_id, attributes=attributes))
+                    broadcast.variables, name=recipient.name or recipient.profile_name, wa_id=recipient.wa_id,
+                    attributes=from_json(recipient.attributes)))
             except (personalize.MissingValue, AppError):
-                skipped.append((recipient, "missing_variable"))
+                skipped.append({"id": recipient.id, "skipped_reason": "missing_variable"})
                 continue
         items.append(sending_service.Prepared(recipient.contact_id, recipient.wa_id, payload))
         sent.append(recipient)
     message_ids = sending_service.do_queue_templates(session, organization_id=broadcast.organization_id,
                                                       number=number, items=items, sent_by="broadcast")
     now = clock.now()
-    for recipient, message_id in zip(sent, message_ids):
-        recipient.message_id, recipient.sent_at, recipient.attempts = message_id, now, recipient.attempts + 1
-        session.add(recipient)
-    for recipient, reason in skipped:
-        recipient.skipped_reason = reason
-        session.add(recipient)
+    table = BroadcastRecipient.__table__
+    update_many(session, table, [{"id": recipient.id, "message_id": message_id, "sent_at": now}
+                                 for recipient, message_id in zip(sent, message_ids)], add={"attempts": 1})
+    update_many(session, table, skipped)
 
 
 def _still_sending(session: Session, broadcast_id: str) -> bool:

@@ -12,7 +12,7 @@ from sqlmodel import Session
 from appliance.conversations import activity, inbox_settings
 from appliance.conversations.models import Conversation
 from appliance.core import clock, events
-from appliance.core.db import insert_many, read_row, update_by_id
+from appliance.core.db import driver_connection, insert_many, read_row, update_by_id, update_many
 from appliance.core.ids import new_id
 
 # The customer-service window: after a customer's message, any message type may be sent for 24 hours;
@@ -127,6 +127,52 @@ def do_record_outbound(session: Session, *, number, contact_id: str, found=None,
     events.emit(session, events.CONVERSATION_UPDATED, organization_id=number.organization_id,
                 conversationId=found.id, phoneNumberId=number.id, reopened=False)
     return found.id
+
+
+_IN_ONE_LOOK = 500  # contacts per lookup of their conversations (SQLite's parameters stay well under its limit)
+
+
+def do_record_outbound_many(session: Session, *, number, sends: list[tuple[str, str | None]]) -> list[str]:
+    """`do_record_outbound` for many messages from one number that answer nobody (a broadcast's
+    templates): `sends` are (contact id, preview); answers each one's conversation id, in order.
+    Their conversations are looked up, created and moved a batch at a time, with one event
+    statement each for the created and the moved ones."""
+    if not sends:
+        return []
+    table = Conversation.__table__
+    contact_ids = list(dict.fromkeys(contact_id for contact_id, _ in sends))
+    existing: dict[str, str] = {}
+    for start in range(0, len(contact_ids), _IN_ONE_LOOK):
+        part = contact_ids[start:start + _IN_ONE_LOOK]
+        existing.update((contact_id, conversation_id) for conversation_id, contact_id in driver_connection(session).execute(
+            f"SELECT id, contact_id FROM conversations WHERE phone_number_pk = ? AND contact_id IN "
+            f"({', '.join('?' * len(part))})", (number.id, *part)).fetchall())
+    now = clock.now()
+    created, moved, last_preview = [], {}, {}
+    for contact_id, preview in sends:
+        if contact_id not in existing:
+            existing[contact_id] = new_id()
+            created.append(dict(
+                id=existing[contact_id], organization_id=number.organization_id, phone_number_pk=number.id,
+                contact_id=contact_id, status="open", unread=False, pinned=False, handoff_pending=False,
+                last_message_at=now, preview=preview, last_inbound_at=None, awaiting_reply_since=None,
+                created_at=now, updated_at=now))
+        else:
+            moved[existing[contact_id]] = True
+        last_preview[existing[contact_id]] = preview
+    for row in created:
+        row["preview"] = last_preview[row["id"]]
+    insert_many(session, table, created)
+    created_ids = {row["id"] for row in created}
+    moved_ids = [conversation_id for conversation_id in moved if conversation_id not in created_ids]
+    update_many(session, table, [{"id": conversation_id, "last_message_at": now, "preview": last_preview[conversation_id],
+                                  "updated_at": now} for conversation_id in moved_ids])
+    events.emit_many(session, events.CONVERSATION_CREATED, organization_id=number.organization_id,
+                     items=[{"conversationId": row["id"], "phoneNumberId": number.id} for row in created])
+    events.emit_many(session, events.CONVERSATION_UPDATED, organization_id=number.organization_id,
+                     items=[{"conversationId": conversation_id, "phoneNumberId": number.id, "reopened": False}
+                            for conversation_id in moved_ids])
+    return [existing[contact_id] for contact_id, _ in sends]
 
 
 def _count_reply(session: Session, found, *, user_id: str | None, at: datetime) -> None:

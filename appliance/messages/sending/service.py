@@ -94,15 +94,11 @@ def do_queue_templates(session: Session, *, organization_id: str, number, items:
     """Queue many template messages from one number at once (a broadcast's next batch): each in its
     contact's conversation, rows through the driver in one statement. Answers their ids, in order.
     Templates need no open window, so nothing here refuses a recipient."""
-    rows = []
-    for item in items:
-        found = conversation_recording.find_window(session, phone_number_pk=number.id, contact_id=item.contact_id)
-        conversation_id = conversation_recording.do_record_outbound(
-            session, number=number, contact_id=item.contact_id, found=found,
-            preview=message_text.preview("template", item.payload))
-        rows.append(_queued_row(organization_id=organization_id, phone_number_pk=number.id,
-                                conversation_id=conversation_id, contact_id=item.contact_id, to=item.to, kind="template",
-                                payload=item.payload, sent_by=sent_by))
+    conversation_ids = conversation_recording.do_record_outbound_many(
+        session, number=number, sends=[(item.contact_id, message_text.preview("template", item.payload)) for item in items])
+    rows = [_queued_row(organization_id=organization_id, phone_number_pk=number.id, conversation_id=conversation_id,
+                        contact_id=item.contact_id, to=item.to, kind="template", payload=item.payload, sent_by=sent_by)
+            for item, conversation_id in zip(items, conversation_ids)]
     _queue(session, organization_id, number.id, rows)
     return [row["id"] for row in rows]
 
