@@ -486,13 +486,25 @@ def bind_processor(column, dialect):
     return found[1]
 
 
+_last_utc_text: tuple = (None, "")
+
+
 def _sqlite_utc_text(value: datetime) -> str:
     """A UTCDateTime as SQLAlchemy's SQLite DATETIME stores it (YYYY-MM-DD HH:MM:SS.ffffff, UTC):
     every row written through the driver has several, and the two processors it replaces were a
-    tenth of a broadcast's time."""
-    if value.tzinfo is None:
-        raise ValueError("naive datetime given to a UTCDateTime column")
-    return value.astimezone(timezone.utc).replace(tzinfo=None).isoformat(" ", "microseconds")
+    tenth of a broadcast's time. The rows of a batch share their moment (`created_at`,
+    `updated_at`, ... are one `now`): the same object's text is remembered (datetimes never change)."""
+    global _last_utc_text
+    last = _last_utc_text
+    if last[0] is value:
+        return last[1]
+    if value.tzinfo is not timezone.utc:
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTCDateTime column")
+        value = value.astimezone(timezone.utc)
+    text = value.replace(tzinfo=None).isoformat(" ", "microseconds")
+    _last_utc_text = (value, text)
+    return text
 
 
 def _converted(values, processors) -> tuple:

@@ -183,16 +183,22 @@ def _wake_after_commit(session: Session) -> None:
 def dispatch_pending(database, *, batch: int = 500) -> int:
     """Hand every undelivered event to its listeners; returns how many deliveries were made."""
     delivered = 0
+    # Each listener reads its own events, and most events have several listeners (a message's
+    # creation has six): the events of a pass are read from JSON once and handed to each. Their
+    # data is read-only to listeners.
+    seen: dict[int, Event] = {}
     for listener in list(_listeners.values()):
         while True:
-            count = _dispatch_batch(database, listener, batch)
+            if len(seen) > 20 * batch:  # a long backlog: keep the memory of a pass bounded
+                seen.clear()
+            count = _dispatch_batch(database, listener, batch, seen)
             delivered += count
             if count < batch:
                 break
     return delivered
 
 
-def _dispatch_batch(database, listener: Listener, batch: int) -> int:
+def _dispatch_batch(database, listener: Listener, batch: int, seen: dict[int, "Event"] | None = None) -> int:
     """Hand the listener its next events (only the names it subscribed to). Finding them is a read:
     a wake-up with nothing for this listener never takes the write lock from the requests that
     write (inbound webhooks emit hundreds of events a second no listener may care about). The
@@ -209,7 +215,8 @@ def _dispatch_batch(database, listener: Listener, batch: int) -> int:
     # so the cursor read here is the latest and no event is handed over twice.
     with database.unit_of_work(write=True) as session:
         cursor = session.get(OutboxCursor, listener.name) or OutboxCursor(listener=listener.name)
-        events = [Event(*row) for row in driver_connection(session).execute(
+        seen = {} if seen is None else seen
+        events = [seen.get(row[0]) or seen.setdefault(row[0], Event(*row)) for row in driver_connection(session).execute(
             f"SELECT id, name, organization_id, data, created_at FROM outbox_events WHERE name IN "
             f"({', '.join('?' * len(names))}) AND id > ? ORDER BY id LIMIT ?",
             (*names, cursor.last_event_id, batch)).fetchall()]
