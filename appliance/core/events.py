@@ -187,7 +187,7 @@ def dispatch_pending(database, *, batch: int = 500) -> int:
     # creation has six): the events of a pass are read from JSON once and handed to each. Their
     # data is read-only to listeners.
     seen: dict[int, Event] = {}
-    for listener in list(_listeners.values()):
+    for listener in _with_pending(database, list(_listeners.values())):
         while True:
             if len(seen) > 20 * batch:  # a long backlog: keep the memory of a pass bounded
                 seen.clear()
@@ -198,25 +198,33 @@ def dispatch_pending(database, *, batch: int = 500) -> int:
     return delivered
 
 
-def _dispatch_batch(database, listener: Listener, batch: int, seen: dict[int, "Event"] | None = None) -> int:
-    """Hand the listener its next events (only the names it subscribed to). Finding them is a read:
-    a wake-up with nothing for this listener never takes the write lock from the requests that
-    write (inbound webhooks emit hundreds of events a second no listener may care about). The
-    name index makes `name IN (...) AND id > cursor` a range scan however far the cursor lags."""
-    names = sorted(listener.events)
+def _with_pending(database, listeners: list[Listener]) -> list[Listener]:
+    """The listeners with events past their cursor. Finding them is one short read for all: a
+    pass with nothing for a listener never takes the write lock from the requests that write
+    (inbound webhooks emit hundreds of events a second no listener may care about). The name
+    index answers each name's newest event at once, however far a cursor lags."""
+    names = sorted({name for listener in listeners for name in listener.events})
     with database.unit_of_work(write=False) as session:
-        pending = driver_connection(session).execute(
-            f"SELECT 1 FROM outbox_events WHERE name IN ({', '.join('?' * len(names))}) AND id > "
-            "coalesce((SELECT last_event_id FROM outbox_cursors WHERE listener = ?), 0) LIMIT 1",
-            (*names, listener.name)).fetchone()
-    if pending is None:
-        return 0
+        driver = driver_connection(session)
+        cursors = dict(driver.execute("SELECT listener, last_event_id FROM outbox_cursors").fetchall())
+        newest = {name: driver.execute("SELECT max(id) FROM outbox_events WHERE name = ?", (name,)).fetchone()[0] or 0
+                  for name in names}
+    return [listener for listener in listeners
+            if max(newest[name] for name in listener.events) > cursors.get(listener.name, 0)]
+
+
+def _dispatch_batch(database, listener: Listener, batch: int, seen: dict[int, "Event"] | None = None) -> int:
+    """Hand the listener its next events (only the names it subscribed to), up to `batch`."""
+    names = sorted(listener.events)
     # One writing transaction per batch: BEGIN IMMEDIATE serialises concurrent dispatchers,
-    # so the cursor read here is the latest and no event is handed over twice.
+    # so the cursor read here is the latest and no event is handed over twice. The cursor is read
+    # and written through the driver: a dispatch pass moves a dozen of them.
     with database.unit_of_work(write=True) as session:
-        cursor = session.get(OutboxCursor, listener.name) or OutboxCursor(listener=listener.name)
+        driver = driver_connection(session)
+        found = driver.execute("SELECT last_event_id FROM outbox_cursors WHERE listener = ?", (listener.name,)).fetchone()
+        cursor = _Cursor(found[0] if found else 0)
         seen = {} if seen is None else seen
-        events = [seen.get(row[0]) or seen.setdefault(row[0], Event(*row)) for row in driver_connection(session).execute(
+        events = [seen.get(row[0]) or seen.setdefault(row[0], Event(*row)) for row in driver.execute(
             f"SELECT id, name, organization_id, data, created_at FROM outbox_events WHERE name IN "
             f"({', '.join('?' * len(names))}) AND id > ? ORDER BY id LIMIT ?",
             (*names, cursor.last_event_id, batch)).fetchall()]
@@ -227,15 +235,26 @@ def _dispatch_batch(database, listener: Listener, batch: int, seen: dict[int, "E
         elif not listener.batch:
             for event in wanted:
                 _hand_over(session, listener, cursor, event, event)
-        # Moved once per batch: a cursor changed before each event's savepoint is a flush (an
-        # UPDATE) per event, which cost more than most listeners.
+        # Moved once per batch: a cursor moved before each event's savepoint is a write per event,
+        # which cost more than most listeners.
         if events:
             cursor.last_event_id = events[-1].id
-        session.add(cursor)
+        driver_connection(session).execute(
+            "INSERT INTO outbox_cursors (listener, last_event_id, last_error) VALUES (?, ?, ?) "
+            "ON CONFLICT (listener) DO UPDATE SET last_event_id = excluded.last_event_id, "
+            "last_error = coalesce(excluded.last_error, outbox_cursors.last_error)",
+            (listener.name, cursor.last_event_id, cursor.last_error))
         return len(events)
 
 
-def _hand_over(session: Session, listener: Listener, cursor: OutboxCursor, event: Event, argument) -> None:
+@dataclass
+class _Cursor:
+    """A listener's place in the outbox (table outbox_cursors) during one batch."""
+    last_event_id: int
+    last_error: str | None = None
+
+
+def _hand_over(session: Session, listener: Listener, cursor: _Cursor, event: Event, argument) -> None:
     try:
         with session.begin_nested():
             listener.handler(session, argument)
