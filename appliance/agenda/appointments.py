@@ -15,7 +15,7 @@ from appliance.agenda import busy, sync
 from appliance.agenda.models import Appointment, CalendarConnection
 from appliance.core import clock, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.db import read_row
+from appliance.core.rows import read_row
 from appliance.core.errors import Conflict, Invalid, NotFound
 from appliance.memberships.models import Membership
 

@@ -22,7 +22,8 @@ from appliance.agenda import booking
 from appliance.ai_providers.base import ChatReply, ChatRequest, Message, ProviderError, Tool
 from appliance.core import text as bot_text
 from appliance.core.actor import OrgActor
-from appliance.core.db import Database, read_row
+from appliance.core.db import Database
+from appliance.core.rows import read_row
 from appliance.core.errors import BadGateway
 from appliance.knowledge import search as knowledge_search
 from appliance.knowledge.models import KnowledgeDocument

@@ -15,7 +15,8 @@ from appliance.ai_providers.base import ChatClient, ProviderError
 from appliance.ai_providers.clients import PROVIDERS, client_for
 from appliance.core import clock, runtime
 from appliance.core.actor import OrgActor
-from appliance.core.db import Database, read_row
+from appliance.core.db import Database
+from appliance.core.rows import read_row
 from appliance.core.errors import Invalid, NotFound
 
 LOCAL = "LOCAL"

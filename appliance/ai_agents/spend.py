@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 from appliance.ai_agents.models import AISpendDay
 from appliance.core import clock
-from appliance.core.db import driver_connection, insert_many, read_row
+from appliance.core.rows import driver_connection, insert_many, read_row
 from appliance.core.errors import Conflict
 from appliance.organizations.models import Organization
 

@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 
 from appliance.attendance import rules, sessions, shifts
 from appliance.attendance.models import AttendanceSession, AttendanceSettings
-from appliance.core.db import update_by_id
+from appliance.core.rows import update_by_id
 
 AWAY_ALLOWANCE_MIN = 180
 _seen: dict[tuple[str, str], int] = {}

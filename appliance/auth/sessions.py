@@ -12,7 +12,8 @@ from appliance.auth import access_tokens
 from appliance.auth.models import AuthSession, OneTimeToken, RefreshToken
 from appliance.core import clock, crypto, runtime, throttle
 from appliance.core.actor import Actor
-from appliance.core.db import read_row, run_after
+from appliance.core.db import run_after
+from appliance.core.rows import read_row
 from appliance.core.errors import NotFound, Unauthorized
 from appliance.users.models import User
 

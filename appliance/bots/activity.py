@@ -15,7 +15,7 @@ from appliance.bots.config import ACTIVITY_KINDS
 from appliance.bots.models import BotActivity, BotRule
 from appliance.core import clock, pagination
 from appliance.core.actor import OrgActor
-from appliance.core.db import insert_many
+from appliance.core.rows import insert_many
 from appliance.core.ids import new_id
 
 

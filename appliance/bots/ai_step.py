@@ -36,7 +36,8 @@ from appliance.conversations import service as conversations_service
 from appliance.conversations.models import Conversation, ConversationTag
 from appliance.conversations.recording import window_open
 from appliance.core import clock, text as bot_text
-from appliance.core.db import Database, after_commit, driver_connection, from_json, read_row
+from appliance.core.db import Database, after_commit
+from appliance.core.rows import driver_connection, from_json, read_row
 from appliance.core.errors import Invalid
 from appliance.core.ids import new_id
 from appliance.knowledge import search as knowledge_search

@@ -21,7 +21,7 @@ from appliance.bots.models import BotConfig
 from appliance.bots.states import States
 from appliance.conversations.models import Conversation
 from appliance.core import clock, events
-from appliance.core.db import read_row
+from appliance.core.rows import read_row
 from appliance.core.events import Event
 from appliance.messages.models import Message
 from appliance.surveys import answers as survey_answers

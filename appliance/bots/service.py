@@ -8,7 +8,7 @@ from appliance.bots.config import DEFAULTS, needed_capabilities
 from appliance.bots.models import BotConfig
 from appliance.core import clock, events, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.db import read_row
+from appliance.core.rows import read_row
 from appliance.organizations import plans
 from appliance.phone_numbers import service as phone_numbers_service
 from appliance.phone_numbers.models import PhoneNumber

@@ -16,7 +16,7 @@ from typing import Callable, TypeVar
 from sqlmodel import Session, SQLModel
 
 from appliance.bots import service as configs
-from appliance.core.db import driver_connection
+from appliance.core.rows import driver_connection
 
 T = TypeVar("T")
 

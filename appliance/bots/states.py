@@ -11,7 +11,7 @@ from sqlmodel import Session
 
 from appliance.bots.models import BotConversation, next_due
 from appliance.core import clock
-from appliance.core.db import insert_many, read_row, update_by_id
+from appliance.core.rows import insert_many, read_row, update_by_id
 
 TABLE = BotConversation.__table__
 

@@ -30,7 +30,8 @@ from appliance.conversations.models import Conversation
 from appliance.conversations.recording import SERVICE_WINDOW, window_open
 from appliance.core import text as bot_text
 from appliance.core import clock
-from appliance.core.db import after_commit, driver_connection, from_json, read_row
+from appliance.core.db import after_commit
+from appliance.core.rows import driver_connection, from_json, read_row
 from appliance.messages import tasks as message_tasks
 from appliance.messages import text as message_text
 from appliance.messages.sending.compose import CAPTION_MAX

@@ -14,7 +14,7 @@ from appliance.broadcasts import runner
 from appliance.broadcasts.models import Broadcast, BroadcastRecipient
 from appliance.broadcasts.service import REPLY_WINDOW
 from appliance.core import clock, events
-from appliance.core.db import bind_processor, driver_connection, read_row
+from appliance.core.rows import bind_processor, driver_connection, read_row
 from appliance.core.events import Event
 from appliance.graph_api.errors import explain
 from appliance.messages.models import Message

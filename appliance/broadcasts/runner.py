@@ -29,7 +29,7 @@ from appliance.broadcasts import personalize
 from appliance.broadcasts.models import Broadcast, BroadcastRecipient
 from appliance.core import clock, runtime
 from appliance.core.background import WakeableThread
-from appliance.core.db import driver_connection, from_json, read_row, update_many
+from appliance.core.rows import driver_connection, from_json, read_row, update_many
 from appliance.core.errors import AppError
 from appliance.core.queue import huey
 from appliance.messages.models import Message

@@ -20,7 +20,8 @@ from appliance.broadcasts.models import Broadcast, BroadcastRecipient
 from appliance.contacts.models import Contact, ContactList, ContactListMember
 from appliance.core import clock, pagination, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.db import after_commit, insert_many
+from appliance.core.db import after_commit
+from appliance.core.rows import insert_many
 from appliance.core.errors import Conflict, Invalid
 from appliance.core.ids import new_id
 from appliance.messages.models import Message

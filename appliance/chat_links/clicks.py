@@ -16,7 +16,7 @@ import time
 from urllib.parse import urlsplit
 
 from appliance.core import runtime
-from appliance.core.db import insert_many
+from appliance.core.rows import insert_many
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from appliance.contacts import service as contacts_service
 from appliance.contacts.models import Contact
 from appliance.core import clock, events, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.db import insert_many
+from appliance.core.rows import insert_many
 from appliance.core.errors import Conflict, Invalid, NotFound
 
 

@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 from appliance.contacts.models import ContactList, ContactListMember
 from appliance.contacts.models import Contact
 from appliance.core import clock, events, pagination, tenancy
-from appliance.core.db import insert_many, read_row
+from appliance.core.rows import insert_many, read_row
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, NotFound
 from appliance.core.ids import new_id

@@ -7,7 +7,7 @@ from datetime import datetime
 from sqlmodel import Session
 
 from appliance.conversations.models import InboxActivity
-from appliance.core.db import bind_processor, driver_connection
+from appliance.core.rows import bind_processor, driver_connection
 
 COUNTERS = ("inbound_messages", "incoming", "closed", "replies", "late_replies", "response_seconds")
 

@@ -9,7 +9,7 @@ from sqlmodel import Session
 from appliance.conversations.models import InboxSettings
 from appliance.core import clock
 from appliance.core.actor import OrgActor
-from appliance.core.db import read_row
+from appliance.core.rows import read_row
 
 INBOX_TABS = ("mine", "unassigned", "all", "handoff", "snoozed", "closed")
 DEFAULTS = {

@@ -12,7 +12,7 @@ from sqlmodel import Session
 from appliance.conversations import activity, inbox_settings
 from appliance.conversations.models import Conversation
 from appliance.core import clock, events
-from appliance.core.db import driver_connection, insert_many, read_row, update_by_id, update_many
+from appliance.core.rows import driver_connection, insert_many, read_row, update_by_id, update_many
 from appliance.core.ids import new_id
 
 # The customer-service window: after a customer's message, any message type may be sent for 24 hours;

@@ -23,7 +23,8 @@ from sqlmodel import Field, Session, SQLModel
 from huey import crontab
 
 from appliance.core import clock, runtime
-from appliance.core.db import UTCDateTime, after_commit, driver_connection, insert_many
+from appliance.core.db import UTCDateTime, after_commit
+from appliance.core.rows import driver_connection, insert_many
 from appliance.core.queue import huey
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from sqlmodel import Session
 
 from appliance.core import clock
 from appliance.core.actor import OrgActor
-from appliance.core.db import from_json, insert_many, reading_connection
+from appliance.core.rows import from_json, insert_many, reading_connection
 from appliance.core.ids import new_id
 from appliance.knowledge import embedder, vector_index, word_index, words
 from appliance.knowledge.models import KnowledgeQuery, KnowledgeQueryHit

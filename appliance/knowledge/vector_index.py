@@ -27,7 +27,7 @@ from typing import Iterable
 import numpy as np
 from sqlmodel import Session
 
-from appliance.core.db import driver_connection, reading_connection
+from appliance.core.rows import driver_connection, reading_connection
 
 TABLE = "vec_knowledge_chunks"
 VECTORS = "vec_knowledge_vectors"  # the same vectors in a plain table: loaded by organization, looked up by passage

@@ -25,7 +25,7 @@ from typing import Iterable
 
 from sqlmodel import Session
 
-from appliance.core.db import driver_connection, reading_connection
+from appliance.core.rows import driver_connection, reading_connection
 from appliance.knowledge import words
 
 TABLE = "fts_knowledge_chunks"

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from appliance.core import clock, events
 from appliance.core.actor import OrgActor
-from appliance.core.db import driver_connection
+from appliance.core.rows import driver_connection
 from appliance.core.errors import Invalid, TooMany, Unavailable
 
 POLL_SECONDS = 5.0  # the longest a stream waits without looking (events of other processes)

@@ -8,7 +8,7 @@ from sqlmodel import Session, select
 
 from appliance.core import clock, tenancy
 from appliance.core.actor import Actor, OrgActor
-from appliance.core.db import read_row
+from appliance.core.rows import read_row
 from appliance.core.errors import Conflict, Forbidden, Invalid, NotFound
 from appliance.memberships.models import Membership
 from appliance.permissions import service as permissions_service
@@ -20,7 +20,7 @@ def access_organization(session: Session, *, actor: Actor, organization_id: str,
                         permission: str | None) -> OrgActor:
     """The actor's standing in the organization, or 403 when not a member, suspended, or lacking
     `permission`. Other organizations answer the same 403 whether they exist or not."""
-    # Every organization request passes here: driver reads, not the ORM (see core.db.read_row).
+    # Every organization request passes here: driver reads, not the ORM (see core.rows.read_row).
     membership = read_row(session, Membership.__table__, organization_id=organization_id, user_id=actor.user_id,
                           with_parent=(Role.__table__, "role_id"))
     if membership is None:

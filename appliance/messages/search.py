@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 from appliance.conversations import inbox as conversations_inbox
 from appliance.core import pagination
 from appliance.core.actor import OrgActor
-from appliance.core.db import bind_processor, driver_connection
+from appliance.core.rows import bind_processor, driver_connection
 from appliance.core.errors import Invalid
 from appliance.messages.kinds import MEDIA_TYPES
 from appliance.messages.models import Message

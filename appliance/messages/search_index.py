@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
-from appliance.core.db import driver_connection
+from appliance.core.rows import driver_connection
 from appliance.messages.text import plain_text
 
 

@@ -23,7 +23,8 @@ from sqlmodel import Session, select
 
 from appliance.core import clock, runtime
 from appliance.core.actor import Actor, OrgActor, TokenGrant
-from appliance.core.db import read_row, run_after
+from appliance.core.db import run_after
+from appliance.core.rows import read_row
 from appliance.core.errors import Forbidden, Invalid, NotFound, Unauthorized
 from appliance.memberships import service as memberships_service
 from appliance.oauth.models import OAuthAuthorization, OAuthClient, OAuthCode, OAuthToken

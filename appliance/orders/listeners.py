@@ -8,7 +8,7 @@ from decimal import Decimal, InvalidOperation
 from sqlmodel import Session, select
 
 from appliance.core import clock, events
-from appliance.core.db import insert_many
+from appliance.core.rows import insert_many
 from appliance.core.events import Event
 from appliance.core.ids import new_id
 from appliance.messages.models import Message

@@ -10,7 +10,7 @@ from sqlmodel import Session, func, select
 
 from appliance.core import clock, events, runtime
 from appliance.core.actor import Actor, OrgActor
-from appliance.core.db import read_row
+from appliance.core.rows import read_row
 from appliance.core.errors import Conflict, Forbidden, Invalid, NotFound
 from appliance.memberships import service as memberships_service
 from appliance.organizations import plans, slugs
@@ -98,7 +98,7 @@ def check_create_organization(session: Session, *, actor: Actor, name: str, slug
 
 
 def access_organization_record(session: Session, *, actor: OrgActor):
-    """The actor's organization, read-only (a hot path: read through core.db.read_row)."""
+    """The actor's organization, read-only (a hot path: read through core.rows.read_row)."""
     return read_row(session, Organization.__table__, id=actor.organization_id)
 
 

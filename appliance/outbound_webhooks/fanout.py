@@ -19,7 +19,8 @@ from sqlmodel import Session, select
 
 from appliance.conversations.models import Conversation
 from appliance.core import clock, events
-from appliance.core.db import after_commit, bind_processor, driver_connection
+from appliance.core.db import after_commit
+from appliance.core.rows import bind_processor, driver_connection
 from appliance.core.events import Event
 from appliance.core.ids import new_id
 from appliance.messages.models import Message

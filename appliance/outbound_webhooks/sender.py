@@ -36,7 +36,7 @@ from sqlmodel import Session
 
 from appliance.core import clock, runtime
 from appliance.core.background import WakeableThread
-from appliance.core.db import bind_processor, driver_connection, insert_many
+from appliance.core.rows import bind_processor, driver_connection, insert_many
 from appliance.core.queue import huey
 from appliance.outbound_webhooks import envelopes, posting
 from appliance.outbound_webhooks.models import (DELIVERED, FAILED, RETRYING, OutboundWebhook, WebhookAttempt,

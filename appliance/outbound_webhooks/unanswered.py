@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 
 from appliance.conversations.models import Conversation
 from appliance.core import clock, events, runtime
-from appliance.core.db import insert_many
+from appliance.core.rows import insert_many
 from appliance.core.ids import new_id
 from appliance.core.queue import huey
 from appliance.outbound_webhooks import fanout, service

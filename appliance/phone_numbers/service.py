@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlmodel import Session, select
 
 from appliance.core import clock, tenancy
-from appliance.core.db import read_row
+from appliance.core.rows import read_row
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, NotFound
 from appliance.phone_numbers.models import PhoneNumber

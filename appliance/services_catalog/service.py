@@ -7,7 +7,7 @@ from sqlmodel import Session, select
 
 from appliance.core import clock, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.db import read_row
+from appliance.core.rows import read_row
 from appliance.organizations.models import Organization
 from appliance.services_catalog.models import CatalogService
 

@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 from appliance.contacts.models import Contact
 from appliance.conversations.models import Conversation
 from appliance.core import clock, events
-from appliance.core.db import insert_many
+from appliance.core.rows import insert_many
 from appliance.core.events import Event
 from appliance.core.ids import new_id
 from appliance.messages.models import Message

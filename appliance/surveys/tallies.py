@@ -10,7 +10,7 @@ from datetime import datetime
 
 from sqlmodel import Session, delete, select
 
-from appliance.core.db import driver_connection
+from appliance.core.rows import driver_connection
 from appliance.organizations.zones import zone_of
 from appliance.surveys.models import SurveyAnswer, SurveyDelivery, SurveyTally
 

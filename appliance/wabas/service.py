@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 
 from appliance.core import clock, events, runtime, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.db import read_row
+from appliance.core.rows import read_row
 from appliance.core.errors import Conflict
 from appliance.wabas.network import graph_client
 from appliance.graph_api.client import GraphError

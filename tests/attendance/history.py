@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 from appliance.attendance import timeline
 from appliance.attendance.models import AttendanceSession
 from appliance.core import clock
-from appliance.core.db import insert_many
+from appliance.core.rows import insert_many
 from appliance.core.ids import new_id
 
 

@@ -59,7 +59,7 @@ def fill(data_dir: str, org_id: str) -> dict:
     from appliance import bootstrap
     from appliance.attendance.models import Leave
     from appliance.core import clock
-    from appliance.core.db import insert_many
+    from appliance.core.rows import insert_many
     from appliance.core.ids import new_id
     from appliance.memberships.models import Membership
     from appliance.roles.models import Role

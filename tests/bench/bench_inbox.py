@@ -50,7 +50,7 @@ def fill(data_dir: str, org_id: str, number_id: str, user_id: str) -> dict:
     from appliance.contacts.models import Contact
     from appliance.conversations.models import Conversation, ConversationTag
     from appliance.core import clock
-    from appliance.core.db import insert_many
+    from appliance.core.rows import insert_many
     from appliance.core.ids import new_id
     from appliance.messages import search_index
     from appliance.messages.models import Message

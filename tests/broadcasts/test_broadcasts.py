@@ -232,7 +232,7 @@ def test_retry_leaves_sends_that_may_have_reached_the_customer(campaigns):
     """A send in the air at a crash failed -3: it may have reached the customer, so retry-failed
     does not send it again (the network's status revives it if it took it)."""
     from appliance.core import runtime
-    from appliance.core.db import driver_connection
+    from appliance.core.rows import driver_connection
     campaigns.approved_template()
     ana, _, _ = _three(campaigns)
     created = campaigns.create(templateName="oferta", variables=["a", "b"], audience={"contactIds": [ana["id"]]})

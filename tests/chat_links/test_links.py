@@ -128,7 +128,7 @@ def test_clicks_fall_on_the_organizations_own_dates_even_half_an_hour_off(line):
 
     from appliance.chat_links.models import LinkClick
     from appliance.core import runtime
-    from appliance.core.db import insert_many
+    from appliance.core.rows import insert_many
     link = _make(line)
     line.api.patch(f"/organizations/{line.org_id}", {"timezone": "Asia/Kolkata"}, token=line.owner["token"])
     zone = ZoneInfo("Asia/Kolkata")

@@ -5,6 +5,7 @@ import pytest
 from sqlalchemy import text
 
 from appliance.core import db as core_db
+from appliance.core import rows as core_rows
 from appliance.core.db import Database, StartupError, after_commit, check_sqlite_runtime, run_after
 
 
@@ -164,29 +165,60 @@ def test_read_row_reads_the_parent_in_the_same_statement_and_remembers_it(databa
     from datetime import datetime, timezone
     parents, children = _hot_tables(database)
     with database.unit_of_work(write=False) as session:
-        child = core_db.read_row(session, children, code="a", with_parent=(parents, "parent_id"))
+        child = core_rows.read_row(session, children, code="a", with_parent=(parents, "parent_id"))
         assert (child.id, child.parent_id) == ("c1", "p1")
         parent = session.info["read_rows"][("parents", (("id", "p1"),), ())]
         assert parent.name == "first"
         assert parent.created_at == datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
-        assert core_db.read_row(session, parents, id="p1") is parent  # no second read
-        orphan = core_db.read_row(session, children, code="b", with_parent=(parents, "parent_id"))
+        assert core_rows.read_row(session, parents, id="p1") is parent  # no second read
+        orphan = core_rows.read_row(session, children, code="b", with_parent=(parents, "parent_id"))
         assert orphan.parent_id is None
-        assert core_db.read_row(session, children, code="missing") is None
+        assert core_rows.read_row(session, children, code="missing") is None
 
 
 def test_hot_reads_of_a_reading_unit_see_the_newest_commit_and_cannot_write(database):
     """Reading units read hot rows in autocommit on the thread's query_only connection."""
     parents, _ = _hot_tables(database)
     with database.unit_of_work(write=False) as session:
-        assert core_db.read_row(session, parents, id="p2") is None
+        assert core_rows.read_row(session, parents, id="p2") is None
         with database.unit_of_work(write=True) as writer:  # committed meanwhile, by another unit
             writer.exec(text("INSERT INTO parents (id, name) VALUES ('p2', 'second')"))
-        assert core_db.read_row(session, parents, id="p2") is None  # remembered for the unit
-        assert core_db.read_row(session, parents, id="p2", name="second").name == "second"
+        assert core_rows.read_row(session, parents, id="p2") is None  # remembered for the unit
+        assert core_rows.read_row(session, parents, id="p2", name="second").name == "second"
         with pytest.raises(sqlite.OperationalError, match="readonly"):
             session.info["hot_reader"]().execute("DELETE FROM parents")
     with database.unit_of_work(write=True) as session:  # in a writing unit: its own transaction
         session.exec(text("UPDATE parents SET name = 'renamed' WHERE id = 'p1'"))
-        assert core_db.read_row(session, parents, id="p1").name == "renamed"
+        assert core_rows.read_row(session, parents, id="p1").name == "renamed"
         session.rollback()
+
+
+def test_rows_written_through_the_driver_read_back_as_sqlalchemy_writes_them(database):
+    """insert_many / update_many convert values as SQLAlchemy's own statements do: a UTC time as
+    the same text (whatever its zone, and the same object twice), JSON, booleans; `add` increases."""
+    from datetime import datetime, timedelta, timezone
+    from sqlalchemy import JSON, Boolean, Column, Integer, MetaData, String, Table, insert, select
+    from sqlalchemy.dialects import sqlite as sqlite_dialect
+    metadata = MetaData()
+    table = Table("things", metadata, Column("id", String, primary_key=True), Column("at", core_db.UTCDateTime()),
+                  Column("data", JSON), Column("flag", Boolean), Column("count", Integer))
+    moment = datetime(2026, 11, 26, 12, 30, 1, 5, tzinfo=timezone.utc)
+    elsewhere = datetime(2026, 11, 26, 7, 30, 1, 5, tzinfo=timezone(timedelta(hours=-5)))  # the same instant
+    with database.unit_of_work(write=True) as session:
+        metadata.create_all(session.connection())
+        session.execute(insert(table).values(id="core", at=moment, data={"a": [1, "é"]}, flag=True, count=1))
+        core_rows.insert_many(session, table, [
+            {"id": "driver", "at": moment, "data": {"a": [1, "é"]}, "flag": True, "count": 1},
+            {"id": "zone", "at": elsewhere, "data": None, "flag": False, "count": 0}])
+        stored = dict(session.connection().exec_driver_sql("SELECT id, at FROM things").fetchall())
+        assert stored["driver"] == stored["core"] == stored["zone"] == "2026-11-26 12:30:01.000005"
+        core_rows.update_many(session, table, [{"id": "driver", "flag": False}, {"id": "zone", "flag": True}],
+                              add={"count": 2})
+        rows = {row.id: row for row in session.execute(select(table)).all()}
+    assert rows["driver"].at == moment and rows["driver"].data == {"a": [1, "é"]}
+    assert (rows["driver"].flag, rows["driver"].count, rows["zone"].flag, rows["zone"].count) == (False, 3, True, 2)
+    processor = core_db.UTCDateTime().dialect_impl(sqlite_dialect.dialect()).bind_processor(sqlite_dialect.dialect())
+    for value in (moment, elsewhere, moment, datetime(999, 1, 1, tzinfo=timezone.utc)):
+        assert core_rows._sqlite_utc_text(value) == processor(value)
+    with pytest.raises(ValueError, match="naive"):
+        core_rows._sqlite_utc_text(datetime(2026, 1, 1))

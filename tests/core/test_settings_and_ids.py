@@ -95,7 +95,7 @@ def test_generated_row_makers_convert_like_the_columns_say(tmp_path):
     from datetime import datetime, timezone
 
     from appliance.api_keys.models import ApiKey
-    from appliance.core.db import _as_row
+    from appliance.core.rows import _as_row
 
     table = ApiKey.__table__
     values = []

@@ -25,7 +25,8 @@ from appliance.contacts import opt_ins
 from appliance.contacts import service as contacts_service
 from appliance.conversations import recording as conversation_recording
 from appliance.core import json_text, runtime
-from appliance.core.db import after_commit, read_row
+from appliance.core.db import after_commit
+from appliance.core.rows import read_row
 from appliance.core.queue import enqueue_after_commit
 from appliance.core.errors import Invalid, NotFound, Unauthorized
 from appliance.core.text import fold

@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlmodel import Session, select
 
 from appliance.core import clock, events
-from appliance.core.db import driver_connection, insert_many
+from appliance.core.rows import driver_connection, insert_many
 from appliance.core.ids import new_id
 from appliance.messages import search_index
 from appliance.messages.kinds import MEDIA_TYPES

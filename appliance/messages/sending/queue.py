@@ -21,7 +21,7 @@ from datetime import timedelta
 from sqlmodel import Session
 
 from appliance.core import clock, events
-from appliance.core.db import bind_processor, driver_connection, read_row
+from appliance.core.rows import bind_processor, driver_connection, read_row
 from appliance.graph_api.client import GraphError
 from appliance.graph_api.errors import explain
 from appliance.messages.models import Message

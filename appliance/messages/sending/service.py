@@ -21,7 +21,7 @@ from appliance.contacts import service as contacts_service
 from appliance.conversations import recording as conversation_recording
 from appliance.core import clock, events, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.db import insert_many, read_row
+from appliance.core.rows import insert_many, read_row
 from appliance.core.errors import Invalid
 from appliance.core.ids import new_id
 from appliance.messages import search_index, tasks
