@@ -48,6 +48,12 @@ def uses_contact(variables: Any) -> bool:
     return any(_PLACEHOLDER.search(text) for _, text in _strings(variables, ""))
 
 
+def uses_attributes(variables: Any) -> bool:
+    """Whether any placeholder reads a contact attribute (the runner then reads them)."""
+    return any(match.group(1).startswith("attributes.")
+               for _, text in _strings(variables, "") for match in _PLACEHOLDER.finditer(text))
+
+
 def fill(variables: Any, *, name: str | None, wa_id: str | None, attributes: dict | None) -> Any:
     """The variables with this contact's values in; raises MissingValue."""
     def value(match: re.Match) -> str:

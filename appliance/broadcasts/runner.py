@@ -29,7 +29,7 @@ from appliance.broadcasts import personalize
 from appliance.broadcasts.models import Broadcast, BroadcastRecipient
 from appliance.core import clock, runtime
 from appliance.core.background import WakeableThread
-from appliance.core.rows import driver_connection, from_json, read_row, update_many
+from appliance.core.rows import bind_processor, driver_connection, from_json, read_row, update_many
 from appliance.core.errors import AppError
 from appliance.core.queue import huey
 from appliance.messages.models import Message
@@ -48,9 +48,10 @@ BATCH = 200  # recipients per write transaction: ~20-40 ms of the write lock
 def start_due(database, now: datetime | None = None) -> list[str]:
     """SCHEDULED broadcasts whose time came start running; answers their ids."""
     moment = now or clock.now()
-    with database.unit_of_work(write=False) as session:
-        if session.exec(select(Broadcast.id).where(Broadcast.status == "SCHEDULED", Broadcast.scheduled_at <= moment)
-                        .limit(1)).first() is None:
+    with database.unit_of_work(write=False) as session:  # the runner asks between batches: through the driver
+        if driver_connection(session).execute(
+                "SELECT 1 FROM broadcasts WHERE status = 'SCHEDULED' AND scheduled_at <= ? LIMIT 1",
+                (bind_processor(Broadcast.__table__.c.scheduled_at, session.get_bind().dialect)(moment),)).fetchone() is None:
             return []  # the minute check finds nothing most minutes: no write lock for that
     with database.unit_of_work(write=True) as session:
         due = session.exec(select(Broadcast).where(Broadcast.status == "SCHEDULED",
@@ -63,8 +64,8 @@ def start_due(database, now: datetime | None = None) -> list[str]:
 
 def running(database) -> list[str]:
     with database.unit_of_work(write=False) as session:
-        return list(session.exec(select(Broadcast.id).where(Broadcast.status == "RUNNING")
-                                 .order_by(Broadcast.started_at, Broadcast.id)).all())
+        return [row[0] for row in driver_connection(session).execute(
+            "SELECT id FROM broadcasts WHERE status = 'RUNNING' ORDER BY started_at, id").fetchall()]
 
 
 def next_scheduled(database) -> datetime | None:
@@ -76,17 +77,21 @@ def step(database, broadcast_id: str) -> float | None:
     """Hand the broadcast's next recipients to the sender. Answers when to look again (seconds; 0:
     at once), or None when there is nothing more to do (completed, paused, cancelled)."""
     with database.unit_of_work(write=True) as session:
-        broadcast = session.get(Broadcast, broadcast_id)
+        # Read-only rows through the driver (a step runs several times a second); the broadcast is
+        # loaded as a mapped object only to change its status.
+        broadcast = read_row(session, Broadcast.__table__, id=broadcast_id, remember=False)
         if broadcast is None or broadcast.status != "RUNNING":
             return None
         number = read_row(session, PhoneNumber.__table__, id=broadcast.phone_number_pk, remember=False)
         if number is None or number.disconnected_at is not None:
-            _pause(session, broadcast, "number_disconnected", "The number was disconnected from the appliance.")
+            _pause(session, session.get(Broadcast, broadcast_id), "number_disconnected",
+                   "The number was disconnected from the appliance.")
             return None
-        template = session.get(Template, broadcast.template_id) if broadcast.template_id else None
+        template = (read_row(session, Template.__table__, id=broadcast.template_id, remember=False)
+                    if broadcast.template_id else None)
         if template is None or template.status != "APPROVED":
             status = template.status if template is not None else "DELETED"
-            _pause(session, broadcast, f"template_{status.lower()}"[:60],
+            _pause(session, session.get(Broadcast, broadcast_id), f"template_{status.lower()}"[:60],
                    f"Template {broadcast.template_name} ({broadcast.template_language}) is {status.lower()} at the "
                    "network; nothing more is sent with it until it is approved again (then resume).")
             return None
@@ -101,8 +106,9 @@ def step(database, broadcast_id: str) -> float | None:
             if _still_sending(session, broadcast.id):
                 return 0.25
             now = clock.now()
-            broadcast.status, broadcast.completed_at, broadcast.updated_at = "COMPLETED", now, now
-            session.add(broadcast)
+            completed = session.get(Broadcast, broadcast_id)
+            completed.status, completed.completed_at, completed.updated_at = "COMPLETED", now, now
+            session.add(completed)
             return None
         _hand_over(session, broadcast, number, template, waiting)
         return 0.0
@@ -126,9 +132,12 @@ class _Waiting:
     opted_out_at: object
 
 
-def _hand_over(session: Session, broadcast: Broadcast, number, template: Template, waiting: list[_Waiting]) -> None:
+def _hand_over(session: Session, broadcast, number, template, waiting: list[_Waiting]) -> None:
+    """`broadcast` and `template` are read-only rows."""
     personal = personalize.uses_contact(broadcast.variables)
-    shared = None if personal else template_fill.fill(template, broadcast.variables)
+    attributes = personalize.uses_attributes(broadcast.variables)  # read from JSON only when used
+    fill = template_fill.filler(template)
+    shared = None if personal else fill(broadcast.variables)
     items, sent, skipped = [], [], []
     for recipient in waiting:
         if recipient.opted_out_at is not None:  # opted out since the broadcast was made
@@ -137,9 +146,9 @@ def _hand_over(session: Session, broadcast: Broadcast, number, template: Templat
         payload = shared
         if personal:
             try:
-                payload = template_fill.fill(template, personalize.fill(
+                payload = fill(personalize.fill(
                     broadcast.variables, name=recipient.name or recipient.profile_name, wa_id=recipient.wa_id,
-                    attributes=from_json(recipient.attributes)))
+                    attributes=from_json(recipient.attributes) if attributes else None))
             except (personalize.MissingValue, AppError):
                 skipped.append({"id": recipient.id, "skipped_reason": "missing_variable"})
                 continue

@@ -188,14 +188,21 @@ def dispatch_pending(database, *, batch: int = 500) -> int:
     # creation has six): the events of a pass are read from JSON once and handed to each. Their
     # data is read-only to listeners.
     seen: dict[int, Event] = {}
-    for listener in _with_pending(database, list(_listeners.values())):
-        while True:
-            if len(seen) > 20 * batch:  # a long backlog: keep the memory of a pass bounded
-                seen.clear()
-            count = _dispatch_batch(database, listener, batch, seen)
-            delivered += count
-            if count < batch:
-                break
+    # Cursors moved past events a listener's `when` turned away (most listeners want only the
+    # customer's messages, and a broadcast makes thousands of others): written together at the
+    # end of the pass, in one transaction, instead of one each.
+    passed: dict[str, int] = {}
+    try:
+        for listener in _with_pending(database, list(_listeners.values())):
+            while True:
+                if len(seen) > 20 * batch:  # a long backlog: keep the memory of a pass bounded
+                    seen.clear()
+                count = _dispatch_batch(database, listener, batch, seen, passed)
+                delivered += count
+                if count < batch:
+                    break
+    finally:
+        _move_cursors(database, passed)
     return delivered
 
 
@@ -214,21 +221,49 @@ def _with_pending(database, listeners: list[Listener]) -> list[Listener]:
             if max(newest[name] for name in listener.events) > cursors.get(listener.name, 0)]
 
 
-def _dispatch_batch(database, listener: Listener, batch: int, seen: dict[int, "Event"] | None = None) -> int:
-    """Hand the listener its next events (only the names it subscribed to), up to `batch`."""
+def _cursor_of(driver, listener: Listener, passed: dict[str, int]) -> int:
+    found = driver.execute("SELECT last_event_id FROM outbox_cursors WHERE listener = ?", (listener.name,)).fetchone()
+    return max(found[0] if found else 0, passed.get(listener.name, 0))
+
+
+def _events_after(driver, listener: Listener, after: int, batch: int, seen: dict[int, "Event"]) -> list["Event"]:
+    """The listener's next events. Their ids first (the name index covers them); the rows only of
+    those this pass has not read for another listener."""
     names = sorted(listener.events)
-    # One writing transaction per batch: BEGIN IMMEDIATE serialises concurrent dispatchers,
-    # so the cursor read here is the latest and no event is handed over twice. The cursor is read
-    # and written through the driver: a dispatch pass moves a dozen of them.
+    ids = [row[0] for row in driver.execute(
+        f"SELECT id FROM outbox_events WHERE name IN ({', '.join('?' * len(names))}) AND id > ? ORDER BY id LIMIT ?",
+        (*names, after, batch)).fetchall()]
+    missing = [event_id for event_id in ids if event_id not in seen]
+    for start in range(0, len(missing), _IN_ONE_READ):
+        part = missing[start:start + _IN_ONE_READ]
+        for row in driver.execute("SELECT id, name, organization_id, data, created_at FROM outbox_events WHERE id IN "
+                                  f"({', '.join('?' * len(part))})", part).fetchall():
+            seen[row[0]] = Event(*row)
+    return [seen[event_id] for event_id in ids]
+
+
+_IN_ONE_READ = 500  # ids a statement (SQLite's parameters stay well under its limit)
+
+
+def _dispatch_batch(database, listener: Listener, batch: int, seen: dict[int, "Event"], passed: dict[str, int]) -> int:
+    """Hand the listener its next events (only the names it subscribed to), up to `batch`.
+
+    They are read first without the write lock; a batch the listener's `when` turns away entirely
+    only moves its cursor (in `passed`). Otherwise one writing transaction: BEGIN IMMEDIATE
+    serialises concurrent dispatchers, so the cursor read again there is the latest and no event
+    is handed over twice. The cursor is read and written through the driver."""
+    with database.unit_of_work(write=False) as session:
+        driver = driver_connection(session)
+        events = _events_after(driver, listener, _cursor_of(driver, listener, passed), batch, seen)
+    if not events:
+        return 0
+    if listener.when is not None and not any(listener.when(e.data) for e in events):
+        passed[listener.name] = max(passed.get(listener.name, 0), events[-1].id)
+        return len(events)
     with database.unit_of_work(write=True) as session:
         driver = driver_connection(session)
-        found = driver.execute("SELECT last_event_id FROM outbox_cursors WHERE listener = ?", (listener.name,)).fetchone()
-        cursor = _Cursor(found[0] if found else 0)
-        seen = {} if seen is None else seen
-        events = [seen.get(row[0]) or seen.setdefault(row[0], Event(*row)) for row in driver.execute(
-            f"SELECT id, name, organization_id, data, created_at FROM outbox_events WHERE name IN "
-            f"({', '.join('?' * len(names))}) AND id > ? ORDER BY id LIMIT ?",
-            (*names, cursor.last_event_id, batch)).fetchall()]
+        cursor = _Cursor(_cursor_of(driver, listener, passed))
+        events = _events_after(driver, listener, cursor.last_event_id, batch, seen)
         wanted = events if listener.when is None else [e for e in events if listener.when(e.data)]
         if listener.batch and not _handed_over_together(session, listener, wanted):
             for event in wanted:
@@ -240,12 +275,25 @@ def _dispatch_batch(database, listener: Listener, batch: int, seen: dict[int, "E
         # which cost more than most listeners.
         if events:
             cursor.last_event_id = events[-1].id
-        driver_connection(session).execute(
-            "INSERT INTO outbox_cursors (listener, last_event_id, last_error) VALUES (?, ?, ?) "
-            "ON CONFLICT (listener) DO UPDATE SET last_event_id = excluded.last_event_id, "
-            "last_error = coalesce(excluded.last_error, outbox_cursors.last_error)",
-            (listener.name, cursor.last_event_id, cursor.last_error))
+        passed.pop(listener.name, None)
+        _upsert_cursors(driver_connection(session), [(listener.name, cursor.last_event_id, cursor.last_error)])
         return len(events)
+
+
+def _upsert_cursors(driver, rows: list[tuple[str, int, str | None]]) -> None:
+    """(listener, last event id, error or None) each; a cursor never moves back (two dispatchers,
+    the server's thread and a queue task, may pass the same events)."""
+    driver.executemany(
+        "INSERT INTO outbox_cursors (listener, last_event_id, last_error) VALUES (?, ?, ?) "
+        "ON CONFLICT (listener) DO UPDATE SET last_event_id = CASE WHEN excluded.last_event_id > "
+        "outbox_cursors.last_event_id THEN excluded.last_event_id ELSE outbox_cursors.last_event_id END, "
+        "last_error = coalesce(excluded.last_error, outbox_cursors.last_error)", rows)
+
+
+def _move_cursors(database, passed: dict[str, int]) -> None:
+    if passed:
+        with database.unit_of_work(write=True) as session:
+            _upsert_cursors(driver_connection(session), [(name, last, None) for name, last in passed.items()])
 
 
 @dataclass

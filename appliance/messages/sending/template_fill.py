@@ -53,7 +53,17 @@ def resolve(session: Session, *, actor: OrgActor, waba_pk: str, template_id: str
 
 def fill(template: Template, variables: Any) -> dict:
     """The network's template object (`{name, language: {code}, components}`)."""
+    return filler(template)(variables)
+
+
+def filler(template: Template):
+    """`fill` for one template and many sets of variables (a broadcast's recipients): the
+    template's placeholders are read once."""
     expected = expected_variables(template.components)
+    return lambda variables: _filled(template, expected, variables)
+
+
+def _filled(template: Template, expected: dict, variables: Any) -> dict:
     if variables is None:
         variables = []
     if isinstance(variables, list):
