@@ -182,28 +182,78 @@ def _wake_after_commit(session: Session) -> None:
 
 
 def dispatch_pending(database, *, batch: int = 500) -> int:
-    """Hand every undelivered event to its listeners; returns how many deliveries were made."""
+    """Hand every undelivered event to its listeners; returns how many deliveries were made.
+
+    A round reads every pending listener's next batch without the write lock, then hands them
+    all over in one writing transaction: each listener's work in its own savepoint, every cursor
+    moved at its end. A dozen listeners used to take a dozen transactions (a commit, an fsync and a
+    wait for the lock each), and the senders waited behind them. Rounds repeat while some listener
+    had a full batch; a round's transaction takes at most ROUND_EVENTS events, so the write lock is
+    held for a bounded time even behind a long backlog."""
     delivered = 0
-    # Each listener reads its own events, and most events have several listeners (a message's
-    # creation has six): the events of a pass are read from JSON once and handed to each. Their
-    # data is read-only to listeners.
+    # Most events have several listeners (a message's creation has six): the events of a pass are
+    # read from JSON once and handed to each. Their data is read-only to listeners.
     seen: dict[int, Event] = {}
-    # Cursors moved past events a listener's `when` turned away (most listeners want only the
-    # customer's messages, and a broadcast makes thousands of others): written together at the
-    # end of the pass, in one transaction, instead of one each.
-    passed: dict[str, int] = {}
-    try:
-        for listener in _with_pending(database, list(_listeners.values())):
-            while True:
-                if len(seen) > 20 * batch:  # a long backlog: keep the memory of a pass bounded
-                    seen.clear()
-                count = _dispatch_batch(database, listener, batch, seen, passed)
-                delivered += count
-                if count < batch:
-                    break
-    finally:
-        _move_cursors(database, passed)
+    listeners = _with_pending(database, list(_listeners.values()))
+    while listeners:
+        if len(seen) > 20 * batch:  # a long backlog: keep the memory of a pass bounded
+            seen.clear()
+        with database.unit_of_work(write=False) as session:
+            driver = driver_connection(session)
+            cursors = _cursors(driver)
+            plans = [(listener, cursors.get(listener.name, 0)) for listener in listeners]
+            batches = [(listener, after, _events_after(driver, listener, after, batch, seen)) for listener, after in plans]
+        batches = [planned for planned in batches if planned[2]]
+        if not batches:
+            break
+        round_, taken = [], 0
+        for planned in batches:
+            if round_ and taken + len(planned[2]) > ROUND_EVENTS:
+                break
+            round_.append(planned)
+            taken += len(planned[2])
+        delivered += _hand_over_round(database, round_, batch, seen)
+        full = {listener.name for listener, _, events in round_ if len(events) == batch}
+        listeners = [listener for listener, _, _ in batches[len(round_):]] + \
+                    [listener for listener, _, _ in round_ if listener.name in full]
     return delivered
+
+
+ROUND_EVENTS = 2000  # events handed over in one writing transaction, all listeners together
+
+
+def _cursors(driver) -> dict[str, int]:
+    return dict(driver.execute("SELECT listener, last_event_id FROM outbox_cursors").fetchall())
+
+
+def _hand_over_round(database, round_: list[tuple["Listener", int, list["Event"]]], batch: int,
+                     seen: dict[int, "Event"]) -> int:
+    """One writing transaction for the round. BEGIN IMMEDIATE serialises concurrent dispatchers
+    (the server's thread, a queue task): a cursor another one moved since the read is read again
+    here, so no event is handed over twice."""
+    handed = 0
+    with database.unit_of_work(write=True) as session:
+        driver = driver_connection(session)
+        cursors = _cursors(driver)
+        moved = []
+        for listener, after, events in round_:
+            now_at = cursors.get(listener.name, 0)
+            if now_at != after:
+                events = _events_after(driver, listener, now_at, batch, seen)
+                if not events:
+                    continue
+            cursor = _Cursor(events[-1].id)
+            wanted = events if listener.when is None else [e for e in events if listener.when(e.data)]
+            if listener.batch and not _handed_over_together(session, listener, wanted):
+                for event in wanted:
+                    _hand_over(session, listener, cursor, event, [event])
+            elif not listener.batch:
+                for event in wanted:
+                    _hand_over(session, listener, cursor, event, event)
+            moved.append((listener.name, cursor.last_event_id, cursor.last_error))
+            handed += len(events)
+        _upsert_cursors(driver_connection(session), moved)
+    return handed
 
 
 def _with_pending(database, listeners: list[Listener]) -> list[Listener]:
@@ -214,16 +264,11 @@ def _with_pending(database, listeners: list[Listener]) -> list[Listener]:
     names = sorted({name for listener in listeners for name in listener.events})
     with database.unit_of_work(write=False) as session:
         driver = driver_connection(session)
-        cursors = dict(driver.execute("SELECT listener, last_event_id FROM outbox_cursors").fetchall())
+        cursors = _cursors(driver)
         newest = {name: driver.execute("SELECT max(id) FROM outbox_events WHERE name = ?", (name,)).fetchone()[0] or 0
                   for name in names}
     return [listener for listener in listeners
             if max(newest[name] for name in listener.events) > cursors.get(listener.name, 0)]
-
-
-def _cursor_of(driver, listener: Listener, passed: dict[str, int]) -> int:
-    found = driver.execute("SELECT last_event_id FROM outbox_cursors WHERE listener = ?", (listener.name,)).fetchone()
-    return max(found[0] if found else 0, passed.get(listener.name, 0))
 
 
 def _events_after(driver, listener: Listener, after: int, batch: int, seen: dict[int, "Event"]) -> list["Event"]:
@@ -245,55 +290,13 @@ def _events_after(driver, listener: Listener, after: int, batch: int, seen: dict
 _IN_ONE_READ = 500  # ids a statement (SQLite's parameters stay well under its limit)
 
 
-def _dispatch_batch(database, listener: Listener, batch: int, seen: dict[int, "Event"], passed: dict[str, int]) -> int:
-    """Hand the listener its next events (only the names it subscribed to), up to `batch`.
-
-    They are read first without the write lock; a batch the listener's `when` turns away entirely
-    only moves its cursor (in `passed`). Otherwise one writing transaction: BEGIN IMMEDIATE
-    serialises concurrent dispatchers, so the cursor read again there is the latest and no event
-    is handed over twice. The cursor is read and written through the driver."""
-    with database.unit_of_work(write=False) as session:
-        driver = driver_connection(session)
-        events = _events_after(driver, listener, _cursor_of(driver, listener, passed), batch, seen)
-    if not events:
-        return 0
-    if listener.when is not None and not any(listener.when(e.data) for e in events):
-        passed[listener.name] = max(passed.get(listener.name, 0), events[-1].id)
-        return len(events)
-    with database.unit_of_work(write=True) as session:
-        driver = driver_connection(session)
-        cursor = _Cursor(_cursor_of(driver, listener, passed))
-        events = _events_after(driver, listener, cursor.last_event_id, batch, seen)
-        wanted = events if listener.when is None else [e for e in events if listener.when(e.data)]
-        if listener.batch and not _handed_over_together(session, listener, wanted):
-            for event in wanted:
-                _hand_over(session, listener, cursor, event, [event])
-        elif not listener.batch:
-            for event in wanted:
-                _hand_over(session, listener, cursor, event, event)
-        # Moved once per batch: a cursor moved before each event's savepoint is a write per event,
-        # which cost more than most listeners.
-        if events:
-            cursor.last_event_id = events[-1].id
-        passed.pop(listener.name, None)
-        _upsert_cursors(driver_connection(session), [(listener.name, cursor.last_event_id, cursor.last_error)])
-        return len(events)
-
-
 def _upsert_cursors(driver, rows: list[tuple[str, int, str | None]]) -> None:
-    """(listener, last event id, error or None) each; a cursor never moves back (two dispatchers,
-    the server's thread and a queue task, may pass the same events)."""
+    """(listener, last event id, error or None) each; a cursor never moves back."""
     driver.executemany(
         "INSERT INTO outbox_cursors (listener, last_event_id, last_error) VALUES (?, ?, ?) "
         "ON CONFLICT (listener) DO UPDATE SET last_event_id = CASE WHEN excluded.last_event_id > "
         "outbox_cursors.last_event_id THEN excluded.last_event_id ELSE outbox_cursors.last_event_id END, "
         "last_error = coalesce(excluded.last_error, outbox_cursors.last_error)", rows)
-
-
-def _move_cursors(database, passed: dict[str, int]) -> None:
-    if passed:
-        with database.unit_of_work(write=True) as session:
-            _upsert_cursors(driver_connection(session), [(name, last, None) for name, last in passed.items()])
 
 
 @dataclass
