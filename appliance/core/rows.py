@@ -68,15 +68,23 @@ def _row_maker(table: Table):
     per row, and authentication builds two rows on every request."""
     _, names, converters = _columns(table)
     namespace: dict = {"Row": SimpleNamespace}
-    arguments = []
-    for index, (name, convert) in enumerate(zip(names, converters, strict=True)):
-        if convert is None:
-            arguments.append(f"{name}=v[{index}]")
-        else:
-            namespace[f"convert_{index}"] = convert
-            arguments.append(f"{name}=None if v[{index}] is None else convert_{index}(v[{index}])")
+    values = _converting([f"v[{index}]" for index in range(len(names))], converters, namespace)
+    arguments = [f"{name}={value}" for name, value in zip(names, values, strict=True)]
     exec(f"def make_row(v):\n    return Row({', '.join(arguments)})", namespace)  # noqa: S102
     return namespace["make_row"]
+
+
+def _converting(sources: list[str], converters: list, namespace: dict) -> list[str]:
+    """Each source expression through its converter, if it has one (None stays None), for a
+    generated function; the converters go into its `namespace`."""
+    expressions = []
+    for index, (source, convert) in enumerate(zip(sources, converters, strict=True)):
+        if convert is None:
+            expressions.append(source)
+        else:
+            namespace[f"convert_{index}"] = convert
+            expressions.append(f"(None if (value_{index} := {source}) is None else convert_{index}(value_{index}))")
+    return expressions
 
 
 def _as_row(table: Table, values) -> SimpleNamespace:
@@ -164,14 +172,8 @@ def _row_converter(table: Table, names: tuple[str, ...], dialect) -> Callable[[d
     Generated once per table and columns, as `_row_maker` is: a loop over values and processors
     cost ~10 us a row, and a broadcast writes thousands of rows a second."""
     namespace: dict = {}
-    values = []
-    for index, name in enumerate(names):
-        process = bind_processor(table.c[name], dialect)
-        if process is None:
-            values.append(f"row[{name!r}]")
-        else:
-            namespace[f"process_{index}"] = process
-            values.append(f"(None if (v{index} := row[{name!r}]) is None else process_{index}(v{index}))")
+    values = _converting([f"row[{name!r}]" for name in names], [bind_processor(table.c[name], dialect) for name in names],
+                         namespace)
     exec(f"def convert(row):\n    return ({', '.join(values)},)", namespace)  # noqa: S102
     return namespace["convert"]
 
