@@ -99,7 +99,9 @@ class Turn:
 
     def hand_off(self, reason: str, **detail) -> None:
         """A person takes over: automation falls silent, the team is told; the flow stops."""
-        conversations_service.do_request_handoff(
+        # The turn goes on with the conversation as it is now (pending a person): the AI step's
+        # turn holds a read-only row, which the hand-off does not change.
+        self.conversation = conversations_service.do_request_handoff(
             self.session, actor=replies.bot_actor(self.conversation.organization_id),
             conversation_id=self.conversation.id, reason="bot", detail=reason)
         flow_runner.stop(self)

@@ -111,3 +111,25 @@ def test_an_answer_a_crash_cut_short_is_given_again_at_start(line, api, monkeypa
     [reply] = _texts(line)
     assert "5 euros" in reply
     assert ai_step.resume(runtime.get().db, older_than=None) == 0  # done: nothing left, nothing twice
+
+
+def test_an_agent_that_hands_off_starts_no_follow_up(line, api, monkeypatch):
+    """The AI step's turn holds the conversation as a read-only row; after the agent's hand-off the
+    turn sees it pending a person, so no follow-up is scheduled behind the team's back."""
+    from appliance.ai_agents import answering
+    from appliance.bots import states
+
+    def hands_off(*args, **kwargs):
+        return answering.Answer("Te paso con una persona.", ["Te paso con una persona."],
+                                actions=[{"type": "handoff", "reason": "quiere hablar con alguien"}])
+
+    _agent(line, api, capabilities=["knowledge_search", "handoff"])
+    _bot(line, api, mode="AI_AGENT", followUpEnabled=True, followUpMessage="¿Sigues ahí?")
+    monkeypatch.setattr(answering, "answer", hands_off)
+    _write(line, "Quiero hablar con una persona")
+    assert _texts(line) == ["Te paso con una persona."]
+    assert _kinds(line)[-2:] == ["AI_REPLY", "HANDOFF"]
+    [conversation] = line.get("/conversations")["items"]
+    assert conversation["handoffPending"] is True
+    with runtime.get().db.unit_of_work(write=False) as session:
+        assert states.read(session, conversation["id"]).follow_up_at is None
