@@ -26,7 +26,6 @@ from appliance.core.db import Database
 from appliance.core.rows import read_row
 from appliance.core.errors import BadGateway
 from appliance.knowledge import search as knowledge_search
-from appliance.knowledge.models import KnowledgeDocument
 from appliance.organizations.models import Organization
 from appliance.services_catalog.models import CatalogService
 
@@ -104,8 +103,7 @@ def answer(database: Database, *, actor: OrgActor, agent: BotAgent, messages: li
         client = providers.client_of(session, actor.organization_id, agent.provider)
         organization = read_row(session, Organization.__table__, id=actor.organization_id)
         services = _services(session, actor.organization_id) if "services_catalog" in agent.capabilities else []
-        within = _library(session, agent)
-        passages = _search(session, actor, agent, question, top_k, min_similarity, within) if question else []
+        passages = _search(session, actor, agent, question, top_k, min_similarity) if question else []
     tools = tuple(tool for key in agent.capabilities for tool in ((TOOLS[key],) if key in TOOLS else MORE_TOOLS.get(key, ())))
     conversation = [Message(role, text) for role, text in messages[-HISTORY:] if text.strip()]
     system = _system(agent, organization, services, passages) + (f"\n\n{instruction}" if instruction else "")
@@ -123,7 +121,7 @@ def answer(database: Database, *, actor: OrgActor, agent: BotAgent, messages: li
         results = []
         for call in reply.tool_calls:
             results.append(Message("tool", _carry_out(database, actor, agent, call, result, top_k, min_similarity,
-                                                      within, searched, customer), tool_call_id=call.id, name=call.name))
+                                                      searched, customer), tool_call_id=call.id, name=call.name))
         request = ChatRequest(**{**vars(request), "messages": request.messages + (
             Message("assistant", reply.text, tool_calls=reply.tool_calls),) + tuple(results)})
     text, result.masked = bot_text.mask_protected(reply.text.strip(), list(protected_values))
@@ -138,22 +136,12 @@ def _count(result: Answer, agent: BotAgent, reply: ChatReply) -> None:
     result.cost_usd = catalog.cost_usd(agent.provider, agent.model, result.tokens_in, result.tokens_out)
 
 
-def _library(session, agent: BotAgent) -> list[str] | None:
-    """The documents the agent reads: its own list, narrowed by its tags (None: the whole library)."""
-    if not agent.knowledge_doc_ids and not agent.knowledge_tags:
-        return None
-    rows = session.exec(select(KnowledgeDocument.id, KnowledgeDocument.tags).where(
-        KnowledgeDocument.organization_id == agent.organization_id)).all()
-    wanted = {tag.casefold() for tag in agent.knowledge_tags}
-    return [doc_id for doc_id, tags in rows
-            if (not agent.knowledge_doc_ids or doc_id in agent.knowledge_doc_ids)
-            and (not wanted or wanted & {tag.casefold() for tag in tags or ()})]
-
-
-def _search(session, actor: OrgActor, agent: BotAgent, query: str, top_k: int, min_similarity: float,
-            within: list[str] | None) -> list[Passage]:
+def _search(session, actor: OrgActor, agent: BotAgent, query: str, top_k: int, min_similarity: float) -> list[Passage]:
+    """The agent's library: its own documents (none listed: all it may read), narrowed by its tags;
+    the search reads the documents once for all three filters."""
     found = knowledge_search.do_search(session, actor=actor, query=query, top_k=top_k, min_similarity=min_similarity,
-                                       agent_id=agent.id, within=within, record=False)
+                                       agent_id=agent.id, tags=list(agent.knowledge_tags) or None,
+                                       within=list(agent.knowledge_doc_ids) or None, record=False)
     return [Passage(r.document_id, r.title, r.text, r.similarity) for r in found]
 
 
@@ -197,7 +185,7 @@ def _query_key(query: str) -> str:
 
 
 def _carry_out(database: Database, actor: OrgActor, agent: BotAgent, call, result: Answer, top_k: int,
-               min_similarity: float, within: list[str] | None, searched: dict[str, list[Passage]],
+               min_similarity: float, searched: dict[str, list[Passage]],
                customer: Customer | None) -> str:
     """A tool call's result as the model reads it (JSON); `searched` holds this answer's searches by
     their folded words."""
@@ -208,7 +196,7 @@ def _carry_out(database: Database, actor: OrgActor, agent: BotAgent, call, resul
         found = searched.get(_query_key(query))
         if found is None:
             with database.unit_of_work(write=False) as session:
-                found = _search(session, actor, agent, query, top_k, min_similarity, within) if query else []
+                found = _search(session, actor, agent, query, top_k, min_similarity) if query else []
             searched[_query_key(query)] = found
         known = {(p.document_id, p.text) for p in result.knowledge}
         result.knowledge += [p for p in found if (p.document_id, p.text) not in known]

@@ -60,15 +60,19 @@ def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime
 def _create(session: Session, *, number, contact_id: str, at: datetime, inbound: bool, preview: str | None) -> str:
     """A new open conversation; a customer's message makes it unread, opens the 24-hour window and
     starts the SLA clock."""
-    now, conversation_id = clock.now(), new_id()
-    insert_many(session, Conversation.__table__, [dict(
-        id=conversation_id, organization_id=number.organization_id, phone_number_pk=number.id,
-        contact_id=contact_id, status="open", unread=inbound, pinned=False, handoff_pending=False,
-        last_message_at=at, preview=preview, last_inbound_at=at if inbound else None,
-        awaiting_reply_since=at if inbound else None, created_at=now, updated_at=now)])
+    row = _new_row(number, contact_id, at=at, inbound=inbound, preview=preview)
+    insert_many(session, Conversation.__table__, [row])
     events.emit(session, events.CONVERSATION_CREATED, organization_id=number.organization_id,
-                conversationId=conversation_id, phoneNumberId=number.id)
-    return conversation_id
+                conversationId=row["id"], phoneNumberId=number.id)
+    return row["id"]
+
+
+def _new_row(number, contact_id: str, *, at: datetime, inbound: bool, preview: str | None) -> dict:
+    now = clock.now()
+    return dict(id=new_id(), organization_id=number.organization_id, phone_number_pk=number.id,
+                contact_id=contact_id, status="open", unread=inbound, pinned=False, handoff_pending=False,
+                last_message_at=at, preview=preview, last_inbound_at=at if inbound else None,
+                awaiting_reply_since=at if inbound else None, created_at=now, updated_at=now)
 
 
 def do_record_echo(session: Session, *, number, contact_id: str, at: datetime, preview: str | None = None) -> str:
@@ -140,39 +144,27 @@ def do_record_outbound_many(session: Session, *, number, sends: list[tuple[str, 
     if not sends:
         return []
     table = Conversation.__table__
-    contact_ids = list(dict.fromkeys(contact_id for contact_id, _ in sends))
-    existing: dict[str, str] = {}
+    previews = dict(sends)  # each contact's last preview of the batch
+    contact_ids = list(previews)
+    found: dict[str, str] = {}
     for start in range(0, len(contact_ids), _IN_ONE_LOOK):
         part = contact_ids[start:start + _IN_ONE_LOOK]
-        existing.update((contact_id, conversation_id) for conversation_id, contact_id in driver_connection(session).execute(
+        found.update((contact_id, conversation_id) for conversation_id, contact_id in driver_connection(session).execute(
             f"SELECT id, contact_id FROM conversations WHERE phone_number_pk = ? AND contact_id IN "
             f"({', '.join('?' * len(part))})", (number.id, *part)).fetchall())
     now = clock.now()
-    created, moved, last_preview = [], {}, {}
-    for contact_id, preview in sends:
-        if contact_id not in existing:
-            existing[contact_id] = new_id()
-            created.append(dict(
-                id=existing[contact_id], organization_id=number.organization_id, phone_number_pk=number.id,
-                contact_id=contact_id, status="open", unread=False, pinned=False, handoff_pending=False,
-                last_message_at=now, preview=preview, last_inbound_at=None, awaiting_reply_since=None,
-                created_at=now, updated_at=now))
-        else:
-            moved[existing[contact_id]] = True
-        last_preview[existing[contact_id]] = preview
-    for row in created:
-        row["preview"] = last_preview[row["id"]]
+    created = [_new_row(number, contact_id, at=now, inbound=False, preview=previews[contact_id])
+               for contact_id in contact_ids if contact_id not in found]
     insert_many(session, table, created)
-    created_ids = {row["id"] for row in created}
-    moved_ids = [conversation_id for conversation_id in moved if conversation_id not in created_ids]
-    update_many(session, table, [{"id": conversation_id, "last_message_at": now, "preview": last_preview[conversation_id],
-                                  "updated_at": now} for conversation_id in moved_ids])
+    update_many(session, table, [{"id": conversation_id, "last_message_at": now, "preview": previews[contact_id],
+                                  "updated_at": now} for contact_id, conversation_id in found.items()])
     events.emit_many(session, events.CONVERSATION_CREATED, organization_id=number.organization_id,
                      items=[{"conversationId": row["id"], "phoneNumberId": number.id} for row in created])
     events.emit_many(session, events.CONVERSATION_UPDATED, organization_id=number.organization_id,
                      items=[{"conversationId": conversation_id, "phoneNumberId": number.id, "reopened": False}
-                            for conversation_id in moved_ids])
-    return [existing[contact_id] for contact_id, _ in sends]
+                            for conversation_id in found.values()])
+    found.update((row["contact_id"], row["id"]) for row in created)
+    return [found[contact_id] for contact_id, _ in sends]
 
 
 def _count_reply(session: Session, found, *, user_id: str | None, at: datetime) -> None:

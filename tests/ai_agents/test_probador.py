@@ -114,3 +114,31 @@ def test_the_models_search_with_the_question_reuses_the_prompts(line, monkeypatc
     assert searches == ["¿Cuánto cuesta el envío a domicilio?"]
     tool_result = requests.get(f"{line.netsim_url}/_control/ai/calls", timeout=5).json()["data"][-1]["body"]["messages"][-1]
     assert tool_result["role"] == "tool" and "5 euros" in tool_result["content"]
+
+
+def test_an_agent_reads_only_its_documents_and_tags(line):
+    """knowledgeTags narrows the library to documents with any of the tags, knowledgeDocIds to the
+    documents named; the passages of the others never reach the prompt."""
+    base, token = f"/organizations/{line.org_id}/bot", line.owner["token"]
+    _, shipping = _setup(line)
+    parking = line.api.post(f"{base}/knowledge/notes", {"title": "Parking", "tags": ["local"],
+                                                        "content": "Hay parking gratuito detrás de la tienda."},
+                            token=token).json["data"]
+
+    def agent(name, **scope):
+        made = line.api.post(f"{base}/agents", {"name": name, "provider": "LOCAL", "model": "double-small",
+                                                "capabilities": ["knowledge_search"], **scope}, token=token)
+        assert made.status_code == 201, made.json
+        return made.json["data"]
+
+    asks = {parking["id"]: ("user", "¿Hay parking para clientes?"), shipping["id"]: ("user", "¿Cuánto cuesta el envío?")}
+
+    def read(scoped, question) -> set[str]:
+        answered = _probe(line, scoped, question)
+        assert answered.status_code == 201, answered.json
+        return {passage["documentId"] for passage in answered.json["data"]["knowledge"]}
+
+    for scoped, own, other in ((agent("Local", knowledgeTags=["LOCAL"]), parking, shipping),
+                               (agent("Envíos", knowledgeDocIds=[shipping["id"]]), shipping, parking)):
+        assert own["id"] in read(scoped, asks[own["id"]])
+        assert other["id"] not in read(scoped, asks[other["id"]])
