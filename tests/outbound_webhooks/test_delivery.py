@@ -4,6 +4,8 @@ cut short, and a person's retry. The clock is moved instead of waiting for the s
 
 import json
 
+from sqlmodel import select
+
 from appliance.core import clock, runtime
 from appliance.outbound_webhooks import sender
 from appliance.outbound_webhooks.models import WebhookDelivery
@@ -131,7 +133,7 @@ def test_an_attempt_cut_short_by_a_crash_is_logged_as_interrupted_and_made_again
     _due()
     detail = webhooks.get(f"/{created['id']}/deliveries/{delivery['id']}")
     assert [(a["number"], a["outcome"]) for a in detail["attempts"]] == [(1, "failed"), (2, "interrupted"), (3, "delivered")]
-    assert "stopped during this attempt" in detail["attempts"][1]["error"]
+    assert "stopped while this attempt was in the air" in detail["attempts"][1]["error"]
     assert detail["status"] == "DELIVERED" and len(hook.requests) == 2
 
 
@@ -171,3 +173,31 @@ def test_a_conversations_events_go_one_at_a_time_and_other_conversations_side_by
         (first, first_at), (second, second_at) = events
         assert first < second and second_at - first_at >= 0.29  # the second waited for the first's answer
     assert abs(arrivals["c-ana"][0][1] - arrivals["c-beto"][0][1]) < 0.25  # the conversations went side by side
+
+
+def test_a_conversations_chain_stops_at_an_unavailable_receiver_and_gives_the_rest_back_unsent(webhooks, hook):
+    from appliance.outbound_webhooks import fanout
+    from appliance.outbound_webhooks.models import OutboundWebhook
+    made = webhooks.create(url=hook.url, events=["conversation.updated"])
+    hook.plan = [503, 200]
+    database = runtime.get().db
+    with database.unit_of_work(write=True) as session:  # one conversation's three events: one chain
+        webhook = session.get(OutboundWebhook, made["id"])
+        now = clock.now()
+        rows = []
+        for n in range(3):
+            rows += fanout.delivery_rows([webhook], event_id=f"e{n}", event_type="conversation.updated", created_at=now,
+                                         data={"conversationId": "c-ana", "n": n}, locale="en", now=now)
+        fanout.write_deliveries(session, rows)
+    assert len(hook.requests) == 1  # the first found the receiver unavailable: the chain stopped there
+    first, *rest = sorted(webhooks.deliveries(made["id"]), key=lambda d: d["eventId"])
+    assert (first["status"], first["attempt"]) == ("RETRYING", 1)
+    assert [(d["status"], d["attempt"]) for d in rest] == [("PENDING", 0), ("PENDING", 0)]
+    for delivery in rest:  # given back: no attempt logged, nothing left marked in the air
+        assert webhooks.get(f"/{made['id']}/deliveries/{delivery['id']}")["attempts"] == []
+    with database.unit_of_work(write=False) as session:
+        assert all(row.in_flight_since is None for row in session.exec(select(WebhookDelivery)))
+    clock.advance(6)
+    _due()
+    assert [json.loads(r["body"])["data"]["n"] for r in hook.requests] == [0, 0, 1, 2]
+    assert {d["status"] for d in webhooks.deliveries(made["id"])} == {"DELIVERED"}
