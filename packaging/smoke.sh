@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Start the frozen bundle on a scratch data directory and check that it really serves:
 # readiness (database + queue), a sign-up that writes, the knowledge base reading a file and finding
-# it again (the embedding model, its weights and the extractors travel in the bundle), the offline
-# docs, and a clean SIGTERM stop.
+# it again (the embedding model, its weights and the extractors travel in the bundle), a signed
+# webhook test delivered by libcurl, the offline docs, and a clean SIGTERM stop.
 set -euo pipefail
 binary=${1:?usage: smoke.sh path/to/appliance}
 data=$(mktemp -d)
@@ -53,9 +53,33 @@ feed=$(curl -fsS -XPOST "http://127.0.0.1:$port/organizations/$org/agenda/feed-t
        | json_field '["data"]["url"]')
 curl -fsS "http://127.0.0.1:$port/${feed#*://*/}" | grep -q 'SUMMARY:Prueba de cita' \
   || { cat "$log"; echo "the agenda's ICS feed failed in the bundle"; exit 1; }
+# A signed webhook test reaches a local receiver: libcurl (pycurl's wheel) and certifi's store travel in the bundle.
+hook_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+python3 -c '
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["content-length"]))
+        ok = self.headers.get("webhook-signature", "").startswith("v1,") and b"webhook.test" in body
+        self.send_response(200 if ok else 400); self.send_header("content-length", "0"); self.end_headers()
+    def log_message(self, *args): pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()' "$hook_port" &
+receiver=$!
+trap 'kill $pid $receiver 2>/dev/null || true; rm -rf "$data"' EXIT
+hook=$(curl -fsS -XPOST "http://127.0.0.1:$port/organizations/$org/webhooks-outbound" -H 'content-type: application/json' \
+       -H "authorization: Bearer $token" -d "{\"url\":\"http://127.0.0.1:$hook_port/hook\",\"events\":[\"conversation.updated\"]}" \
+       | json_field '["data"]["id"]')
+curl -fsS -o /dev/null -XPOST "http://127.0.0.1:$port/organizations/$org/webhooks-outbound/$hook/test" -H "authorization: Bearer $token"
+for _ in $(seq 1 50); do
+  delivered=$(curl -fsS -H "authorization: Bearer $token" "http://127.0.0.1:$port/organizations/$org/webhooks-outbound/$hook/deliveries" \
+              | json_field '["data"]["items"][0]["status"]')
+  [ "$delivered" = DELIVERED ] && break
+  sleep 0.2
+done
+[ "$delivered" = DELIVERED ] || { cat "$log"; echo "the webhook test was not delivered from the bundle: $delivered"; exit 1; }
 curl -fsS "http://127.0.0.1:$port/docs" | grep -q swagger-ui-bundle.js
 curl -fsS -o /dev/null "http://127.0.0.1:$port/docs/assets/swagger-ui-bundle.js"
 kill -TERM $pid
 wait $pid
 grep -q "stopped" "$log"
-echo "installer smoke: ok (only shipped data, ready, sign-up, knowledge read and found, holidays seeded, ICS feed, offline docs, clean stop)"
+echo "installer smoke: ok (only shipped data, ready, sign-up, knowledge read and found, holidays seeded, ICS feed, a signed webhook delivered, offline docs, clean stop)"

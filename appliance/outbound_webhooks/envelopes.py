@@ -52,11 +52,16 @@ def body(format_: str, *, event_id: str, event_type: str, created_at: datetime, 
                        "organizationId": organization_id, "data": data}, ensure_ascii=False, separators=(",", ":"))
 
 
-def headers(secret: str, event_id: str, payload: str, at: datetime) -> dict[str, str]:
+def signer(secret: str) -> Webhook:
+    """The spec's reference signer for one secret (made once per webhook: it decodes the secret)."""
+    return Webhook(secret)
+
+
+def headers(signer: Webhook, event_id: str, payload: str, at: datetime) -> dict[str, str]:
     """The Standard Webhooks headers for one attempt (the timestamp is the attempt's)."""
     return {"content-type": "application/json", "user-agent": "appliance-webhooks/1",
             "webhook-id": event_id, "webhook-timestamp": str(int(at.timestamp())),
-            "webhook-signature": Webhook(secret).sign(event_id, at, payload)}
+            "webhook-signature": signer.sign(event_id, at, payload)}
 
 
 _SENTENCES = {

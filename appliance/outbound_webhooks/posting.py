@@ -1,76 +1,189 @@
-"""One POST to a receiver, on the standard library's http.client with a kept-alive connection per
-worker thread and receiver: a webhook sender makes a thousand requests a second, and `requests`
-spent about three times the CPU per request for features a webhook does not use (redirects are
-not followed, no proxy of the environment may see a LAN's integrations, cookies mean nothing).
+"""POSTs to receivers, many in the air at once on one thread: libcurl's multi interface (pycurl).
 
-Answers (status, the first KEPT bytes of the body, error in words). Certificates are verified
-against the system's store (a receiver with a self-signed certificate fails, and says so)."""
+Why libcurl. The webhook sender makes a thousand requests a second on the same core as the
+inbox's own work. On worker threads with the standard library's http.client a request cost ~290 µs
+of CPU (header parsing in Python, thread switches at every send and answer); libcurl does the
+HTTP, the kept-alive connections and the waiting in C with the GIL released: ~100 µs a request,
+signing included (measured in docs/architecture.md; tests/bench/bench_webhooks.py end to end).
+pycurl's wheels carry libcurl and OpenSSL for Linux, macOS and Windows.
+
+What every request gets: http and https only, no redirects followed (a redirect is an answer,
+logged with where it pointed), no proxy from the environment (a LAN's integrations are not for a
+proxy to see), no `Expect: 100-continue` round trip, certificates verified against certifi's store
+and, where the system keeps one, the system's certificate directory (a business's own CA installed
+there is trusted). The first KEPT bytes of an answer are kept; a longer answer is cut there.
+"""
 
 from __future__ import annotations
 
-import http.client
-import socket
+import logging
+import os
+import queue
 import ssl
 import threading
-from urllib.parse import urlsplit
+import time
+from dataclasses import dataclass
+from typing import Callable
 
+import certifi
+import pycurl
+
+log = logging.getLogger(__name__)
 KEPT = 2048  # bytes of a response kept in the log
-_local = threading.local()
-_TLS = ssl.create_default_context()
+POLL_SECONDS = 0.01  # how soon a new request starts while others are in the air
+_SYSTEM_CERTIFICATES = ssl.get_default_verify_paths().capath
 
 
-def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float) -> tuple[int | None, str | None, str | None]:
-    parts = urlsplit(url)
-    key = (parts.scheme, parts.hostname, parts.port)
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    connections: dict = getattr(_local, "connections", None) or {}
-    _local.connections = connections
-    reused = key in connections
-    for _ in range(2):  # a kept-alive connection the receiver closed meanwhile: once more on a new one
-        connection = connections.get(key) or _connect(parts, timeout)
-        connections[key] = connection
+@dataclass(frozen=True)
+class Answer:
+    status: int | None  # the receiver's HTTP status; None when it gave none
+    response: str | None
+    error: str | None  # in words; None for an answer (a redirect says where it pointed)
+    duration_ms: int
+
+
+class Poster:
+    """Takes requests from any thread (`post`); answers each on its own thread through
+    `on_answer(tag, Answer)`, which may post again (a chain's next event)."""
+
+    def __init__(self, on_answer: Callable[[object, Answer], None], *, name: str = "webhook-posts"):
+        self._on_answer = on_answer
+        self._incoming: queue.SimpleQueue = queue.SimpleQueue()
+        self._multi = pycurl.CurlMulti()
+        self._idle: list[pycurl.Curl] = []  # handles kept for reuse; connections live in the multi's cache
+        self._active = 0
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def post(self, url: str, body: bytes, headers: dict[str, str], *, timeout: float, tag: object) -> None:
+        self._incoming.put((url, body, headers, timeout, tag))
+
+    def close(self) -> None:
+        """Waits for the requests in the air (and any their answers post) to be answered."""
+        self._incoming.put(None)
+        self._thread.join()
+        for handle in self._idle:
+            handle.close()
+        self._multi.close()
+
+    def _run(self) -> None:
+        closing = False
+        while True:
+            closing = self._take(block=self._active == 0 and not closing) or closing
+            if closing and self._active == 0 and self._incoming.empty():
+                return
+            if self._active:
+                self._multi.select(POLL_SECONDS)
+                self._perform()
+
+    def _take(self, *, block: bool) -> bool:
+        """Starts what was posted; answers whether `close` was called."""
+        closing = False
         try:
-            connection.request("POST", path, body=body, headers={**headers, "host": parts.netloc})
-            answer = connection.getresponse()
-            text = answer.read(KEPT + 1)
-            if not answer.isclosed():  # more than we keep: the connection cannot be reused
-                connection.close()
-                connections.pop(key, None)
-            location = answer.getheader("location") if 300 <= answer.status < 400 else None
+            item = self._incoming.get() if block else self._incoming.get_nowait()
+            while True:
+                if item is None:
+                    closing = True
+                else:
+                    self._start(*item)
+                item = self._incoming.get_nowait()
+        except queue.Empty:
+            return closing
+
+    def _start(self, url: str, body: bytes, headers: dict[str, str], timeout: float, tag: object) -> None:
+        handle = self._idle.pop() if self._idle else _new_handle()
+        kept = bytearray()
+
+        def keep(data: bytes) -> int:
+            if len(kept) > KEPT:
+                handle.cut = True
+                return 0  # enough: libcurl stops reading (and drops the connection)
+            kept.extend(data)
+            return len(data)
+
+        handle.setopt(pycurl.URL, url)
+        handle.setopt(pycurl.POSTFIELDS, body)
+        handle.setopt(pycurl.HTTPHEADER, [f"{name}: {value}" for name, value in headers.items()] + ["Expect:"])
+        handle.setopt(pycurl.TIMEOUT_MS, max(1, int(timeout * 1000)))
+        handle.setopt(pycurl.WRITEFUNCTION, keep)
+        handle.tag, handle.kept, handle.cut, handle.timeout, handle.began = tag, kept, False, timeout, time.perf_counter()
+        try:
+            self._multi.add_handle(handle)
+        except pycurl.error as exc:
+            self._answer(tag, Answer(None, None, f"The request could not start: {exc}"[:300], 0))
+            self._idle.append(handle)
+            return
+        self._active += 1
+
+    def _perform(self) -> None:
+        while self._multi.perform()[0] == pycurl.E_CALL_MULTI_PERFORM:
+            pass
+        while True:
+            waiting, done, failed = self._multi.info_read()
+            for handle in done:
+                self._finish(handle, None, None)
+            for handle, code, message in failed:
+                self._finish(handle, code, message)
+            if not waiting:
+                return
+
+    def _finish(self, handle: pycurl.Curl, code: int | None, message: str | None) -> None:
+        took = int((time.perf_counter() - handle.began) * 1000)
+        status = handle.getinfo(pycurl.RESPONSE_CODE) or None
+        text = bytes(handle.kept[:KEPT]).decode("utf-8", "replace")
+        if code is None or (code == pycurl.E_WRITE_ERROR and handle.cut):
+            location = handle.getinfo(pycurl.REDIRECT_URL) if status and 300 <= status < 400 else None
             said = f"Redirected to {location[:200]} (redirects are not followed)." if location else None
-            return answer.status, text[:KEPT].decode("utf-8", "replace"), said
-        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError) as exc:
-            connection.close()
-            connections.pop(key, None)
-            if not reused:
-                return None, None, _in_words(exc)
-            reused = False
-        except (OSError, http.client.HTTPException) as exc:
-            connection.close()
-            connections.pop(key, None)
-            return None, None, _in_words(exc, timeout)
-    return None, None, "The connection failed."
+            answer = Answer(status, text, said, took)
+        else:
+            answer = Answer(None, None, in_words(code, message, handle.timeout), took)
+        tag = handle.tag
+        self._multi.remove_handle(handle)
+        handle.kept = handle.tag = None
+        self._idle.append(handle)
+        self._active -= 1
+        self._answer(tag, answer)
+
+    def _answer(self, tag: object, answer: Answer) -> None:
+        try:
+            self._on_answer(tag, answer)
+        except Exception:  # a bug of the caller's must not stop every other request
+            log.exception("handling a webhook answer failed")
 
 
-def _connect(parts, timeout: float) -> http.client.HTTPConnection:
-    if parts.scheme == "https":
-        return http.client.HTTPSConnection(parts.hostname, parts.port, timeout=timeout, context=_TLS)
-    return http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+def _new_handle() -> pycurl.Curl:
+    handle = pycurl.Curl()
+    handle.setopt(pycurl.NOSIGNAL, 1)  # timeouts without SIGALRM: this is not the main thread
+    handle.setopt(pycurl.PROTOCOLS, pycurl.PROTO_HTTP | pycurl.PROTO_HTTPS)
+    handle.setopt(pycurl.FOLLOWLOCATION, 0)
+    handle.setopt(pycurl.PROXY, "")
+    handle.setopt(pycurl.CAINFO, certifi.where())
+    if _SYSTEM_CERTIFICATES and os.path.isdir(_SYSTEM_CERTIFICATES):
+        handle.setopt(pycurl.CAPATH, _SYSTEM_CERTIFICATES)
+    return handle
 
 
-def _in_words(exc: Exception, timeout: float = 0) -> str:
-    if isinstance(exc, (socket.timeout, TimeoutError)):
+_CLOSED = {pycurl.E_GOT_NOTHING}
+_RESET = {pycurl.E_RECV_ERROR, pycurl.E_SEND_ERROR}
+_NOT_HTTP = {pycurl.E_UNSUPPORTED_PROTOCOL, pycurl.E_FTP_WEIRD_SERVER_REPLY}  # CURLE_WEIRD_SERVER_REPLY, by its old name
+_TLS = {pycurl.E_SSL_CONNECT_ERROR, pycurl.E_PEER_FAILED_VERIFICATION, pycurl.E_SSL_CACERT_BADFILE,
+        pycurl.E_SSL_CERTPROBLEM, pycurl.E_SSL_CIPHER, pycurl.E_SSL_ENGINE_NOTFOUND}
+
+
+def in_words(code: int, message: str | None, timeout: float) -> str:
+    """libcurl's error as a sentence a person can act on."""
+    if code == pycurl.E_OPERATION_TIMEDOUT:
         return f"No answer within {timeout:g} s."
-    if isinstance(exc, ConnectionRefusedError):
+    if code == pycurl.E_COULDNT_CONNECT:
         return "Connection refused: nothing listens at that address."
-    if isinstance(exc, http.client.RemoteDisconnected):
+    if code in _CLOSED:
         return "The receiver closed the connection without answering."
-    if isinstance(exc, (ConnectionResetError, BrokenPipeError, ConnectionAbortedError)):
+    if code in _RESET:
         return "The connection was reset by the receiver."
-    if isinstance(exc, http.client.HTTPException):
+    if code in _NOT_HTTP:
         return "The receiver answered something that is not HTTP."
-    if isinstance(exc, socket.gaierror):
+    if code in (pycurl.E_COULDNT_RESOLVE_HOST, pycurl.E_COULDNT_RESOLVE_PROXY):
         return "The host name does not resolve."
-    if isinstance(exc, ssl.SSLError):
-        return f"The secure connection failed: {exc.reason or exc}."[:300]
-    return f"The connection failed: {exc}"[:300]
+    if code in _TLS:
+        return f"The secure connection failed: {message or code}."[:300]
+    return f"The connection failed: {message or code}"[:300]

@@ -1,11 +1,11 @@
-"""Delivering: each webhook's deliveries go out in event order, on worker threads, off every
-request's path; every attempt is logged; failures retry on the decided schedule.
+"""Delivering: each webhook's deliveries go out in event order, off every request's path (the
+POSTs on one thread of libcurl's, `posting.Poster`); every attempt is logged; failures retry on the decided schedule.
 
 Order and concurrency. A healthy webhook has up to WINDOW attempts in the air (a receiver that
 takes 50 ms still hears a thousand events a second), started in event order, and the events of
 one conversation (`ordering_key`) one at a time: a receiver gets a conversation's changes in the
 order they happened, while other conversations go side by side. A conversation's waiting events
-travel as a *chain* (up to CHAIN) on one worker, each sent when the one before it was answered:
+travel as a *chain* (up to CHAIN), each sent as soon as the one before it was answered:
 a customer's burst of ten messages takes ten round trips, not ten passes of the sender (each pass
 waits its turn at the shared writer, ~100 ms under inbound load). When a receiver is
 unavailable (no answer, a timeout, a 5xx, 408 or 429) its window closes to one: the failed
@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 
@@ -50,9 +48,8 @@ from appliance.outbound_webhooks.models import (DELIVERED, FAILED, RETRYING, Out
 log = logging.getLogger(__name__)
 RETRY_AFTER = (5, 300, 1800, 7200, 18000, 36000, 36000)  # seconds after attempts 1..7; the 8th is the last
 TIMEOUT_SECONDS = 15
-WORKERS = 192  # attempts in the air, all webhooks together: threads that mostly wait on receivers
 WINDOW = 64  # attempts in the air at once per healthy webhook (one per chain)
-CHAIN = 16  # a conversation's events taken together, sent one after another by one worker
+CHAIN = 16  # a conversation's events taken together, each sent when the one before it is answered
 ROWS_READ = 512  # a webhook's waiting rows read by one pass, at most
 FAILING_AFTER = timedelta(days=1)
 PASS_GATHER_SECONDS = 0.02  # a pass waits this long after a wake-up, so a burst's outcomes share one write
@@ -99,30 +96,29 @@ class Unsent:
     job: Job
 
 
-def attempt(job: Job, secret: str) -> Outcome:
-    """One POST (no retry here: the schedule is the retry)."""
-    started = clock.now()
-    headers = envelopes.headers(secret, job.event_id, job.body, started)
-    began = time.perf_counter()
-    status, response, error = posting.post(job.url, job.body.encode(), headers, timeout=TIMEOUT_SECONDS)
-    took = int((time.perf_counter() - began) * 1000)
-    return Outcome(job, started, took, status, response, error,
-                   {k: v for k, v in headers.items() if k != "webhook-signature"})
+@dataclass(frozen=True)
+class _Sending:
+    """What the poster hands back with an answer: where the attempt is in its chain."""
+    chain: list[Job]
+    n: int
+    started_at: datetime
+    headers: dict
 
 
 class Deliverer:
-    """Takes due deliveries in each webhook's order and hands them to the workers; one write
+    """Takes due deliveries in each webhook's order and hands them to the poster; one write
     transaction a pass records the outcomes that came back and marks the new attempts in the air
     (the writer is shared with inbound traffic: two writes a pass halved the passes under load)."""
 
-    def __init__(self, database, workers: int = WORKERS, on_outcome=None):
+    def __init__(self, database, on_outcome=None):
         self._database = database
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="webhook")
-        self._done: queue.SimpleQueue[Outcome] = queue.SimpleQueue()
+        self._poster = posting.Poster(self._answered)
+        self._closing = False
+        self._done: queue.SimpleQueue[Outcome | Unsent] = queue.SimpleQueue()
         self._in_air: dict[str, int] = {}  # per webhook, chains started and not ended
         self._keys_in_air: dict[str, set] = {}  # per webhook, the conversations of those chains
         self._window: dict[str, int] = {}
-        self._secrets: dict[str, str] = {}
+        self._signers: dict[str, object] = {}  # by sealed secret
         self._on_outcome = on_outcome
 
     @property
@@ -130,7 +126,9 @@ class Deliverer:
         return sum(self._in_air.values())
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=False)
+        """Attempts in the air are answered (their timeout at most); chains stop there."""
+        self._closing = True
+        self._poster.close()
 
     def run_pass(self, *, wait: float = 0.0, start: bool = True) -> float | None:
         """Record what came back (waiting up to `wait` s for a first outcome), start what is due;
@@ -166,7 +164,7 @@ class Deliverer:
             hook = chain[0].webhook_id
             self._in_air[hook] = self._in_air.get(hook, 0) + 1
             self._keys_in_air.setdefault(hook, set()).add(chain[0].ordering_key)
-            self._pool.submit(self._work, chain)
+            self._send(chain, 0)
         return next_due
 
     def _finished(self, wait: float) -> list[Outcome | Unsent]:
@@ -235,25 +233,37 @@ class Deliverer:
                           for n, job in enumerate(chain)] for chain in taken]
         return taken, (min(waits) if waits else None)
 
-    def _work(self, chain: list[Job]) -> None:
-        """A chain's jobs one after another; an unavailable receiver stops it (the rest go back)."""
-        for n, job in enumerate(chain):
-            try:
-                secret = self._secrets.get(job.secret_sealed)
-                if secret is None:
-                    secret = self._secrets[job.secret_sealed] = runtime.get().keyring.unseal(job.secret_sealed)
-                outcome = attempt(job, secret)
-            except Exception as exc:  # a bug of ours must not leave the delivery in the air for ever
-                log.exception("webhook delivery %s failed", job.delivery_id)
-                outcome = Outcome(job, clock.now(), 0, None, None, f"Internal error: {type(exc).__name__}.", {})
-            self._done.put(outcome)  # before the unsent: a pass that sees them knows the receiver is unavailable
-            stopped = outcome.blocking and not outcome.delivered
-            for rest in chain[n + 1:] if stopped else ():
-                self._done.put(Unsent(rest))
-            if self._on_outcome is not None:
-                self._on_outcome()
-            if stopped:
-                break
+    def _send(self, chain: list[Job], n: int) -> None:
+        """The chain's `n`th attempt, signed now (no retry here: the schedule is the retry)."""
+        job = chain[n]
+        started = clock.now()
+        try:
+            signer = self._signers.get(job.secret_sealed)
+            if signer is None:
+                signer = self._signers[job.secret_sealed] = envelopes.signer(runtime.get().keyring.unseal(job.secret_sealed))
+            headers = envelopes.headers(signer, job.event_id, job.body, started)
+        except Exception as exc:  # a bug of ours must not leave the delivery in the air for ever
+            log.exception("webhook delivery %s failed", job.delivery_id)
+            self._answered(_Sending(chain, n, started, {}),
+                           posting.Answer(None, None, f"Internal error: {type(exc).__name__}.", 0))
+            return
+        self._poster.post(job.url, job.body.encode(), headers, timeout=TIMEOUT_SECONDS,
+                          tag=_Sending(chain, n, started, headers))
+
+    def _answered(self, sending: _Sending, answer: posting.Answer) -> None:
+        """On the poster's thread: the outcome goes to the next pass; the chain goes on, or stops at
+        an unavailable receiver (the rest go back unsent)."""
+        chain, n = sending.chain, sending.n
+        outcome = Outcome(chain[n], sending.started_at, answer.duration_ms, answer.status, answer.response, answer.error,
+                          {k: v for k, v in sending.headers.items() if k != "webhook-signature"})
+        self._done.put(outcome)  # before the unsent: a pass that sees them knows the receiver is unavailable
+        stopped = (outcome.blocking and not outcome.delivered) or self._closing
+        for rest in chain[n + 1:] if stopped else ():
+            self._done.put(Unsent(rest))
+        if not stopped and n + 1 < len(chain):
+            self._send(chain, n + 1)
+        if self._on_outcome is not None:
+            self._on_outcome()
 
 
 def record_outcomes(session: Session, outcomes: list[Outcome]) -> None:
@@ -353,10 +363,10 @@ def _moment(stored) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
-def deliver_due(database, *, workers: int = 8) -> float | None:
+def deliver_due(database) -> float | None:
     """One pass outside the server: everything due now goes, and this waits for the answers.
     Answers the seconds until the next retry (None: none waits)."""
-    deliverer = Deliverer(database, workers=workers)
+    deliverer = Deliverer(database)
     try:
         wait = deliverer.run_pass()
         while deliverer.in_air:
