@@ -18,7 +18,8 @@ conversation (those go side by side), and how long the backlog took to drain.
 
 Run: .venv/bin/python tests/bench/bench_webhooks.py   (BENCH_SECONDS=20 for a quick look;
 BENCH_PROFILE=path records the server with py-spy, if installed, during the webhooks' phase:
-`py-spy record --threads --gil -f raw` output: where the GIL is held, one line per stack and its count)
+`py-spy record --threads --gil -f raw` output: where the GIL is held, one line per stack and its count;
+BENCH_PROFILE_FLAGS=" " samples every active thread instead, C calls that released the GIL included)
 """
 
 from __future__ import annotations
@@ -176,7 +177,7 @@ def _profile(port: int):
     import subprocess
     pid = subprocess.check_output(["pgrep", "-f", "--", f"serve --port {port}"]).split()[0].decode()
     return subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "-p", pid, "-d", str(int(SECONDS * 0.8)),
-                             "-r", "100", "--threads", "--gil", "-f", "raw", "-o", os.environ["BENCH_PROFILE"], "--nonblocking"],
+                             "-r", "100", "--threads", *os.environ.get("BENCH_PROFILE_FLAGS", "--gil").split(), "-f", "raw", "-o", os.environ["BENCH_PROFILE"], "--nonblocking"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
