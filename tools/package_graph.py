@@ -38,7 +38,7 @@ LAYERS: list[tuple[str, frozenset[str]]] = [
                           "broadcasts", "outbound_webhooks", "push", "attendance", "shift_reminders", "chat_links", "link_pages", "orders", "surveys", "agenda"})),
     ("http", frozenset({"http"})),
     ("core", frozenset({"core"})),
-    ("protocol", frozenset({"graph_api", "ai_providers", "google_calendar"})),
+    ("protocol", frozenset({"graph_api", "ai_providers", "google_calendar", "libcurl"})),
     ("base", frozenset({"settings", "paths", "__init__"})),
 ]
 PROTOCOL_LAYER = "protocol"

@@ -1,37 +1,29 @@
 """POSTs to receivers, many in the air at once on one thread: libcurl's multi interface (pycurl).
 
-Why libcurl. The webhook sender makes a thousand requests a second on the same core as the
-inbox's own work. On worker threads with the standard library's http.client a request cost ~290 µs
-of CPU (header parsing in Python, thread switches at every send and answer); libcurl does the
-HTTP, the kept-alive connections and the waiting in C with the GIL released: ~100 µs a request,
-signing included (measured in docs/architecture.md; tests/bench/bench_webhooks.py end to end).
-pycurl's wheels carry libcurl and OpenSSL for Linux, macOS and Windows.
-
-What every request gets: http and https only, no redirects followed (a redirect is an answer,
-logged with where it pointed), no proxy from the environment (a LAN's integrations are not for a
-proxy to see), no `Expect: 100-continue` round trip, certificates verified against certifi's store
-and, where the system keeps one, the system's certificate directory (a business's own CA installed
-there is trusted). The first KEPT bytes of an answer are kept; a longer answer is cut there.
+The webhook sender makes a thousand requests a second on the same core as the inbox's own work.
+On worker threads with the standard library's http.client a request cost ~290 µs of CPU (header
+parsing in Python, thread switches at every send and answer); here ~100 µs, signing included
+(docs/architecture.md; tests/bench/bench_webhooks.py end to end). Handles as `appliance.libcurl` makes
+them (no redirects followed: a redirect is an answer, logged with where it pointed). The first
+KEPT bytes of an answer are kept; a longer answer is cut there.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import queue
-import ssl
 import threading
 import time
 from dataclasses import dataclass
 from typing import Callable
 
-import certifi
 import pycurl
+
+from appliance import libcurl
 
 log = logging.getLogger(__name__)
 KEPT = 2048  # bytes of a response kept in the log
 POLL_SECONDS = 0.01  # how soon a new request starts while others are in the air
-_SYSTEM_CERTIFICATES = ssl.get_default_verify_paths().capath
 
 
 @dataclass(frozen=True)
@@ -91,7 +83,7 @@ class Poster:
             return closing
 
     def _start(self, url: str, body: bytes, headers: dict[str, str], timeout: float, tag: object) -> None:
-        handle = self._idle.pop() if self._idle else _new_handle()
+        handle = self._idle.pop() if self._idle else libcurl.new_handle()
         kept = bytearray()
 
         def keep(data: bytes) -> int:
@@ -103,7 +95,7 @@ class Poster:
 
         handle.setopt(pycurl.URL, url)
         handle.setopt(pycurl.POSTFIELDS, body)
-        handle.setopt(pycurl.HTTPHEADER, [f"{name}: {value}" for name, value in headers.items()] + ["Expect:"])
+        handle.setopt(pycurl.HTTPHEADER, libcurl.header_lines(headers))
         handle.setopt(pycurl.TIMEOUT_MS, max(1, int(timeout * 1000)))
         handle.setopt(pycurl.WRITEFUNCTION, keep)
         handle.tag, handle.kept, handle.cut, handle.timeout, handle.began = tag, kept, False, timeout, time.perf_counter()
@@ -149,18 +141,6 @@ class Poster:
             self._on_answer(tag, answer)
         except Exception:  # a bug of the caller's must not stop every other request
             log.exception("handling a webhook answer failed")
-
-
-def _new_handle() -> pycurl.Curl:
-    handle = pycurl.Curl()
-    handle.setopt(pycurl.NOSIGNAL, 1)  # timeouts without SIGALRM: this is not the main thread
-    handle.setopt(pycurl.PROTOCOLS, pycurl.PROTO_HTTP | pycurl.PROTO_HTTPS)
-    handle.setopt(pycurl.FOLLOWLOCATION, 0)
-    handle.setopt(pycurl.PROXY, "")
-    handle.setopt(pycurl.CAINFO, certifi.where())
-    if _SYSTEM_CERTIFICATES and os.path.isdir(_SYSTEM_CERTIFICATES):
-        handle.setopt(pycurl.CAPATH, _SYSTEM_CERTIFICATES)
-    return handle
 
 
 _CLOSED = {pycurl.E_GOT_NOTHING}

@@ -1,0 +1,40 @@
+"""libcurl handles (pycurl) as the appliance makes them for calls on hot paths: a message to the
+network, a webhook to a receiver. Why libcurl there: the HTTP, kept-alive connections and waiting
+happen in C with the GIL released, about a third of the CPU of the standard library's http.client
+(and a sixth of urllib3's pool) a request, which is most of a message's cost at a thousand a second
+(docs/architecture.md has the figures). pycurl's wheels carry libcurl and OpenSSL for Linux, macOS
+and Windows.
+
+Every handle: http and https only, no redirects followed, no proxy from the environment (a LAN's
+integrations and the messages' path are not for a proxy to see), no signals (handles live on
+worker threads), certificates checked against certifi's store and the system's certificate
+directory where there is one (a business's own CA installed there is trusted)."""
+
+from __future__ import annotations
+
+import os
+import ssl
+
+import certifi
+import pycurl
+
+_SYSTEM_CERTIFICATES = ssl.get_default_verify_paths().capath
+
+
+def new_handle() -> pycurl.Curl:
+    handle = pycurl.Curl()
+    handle.setopt(pycurl.NOSIGNAL, 1)
+    handle.setopt(pycurl.PROTOCOLS, pycurl.PROTO_HTTP | pycurl.PROTO_HTTPS)
+    handle.setopt(pycurl.FOLLOWLOCATION, 0)
+    handle.setopt(pycurl.PROXY, "")
+    handle.setopt(pycurl.USERAGENT, "appliance")  # not libcurl's list of every library it was built with
+    handle.setopt(pycurl.CAINFO, certifi.where())
+    if _SYSTEM_CERTIFICATES and os.path.isdir(_SYSTEM_CERTIFICATES):
+        handle.setopt(pycurl.CAPATH, _SYSTEM_CERTIFICATES)
+    return handle
+
+
+def header_lines(headers: dict[str, str]) -> list[str]:
+    """Request headers as libcurl takes them, without the `Expect: 100-continue` round trip it
+    would add before a body over 1 KB."""
+    return [f"{name}: {value}" for name, value in headers.items()] + ["Expect:"]
