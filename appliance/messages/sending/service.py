@@ -11,6 +11,7 @@ A `clientId` seen before answers the first message and sends nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
@@ -96,8 +97,10 @@ def do_queue_templates(session: Session, *, organization_id: str, number, items:
     Templates need no open window, so nothing here refuses a recipient."""
     conversation_ids = conversation_recording.do_record_outbound_many(
         session, number=number, sends=[(item.contact_id, message_text.preview("template", item.payload)) for item in items])
+    now = clock.now()  # one moment for the batch: its text is made once, not once a row
     rows = [_queued_row(organization_id=organization_id, phone_number_pk=number.id, conversation_id=conversation_id,
-                        contact_id=item.contact_id, to=item.to, kind="template", payload=item.payload, sent_by=sent_by)
+                        contact_id=item.contact_id, to=item.to, kind="template", payload=item.payload, sent_by=sent_by,
+                        now=now)
             for item, conversation_id in zip(items, conversation_ids)]
     _queue(session, organization_id, number.id, rows)
     return [row["id"] for row in rows]
@@ -105,8 +108,8 @@ def do_queue_templates(session: Session, *, organization_id: str, number, items:
 
 def _queued_row(*, organization_id: str, phone_number_pk: str, conversation_id: str, contact_id: str, to: str,
                 kind: str, payload: Any, sent_by: str, user_id: str | None = None, client_id: str | None = None,
-                reply_to=None) -> dict:
-    now = clock.now()
+                reply_to=None, now: datetime | None = None) -> dict:
+    now = now or clock.now()
     return {"id": new_id(), "organization_id": organization_id, "phone_number_pk": phone_number_pk,
             "conversation_id": conversation_id, "contact_id": contact_id, "direction": "out", "wamid": None,
             "type": kind, "payload": payload, "status": "pending", "customer_wa_id": to,
