@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import ssl
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import certifi
 import pycurl
@@ -38,3 +39,18 @@ def header_lines(headers: dict[str, str]) -> list[str]:
     """Request headers as libcurl takes them, without the `Expect: 100-continue` round trip it
     would add before a body over 1 KB."""
     return [f"{name}: {value}" for name, value in headers.items()] + ["Expect:"]
+
+
+def ascii_url(url: str) -> str:
+    """An address as libcurl takes it (ASCII only): an international host name in IDNA (`xn--`), other
+    characters of the path and query percent-encoded, as a browser sends them. Raises ValueError
+    for a host IDNA cannot spell."""
+    if url.isascii():
+        return url
+    parts = urlsplit(url)
+    host = (parts.hostname or "").encode("idna").decode("ascii")
+    netloc = host if parts.port is None else f"{host}:{parts.port}"
+    if parts.username is not None:
+        netloc = quote(parts.username, safe="") + (f":{quote(parts.password, safe='')}" if parts.password else "") + "@" + netloc
+    safe = "/%:@!$&'()*+,;=-._~?"
+    return urlunsplit((parts.scheme, netloc, quote(parts.path, safe=safe), quote(parts.query, safe=safe), ""))

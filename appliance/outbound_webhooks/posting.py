@@ -93,15 +93,15 @@ class Poster:
             kept.extend(data)
             return len(data)
 
-        handle.setopt(pycurl.URL, url)
-        handle.setopt(pycurl.POSTFIELDS, body)
-        handle.setopt(pycurl.HTTPHEADER, libcurl.header_lines(headers))
-        handle.setopt(pycurl.TIMEOUT_MS, max(1, int(timeout * 1000)))
-        handle.setopt(pycurl.WRITEFUNCTION, keep)
-        handle.tag, handle.kept, handle.cut, handle.timeout, handle.began = tag, kept, False, timeout, time.perf_counter()
-        try:
+        try:  # a URL libcurl will not take (not ASCII, say) fails this request, not the thread
+            handle.setopt(pycurl.URL, libcurl.ascii_url(url))
+            handle.setopt(pycurl.POSTFIELDS, body)
+            handle.setopt(pycurl.HTTPHEADER, libcurl.header_lines(headers))
+            handle.setopt(pycurl.TIMEOUT_MS, max(1, int(timeout * 1000)))
+            handle.setopt(pycurl.WRITEFUNCTION, keep)
+            handle.tag, handle.kept, handle.cut, handle.timeout, handle.began = tag, kept, False, timeout, time.perf_counter()
             self._multi.add_handle(handle)
-        except pycurl.error as exc:
+        except (pycurl.error, UnicodeError, TypeError, ValueError) as exc:
             self._answer(tag, Answer(None, None, f"The request could not start: {exc}"[:300], 0))
             self._idle.append(handle)
             return

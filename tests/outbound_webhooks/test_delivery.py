@@ -3,6 +3,7 @@ that time out, reset, redirect or answer garbage, the day-long failure mail, an 
 cut short, and a person's retry. The clock is moved instead of waiting for the schedule."""
 
 import json
+from urllib.parse import urlsplit
 
 from sqlmodel import select
 
@@ -201,3 +202,12 @@ def test_a_conversations_chain_stops_at_an_unavailable_receiver_and_gives_the_re
     _due()
     assert [json.loads(r["body"])["data"]["n"] for r in hook.requests] == [0, 0, 1, 2]
     assert {d["status"] for d in webhooks.deliveries(made["id"])} == {"DELIVERED"}
+
+
+def test_an_address_with_international_characters_is_sent_as_a_browser_sends_it(webhooks, hook):
+    """libcurl takes ASCII only: the path is percent-encoded (and a host would be spelled in IDNA),
+    instead of the attempt failing on our side."""
+    created = webhooks.create(url=f"{hook.url}/gancho/año", events=["conversation.updated"])
+    _test(webhooks, created["id"])
+    assert [r["path"] for r in hook.requests] == [f"{urlsplit(hook.url).path}/gancho/a%C3%B1o"]
+    assert [d["status"] for d in webhooks.deliveries(created["id"])] == ["DELIVERED"]
