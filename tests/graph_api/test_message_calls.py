@@ -19,6 +19,7 @@ class Network:
 
     def __init__(self, answers_per_connection: int):
         self.requests: list[bytes] = []
+        self.connections = 0
         self._answers = answers_per_connection
         self._socket = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self._socket.getsockname()[1]}"
@@ -30,6 +31,7 @@ class Network:
                 connection, _ = self._socket.accept()
             except OSError:
                 return
+            self.connections += 1
             threading.Thread(target=self._connection, args=(connection,), daemon=True).start()
 
     def _connection(self, connection):
@@ -93,3 +95,15 @@ def test_a_message_that_could_not_connect_never_left():
     with pytest.raises(GraphError) as refused:
         GraphClient(f"http://127.0.0.1:{port}", "v23.0", timeout=2).send_message("token", "1234", TEXT)
     assert refused.value.code == -1 and not refused.value.maybe_delivered and "could not be reached" in refused.value.message
+
+
+def test_a_quiet_lanes_next_threads_find_the_connection_open(network):
+    """A sending lane's worker threads end when its number goes quiet: the next ones reuse the
+    kept-alive connection (with the real network, no new TLS handshake)."""
+    net = network(10)
+    client = GraphClient(net.url, "v23.0", timeout=2)
+    for n in range(3):  # three threads, one after another, as three bursts' workers
+        worker = threading.Thread(target=client.send_message, args=("token", "1234", TEXT))
+        worker.start()
+        worker.join()
+    assert len(net.requests) == 3 and net.connections == 1
