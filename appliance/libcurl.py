@@ -5,7 +5,7 @@ happen in C with the GIL released, about a third of the CPU of the standard libr
 (docs/architecture.md has the figures). pycurl's wheels carry libcurl and OpenSSL for Linux, macOS
 and Windows.
 
-Every handle: http and https only, no redirects followed, no proxy from the environment (a LAN's
+Every handle: http and https only, HTTP/1.1, no redirects followed, no proxy from the environment (a LAN's
 integrations and the messages' path are not for a proxy to see), no signals (handles live on
 worker threads), certificates checked against certifi's store and the system's certificate
 directory where there is one (a business's own CA installed there is trusted)."""
@@ -27,6 +27,9 @@ def new_handle() -> pycurl.Curl:
     handle.setopt(pycurl.NOSIGNAL, 1)
     handle.setopt(pycurl.PROTOCOLS, pycurl.PROTO_HTTP | pycurl.PROTO_HTTPS)
     handle.setopt(pycurl.FOLLOWLOCATION, 0)
+    # HTTP/1.1, as before libcurl: over HTTP/2 libcurl would also resend requests by itself (a
+    # GOAWAY's streams), which the messages' never-twice guard would then have to fail as uncertain.
+    handle.setopt(pycurl.HTTP_VERSION, pycurl.CURL_HTTP_VERSION_1_1)
     handle.setopt(pycurl.PROXY, "")
     handle.setopt(pycurl.USERAGENT, "appliance")  # not libcurl's list of every library it was built with
     handle.setopt(pycurl.CAINFO, certifi.where())

@@ -211,3 +211,13 @@ def test_an_address_with_international_characters_is_sent_as_a_browser_sends_it(
     _test(webhooks, created["id"])
     assert [r["path"] for r in hook.requests] == [f"{urlsplit(hook.url).path}/gancho/a%C3%B1o"]
     assert [d["status"] for d in webhooks.deliveries(created["id"])] == ["DELIVERED"]
+
+
+def test_a_receiver_whose_certificate_nobody_vouches_for_is_not_sent_the_event(webhooks, tls_hook):
+    """Certificates are checked (certifi's store and the system's): a self-signed one fails the
+    attempt, in words, before the event leaves."""
+    created = webhooks.create(url=tls_hook.url, events=["conversation.updated"])
+    delivery = _test(webhooks, created["id"])
+    detail = webhooks.get(f"/{created['id']}/deliveries/{delivery['id']}")
+    assert detail["status"] == "RETRYING" and detail["responseStatus"] is None
+    assert detail["error"].startswith("The secure connection failed") and tls_hook.requests == []
