@@ -7,7 +7,6 @@ messages up to an id, and a later message must never sort before an earlier one.
 import os
 import threading
 import time
-import uuid
 
 _lock = threading.Lock()
 _last = (0, 0)  # (milliseconds, counter) of the previous id
@@ -15,6 +14,7 @@ _last = (0, 0)  # (milliseconds, counter) of the previous id
 
 def new_id() -> str:
     global _last
+    random = os.urandom(10)  # one system call for the counter's start and the 62 random bits
     with _lock:
         millis = time.time_ns() // 1_000_000
         last_millis, counter = _last
@@ -23,9 +23,10 @@ def new_id() -> str:
             if counter > 0xFFF:  # 4,096 ids in one millisecond: borrow the next one
                 millis, counter = millis + 1, 0
         else:
-            counter = int.from_bytes(os.urandom(2), "big") & 0x3FF  # a random start leaves room to count
+            counter = int.from_bytes(random[:2], "big") & 0x3FF  # a random start leaves room to count
         _last = (millis, counter)
-    raw = bytearray(millis.to_bytes(6, "big") + counter.to_bytes(2, "big") + os.urandom(8))
-    raw[6] = (raw[6] & 0x0F) | 0x70  # version 7 (the counter's top 4 bits are always 0)
-    raw[8] = (raw[8] & 0x3F) | 0x80  # RFC 4122 variant
-    return str(uuid.UUID(bytes=bytes(raw)))
+    # Written as text directly (version 7, the RFC 4122 variant): a uuid.UUID object and its str()
+    # were a third of the cost, and every message, event and delivery takes ids.
+    variant = 0x8000 | (int.from_bytes(random[2:4], "big") & 0x3FFF)
+    digits = f"{millis:012x}{0x7000 | counter:04x}{variant:04x}{random[4:].hex()}"
+    return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
