@@ -31,7 +31,7 @@ from appliance.conversations.recording import SERVICE_WINDOW, window_open
 from appliance.core import text as bot_text
 from appliance.core import clock
 from appliance.core.db import after_commit
-from appliance.core.rows import bind_processor, driver_connection, from_json, read_row
+from appliance.core.rows import driver_connection, from_json, read_row, stored
 from appliance.messages import tasks as message_tasks
 from appliance.messages import text as message_text
 from appliance.messages.sending.compose import CAPTION_MAX
@@ -314,10 +314,9 @@ def finish(turn: Turn) -> None:
     cap = config["max_replies_per_window"]
     if cap:
         since = turn.now - timedelta(minutes=config["reply_window_minutes"])
-        stored_since = bind_processor(Message.__table__.c.created_at, turn.session.get_bind().dialect)(since)
         sent = driver_connection(turn.session).execute(  # every reply asks: a count through the driver
             "SELECT count(*) FROM messages WHERE conversation_id = ? AND sent_by = 'bot' AND created_at > ?",
-            (turn.conversation.id, stored_since)).fetchone()[0]
+            (turn.conversation.id, stored(turn.session, Message.__table__.c.created_at, since))).fetchone()[0]
         if sent + len(turn.outgoing) > cap:
             turn.outgoing = []
             turn.log("REPLY_CAP_REACHED", sent=sent, cap=cap, windowMinutes=config["reply_window_minutes"])

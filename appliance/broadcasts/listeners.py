@@ -14,7 +14,7 @@ from appliance.broadcasts import runner
 from appliance.broadcasts.models import Broadcast, BroadcastRecipient
 from appliance.broadcasts.service import REPLY_WINDOW
 from appliance.core import clock, events
-from appliance.core.rows import bind_processor, driver_connection, read_row
+from appliance.core.rows import driver_connection, read_row, stored
 from appliance.core.events import Event
 from appliance.graph_api.errors import explain
 from appliance.messages.models import Message
@@ -60,7 +60,7 @@ def _replied(session: Session, message_id: str) -> None:
 
 
 def _stored(session: Session, moment):
-    return bind_processor(BroadcastRecipient.__table__.c.sent_at, session.get_bind().dialect)(moment)
+    return stored(session, BroadcastRecipient.__table__.c.sent_at, moment)
 
 
 @events.subscribe(events.MESSAGE_UPDATED, batch=True, when=lambda data: data.get("status") == "failed")

@@ -29,7 +29,7 @@ from appliance.broadcasts import personalize
 from appliance.broadcasts.models import Broadcast, BroadcastRecipient
 from appliance.core import clock, runtime
 from appliance.core.background import WakeableThread
-from appliance.core.rows import bind_processor, driver_connection, from_json, read_row, update_many
+from appliance.core.rows import driver_connection, from_json, read_row, stored, update_many
 from appliance.core.errors import AppError
 from appliance.core.queue import huey
 from appliance.messages.models import Message
@@ -51,7 +51,7 @@ def start_due(database, now: datetime | None = None) -> list[str]:
     with database.unit_of_work(write=False) as session:  # the runner asks between batches: through the driver
         if driver_connection(session).execute(
                 "SELECT 1 FROM broadcasts WHERE status = 'SCHEDULED' AND scheduled_at <= ? LIMIT 1",
-                (bind_processor(Broadcast.__table__.c.scheduled_at, session.get_bind().dialect)(moment),)).fetchone() is None:
+                (stored(session, Broadcast.__table__.c.scheduled_at, moment),)).fetchone() is None:
             return []  # the minute check finds nothing most minutes: no write lock for that
     with database.unit_of_work(write=True) as session:
         due = session.exec(select(Broadcast).where(Broadcast.status == "SCHEDULED",

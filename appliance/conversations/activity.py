@@ -7,7 +7,7 @@ from datetime import datetime
 from sqlmodel import Session
 
 from appliance.conversations.models import InboxActivity
-from appliance.core.rows import bind_processor, driver_connection
+from appliance.core.rows import driver_connection, stored
 
 COUNTERS = ("inbound_messages", "incoming", "closed", "replies", "late_replies", "response_seconds")
 
@@ -21,7 +21,7 @@ def count(session: Session, *, organization_id: str, at: datetime, user_id: str 
     names = [name for name in COUNTERS if increments.get(name)]
     if not names:
         return
-    hour = bind_processor(InboxActivity.__table__.c.hour, session.get_bind().dialect)(hour_of(at))
+    hour = stored(session, InboxActivity.__table__.c.hour, hour_of(at))
     driver_connection(session).execute(
         f"INSERT INTO inbox_activity (organization_id, hour, user_id, {', '.join(COUNTERS)}) "
         f"VALUES (?, ?, ?, {', '.join('?' * len(COUNTERS))}) ON CONFLICT (organization_id, hour, user_id) DO UPDATE SET "

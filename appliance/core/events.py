@@ -252,15 +252,15 @@ def _hand_over_round(database, round_: list[tuple["Listener", int, list["Event"]
                     _hand_over(session, listener, cursor, event, event)
             moved.append((listener.name, cursor.last_event_id, cursor.last_error))
             handed += len(events)
-        _upsert_cursors(driver_connection(session), moved)
+        _upsert_cursors(driver, moved)
     return handed
 
 
 def _with_pending(database, listeners: list[Listener]) -> list[Listener]:
-    """The listeners with events past their cursor. Finding them is one short read for all: a
+    """The listeners with events past their cursor. Finding them is a read (the cursors, and each
+    event name's newest id, which the name index answers at once however far a cursor lags): a
     pass with nothing for a listener never takes the write lock from the requests that write
-    (inbound webhooks emit hundreds of events a second no listener may care about). The name
-    index answers each name's newest event at once, however far a cursor lags."""
+    (inbound webhooks emit hundreds of events a second no listener may care about)."""
     names = sorted({name for listener in listeners for name in listener.events})
     with database.unit_of_work(write=False) as session:
         driver = driver_connection(session)

@@ -27,7 +27,7 @@ def _columns(table: Table) -> tuple[list[str], list[str], list]:
     converters = []
     for column in table.columns:
         if isinstance(column.type, UTCDateTime):
-            converters.append(_utc_from_text)
+            converters.append(utc_from_text)
         elif isinstance(column.type, JSON):
             converters.append(from_json)
         elif isinstance(column.type, Boolean):
@@ -55,7 +55,8 @@ def from_json(value):
     return json.loads(value) if isinstance(value, str) else value
 
 
-def _utc_from_text(value):
+def utc_from_text(value) -> datetime:
+    """A UTCDateTime column's value as a driver statement reads it (naive UTC text) made aware."""
     if isinstance(value, datetime):
         return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
     return datetime.fromisoformat(value).replace(tzinfo=timezone.utc)
@@ -166,6 +167,11 @@ def _sqlite_utc_text(value: datetime) -> str:
     return text
 
 
+def stored(session: Session, column, value):
+    """`value` as `column` stores it, for a statement through the driver (None stays None)."""
+    return None if value is None else bind_processor(column, session.get_bind().dialect)(value)
+
+
 @lru_cache(maxsize=512)
 def _row_converter(table: Table, names: tuple[str, ...], dialect) -> Callable[[dict], tuple]:
     """A function turning a dict of `names` into the driver's values, each by its column's type.
@@ -245,9 +251,8 @@ def read_row(session: Session, table: Table, *, with_parent: tuple[Table, str] |
     key_columns = tuple(sorted(keys))
     parent, foreign_key = with_parent or (None, None)
     sql = _row_reader(table, key_columns, parent, foreign_key, absent)
-    reader = session.info.get("reader_before_begin")
     # Rows a unit may change (`remember=False`) are read in its transaction, which begins here.
-    connection = reader() if remember and reader and not session.in_transaction() else driver_connection(session)
+    connection = reading_connection(session) if remember else driver_connection(session)
     values = connection.execute(sql, tuple(keys[k] for k in key_columns)).fetchone()
     row = None if values is None else _as_row(table, values[:len(table.columns)])
     if remember:

@@ -32,14 +32,14 @@ from __future__ import annotations
 import logging
 import queue
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 from huey import crontab
 from sqlmodel import Session
 
 from appliance.core import clock, runtime
 from appliance.core.background import WakeableThread
-from appliance.core.rows import bind_processor, driver_connection, insert_many
+from appliance.core.rows import bind_processor, driver_connection, insert_many, utc_from_text
 from appliance.core.queue import huey
 from appliance.outbound_webhooks import envelopes, posting
 from appliance.outbound_webhooks.models import (DELIVERED, FAILED, RETRYING, OutboundWebhook, WebhookAttempt,
@@ -357,10 +357,7 @@ def _dialect():
 
 def _moment(stored) -> datetime | None:
     """A time as the driver reads it (UTC text) made aware."""
-    if stored is None:
-        return None
-    moment = datetime.fromisoformat(stored) if isinstance(stored, str) else stored
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return None if stored is None else utc_from_text(stored)
 
 
 def deliver_due(database) -> float | None:

@@ -21,7 +21,7 @@ from datetime import timedelta
 from sqlmodel import Session
 
 from appliance.core import clock, events
-from appliance.core.rows import bind_processor, driver_connection, read_row
+from appliance.core.rows import driver_connection, read_row, stored
 from appliance.graph_api.client import GraphError
 from appliance.graph_api.errors import explain
 from appliance.messages.models import Message
@@ -76,7 +76,7 @@ class Answer:
 
 def _stored_time(session: Session, moment) -> str:
     """A time as the driver stores it (statements here go to the driver, past the ORM's types)."""
-    return bind_processor(Message.__table__.c.updated_at, session.get_bind().dialect)(moment)
+    return stored(session, Message.__table__.c.updated_at, moment)
 
 
 def read_line(session: Session, phone_number_pk: str) -> Line | None:
@@ -182,15 +182,6 @@ def _fail_where(session: Session, condition: str, params: tuple, code: int) -> i
 def fail_disconnected(session: Session, phone_number_pk: str) -> int:
     """A number disconnected with messages still queued: they fail (-4) instead of waiting forever."""
     return _fail_where(session, "phone_number_pk = ? AND send_state = 'queued'", (phone_number_pk,), DISCONNECTED)
-
-
-def cancel_queued(session: Session, message_ids: list[str]) -> int:
-    """Those of these messages still waiting their turn (not in the air) fail with -5: their
-    broadcast was cancelled. Answers how many."""
-    if not message_ids:
-        return 0
-    marks = ", ".join("?" * len(message_ids))
-    return _fail_where(session, f"send_state = 'queued' AND id IN ({marks})", tuple(message_ids), CANCELLED)
 
 
 def cancel_queued(session: Session, message_ids: list[str]) -> int:
