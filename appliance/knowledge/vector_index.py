@@ -1,16 +1,24 @@
 """The passages' vectors: a sqlite-vec `vec0` table partitioned by organization (one
-organization's search scans only its own vectors), cosine distance, exact nearest neighbours.
+organization's search scans only its own vectors), cosine distance.
 
 Searches read an organization's vectors from a copy in this process's memory (a float32 matrix,
 2 KB a passage) while the organization's revision (`vec_knowledge_revisions`, moved by `add` and
-by the passages' delete trigger) is the one the copy was made at: a scan of 10,000 vectors is one
-matrix product (~3 ms) instead of vec0's ~12 ms, and a passage's similarity a row, not a point
-lookup that reads vec0's whole chunk (~0.6 ms). The copy is loaded from `vec_knowledge_vectors`,
-the same vectors in a plain table indexed by organization (vec0 scans every organization's vectors
-for any query but a nearest-neighbour one: 1.5 s at 100,000). The revision is read in the search's own
-transaction, so a search never sees vectors its snapshot does not have. Copies beyond
-MEMORY_BUDGET (least recently used first) are dropped; an organization larger than it is searched
-in vec0 directly.
+by the passages' delete trigger) is the one the copy was made at: a passage's similarity is a row,
+not a point lookup that reads vec0's whole chunk (~0.6 ms). The copy is loaded from
+`vec_knowledge_vectors`, the same vectors in a plain table indexed by organization (vec0 scans
+every organization's vectors for any query but a nearest-neighbour one: 1.5 s at 100,000). The
+revision is read in the search's own transaction, so a search never sees vectors its snapshot does
+not have. Copies beyond MEMORY_BUDGET (least recently used first) are dropped; an organization
+larger than it is searched in vec0 directly (exact).
+
+The nearest passages of a small library are found exactly, one matrix product. From SIGNS_FROM
+passages the copy also keeps each vector's signs (one bit a component, 64 bytes a passage), and a
+search narrows to the RESCORED·k passages whose signs differ least from the question's before
+ranking those by their exact similarity: at 10,000 passages the 20 MB product (~3 ms, and it
+pushed the embedding model's weights out of the processor's cache) becomes 640 KB of bit counts
+and 640 rows (~0.7 ms), and 99.9% of the exact top 20 is still found, measured on real sentences
+(tests/bench/eval_vector_scan.py). Similarities are always exact: only which passages get looked
+at is estimated.
 
 The only module that knows sqlite-vec; a PostgreSQL build swaps in pgvector here. Rows are
 added with their passage (in both tables) and removed by a trigger on `knowledge_chunks`
@@ -34,6 +42,11 @@ VECTORS = "vec_knowledge_vectors"  # the same vectors in a plain table: loaded b
 REVISIONS = "vec_knowledge_revisions"
 DIMENSIONS = 512  # of the table; an embedder of another size needs a migration
 MEMORY_BUDGET = 256 * 1024 * 1024  # bytes of vectors kept in memory, all organizations together
+# From this many passages a search first narrows by the vectors' signs (64 bytes a passage, which
+# stay in the processor's cache) to RESCORED times k candidates, then ranks those by their exact
+# similarity. Below it the exact scan is cheap (2,048 rows: 4 MB) and stays exact.
+SIGNS_FROM = 2048
+RESCORED = 32  # candidates per result wanted: 99.9% of the exact top 20 found (tests/bench/eval_vector_scan.py)
 
 
 @dataclass(frozen=True)
@@ -44,6 +57,7 @@ class _Snapshot:
     document_of_row: np.ndarray  # int32, each row's index in `documents`: a filter is one table lookup
     matrix: np.ndarray  # float32, len(chunk_ids) x DIMENSIONS
     row_of: dict[int, int]
+    signs: np.ndarray | None  # uint64, len(chunk_ids) x DIMENSIONS/64: each component's sign, one bit (None when small)
 
 
 _snapshots: OrderedDict[str, _Snapshot] = OrderedDict()
@@ -94,7 +108,8 @@ def _current_snapshot(session: Session, organization_id: str) -> _Snapshot | Non
     position = {document_id: index for index, document_id in enumerate(documents)}
     snapshot = _Snapshot(revision, chunk_ids, documents,
                          np.fromiter((position[row[1]] for row in rows), dtype=np.int32, count=len(rows)), matrix,
-                         {int(chunk_id): index for index, chunk_id in enumerate(chunk_ids)})
+                         {int(chunk_id): index for index, chunk_id in enumerate(chunk_ids)},
+                         _signs(matrix) if len(rows) >= SIGNS_FROM else None)
     with _lock:
         _snapshots[organization_id] = snapshot
         _snapshots.move_to_end(organization_id)
@@ -111,18 +126,39 @@ def nearest(session: Session, *, organization_id: str, vector: np.ndarray, k: in
     snapshot = _snapshot(session, organization_id)
     if snapshot is None:
         return _nearest_in_vec0(session, organization_id, query, k, document_ids)
-    scores = snapshot.matrix @ query / max(float(np.linalg.norm(query)), 1e-12)
+    readable = None  # a document's index -> whether the search may read it
     if document_ids is not None:
         allowed = set(document_ids)
         readable = np.fromiter((d in allowed for d in snapshot.documents), dtype=bool, count=len(snapshot.documents))
-        if not readable.all():  # an agent reading all documents (the common case) needs no filter
-            scores = np.where(readable[snapshot.document_of_row], scores, -np.inf)
-    if len(scores) > k:
-        candidates = np.argpartition(-scores, k)[:k]
-    else:
-        candidates = np.arange(len(scores))
-    ordered = candidates[np.lexsort((snapshot.chunk_ids[candidates], -scores[candidates]))]
-    return [(int(snapshot.chunk_ids[i]), _similarity(1.0 - float(scores[i]))) for i in ordered if np.isfinite(scores[i])]
+        if readable.all():  # an agent reading all documents (the common case) needs no filter
+            readable = None
+    rows = _candidates(snapshot, query, k * RESCORED, readable)  # None: every row
+    matrix = snapshot.matrix if rows is None else snapshot.matrix[rows]
+    scores = matrix @ query / max(float(np.linalg.norm(query)), 1e-12)
+    if readable is not None:
+        scores = np.where(readable[snapshot.document_of_row if rows is None else snapshot.document_of_row[rows]],
+                          scores, -np.inf)
+    chunk_ids = snapshot.chunk_ids if rows is None else snapshot.chunk_ids[rows]
+    best = np.argpartition(-scores, k)[:k] if len(scores) > k else np.arange(len(scores))
+    ordered = best[np.lexsort((chunk_ids[best], -scores[best]))]
+    return [(int(chunk_ids[i]), _similarity(1.0 - float(scores[i]))) for i in ordered if np.isfinite(scores[i])]
+
+
+def _signs(matrix: np.ndarray) -> np.ndarray:
+    """Each row's components reduced to their signs, packed 64 to a word."""
+    return np.packbits(matrix > 0, axis=1).view(np.uint64)
+
+
+def _candidates(snapshot: _Snapshot, query: np.ndarray, wanted: int, readable: np.ndarray | None) -> np.ndarray | None:
+    """The rows worth an exact look: the `wanted` readable ones whose signs differ least from the
+    query's (fewest differing bits: the cheapest estimate of the angle between two vectors); None
+    when the copy is small enough to rank exactly."""
+    if snapshot.signs is None or len(snapshot.chunk_ids) <= wanted:
+        return None
+    differing = np.bitwise_count(snapshot.signs ^ _signs(query[None])[0]).sum(axis=1, dtype=np.int32)
+    if readable is not None:
+        differing[~readable[snapshot.document_of_row]] = DIMENSIONS + 1  # after every readable row
+    return np.argpartition(differing, wanted)[:wanted]
 
 
 def _nearest_in_vec0(session: Session, organization_id: str, query: np.ndarray, k: int,

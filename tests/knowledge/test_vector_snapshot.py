@@ -26,8 +26,8 @@ def _note(api, org, token, title, content):
     return made.json["data"]
 
 
-def _nearest(org_id, query, **options):
-    vector = embedder.current().embed_queries([query])[0]
+def _nearest(org_id, query, vector=None, **options):
+    vector = embedder.current().embed_queries([query])[0] if vector is None else vector
     with runtime.get().db.unit_of_work(write=False) as session:
         return vector_index.nearest(session, organization_id=org_id, vector=vector, k=10, **options)
 
@@ -63,3 +63,34 @@ def test_the_copy_answers_as_vec0_and_an_oversized_library_is_searched_there(api
     assert [c for c, _ in filtered] == [c for c, _ in _nearest(org["id"], "precio del envío",
                                                                document_ids=[notes[0]["id"], notes[2]["id"]])]
     assert len(filtered) == 2
+
+
+def test_a_large_library_is_narrowed_by_signs_and_ranked_by_exact_similarity(api, owner, monkeypatch):
+    """From SIGNS_FROM passages the copy narrows by the vectors' signs first: a stored vector is
+    its own best match, similarities are the exact ones, a document filter still brings k results
+    back, and at this oversampling the exact top 10 is found whole."""
+    import numpy as np
+    from appliance.core.ids import new_id
+
+    org_id, first, second = owner["org"]["id"], new_id(), new_id()
+    rng = np.random.default_rng(3)  # 60 topics of 10 passages each, as a real library clusters
+    topics = rng.standard_normal((60, vector_index.DIMENSIONS))
+    vectors = (np.repeat(topics, 10, axis=0) + 0.7 * rng.standard_normal((600, vector_index.DIMENSIONS))).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    with runtime.get().db.unit_of_work(write=True) as session:
+        vector_index.add(session, [(9_000_000 + i, org_id, first if i < 500 else second, vectors[i])
+                                   for i in range(600)])
+    query = vectors[42] * 0.8 + vectors[47] * 0.2  # topic 4
+    monkeypatch.setattr(vector_index, "SIGNS_FROM", 10 ** 9)
+    vector_index._snapshots.clear()
+    exact = _nearest(org_id, None, vector=query)
+    exact_filtered = _nearest(org_id, None, vector=query, document_ids=[second])
+    monkeypatch.setattr(vector_index, "SIGNS_FROM", 100)
+    vector_index._snapshots.clear()
+    narrowed = _nearest(org_id, None, vector=query)
+    with runtime.get().db.unit_of_work(write=False) as session:
+        assert vector_index._snapshot(session, org_id).signs.shape == (600, vector_index.DIMENSIONS // 64)
+    assert narrowed[0][0] == 9_000_042 and narrowed == exact
+    filtered = _nearest(org_id, None, vector=query, document_ids=[second])  # fewer readable rows than candidates
+    assert len(filtered) == 10 and all(chunk_id >= 9_000_500 for chunk_id, _ in filtered)
+    assert filtered == exact_filtered
