@@ -36,7 +36,7 @@ FROM_OUTBOX = tuple(name for name in envelopes.SUBSCRIBABLE  # conversation.unan
 @events.subscribe(*FROM_OUTBOX, batch=True)
 def fan_out(session: Session, batch: list[Event]) -> None:
     organizations = {event.organization_id for event in batch if event.organization_id}
-    if not organizations:
+    if not organizations or not _any_active(session, organizations):
         return
     hooks: dict[str, list[OutboundWebhook]] = defaultdict(list)
     for webhook in session.exec(select(OutboundWebhook).where(OutboundWebhook.organization_id.in_(organizations),
@@ -58,6 +58,16 @@ def fan_out(session: Session, batch: list[Event]) -> None:
         rows += delivery_rows(matching, event_id=event_id, event_type=event.name, created_at=event.created_at,
                               data=data, locale=locales[event.organization_id], now=now)
     write_deliveries(session, rows)
+
+
+def _any_active(session: Session, organizations: set[str]) -> bool:
+    """Whether any of these organizations has an active webhook: most have none, and a broadcast's
+    thousands of events a second then pass by on one indexed read through the driver, not a mapped
+    query per batch (5% of the server's Python time in a broadcast at 1,000 msg/s)."""
+    found = driver_connection(session).execute(
+        f"SELECT 1 FROM outbound_webhooks WHERE organization_id IN ({', '.join('?' * len(organizations))}) "
+        "AND active = ? LIMIT 1", (*organizations, True)).fetchone()
+    return found is not None
 
 
 def delivery_rows(webhooks: list[OutboundWebhook], *, event_id: str, event_type: str, created_at: datetime,

@@ -7,6 +7,7 @@ message. The server starts and stops `sender`; a commit that queued messages wak
 from __future__ import annotations
 
 import logging
+import math
 import queue as queue_module
 import threading
 import time
@@ -18,6 +19,15 @@ from appliance.messages.sending.queue import (Answer, Job, Line, claim, fail_dis
                                               record, recover_interrupted)
 
 log = logging.getLogger("appliance.sender")
+
+# A lane's workers each wait for one answer at a time, so a number reaches at most workers ÷ the
+# network's latency: enough of them to fill the tier when a send takes this long (Meta's answers
+# commonly take 0.1-0.3 s from a business's line). Two workers at tier 80 (rate ÷ 40, before)
+# would have sent ~10 messages a second to the real network; on loopback under a broadcast's load
+# (answers ~25-30 ms) 24 at tier 1,000 were already near their ceiling. The gate keeps the rate;
+# idle workers only wait (blocked in libcurl, without the GIL).
+NETWORK_LATENCY_SECONDS = 0.25
+MAX_WORKERS = 64
 
 
 def send_queued(database, phone_number_pk: str, *, batch: int = 20) -> int:
@@ -56,7 +66,7 @@ class _Lane:
                 with self.database.unit_of_work(write=True) as session:
                     fail_disconnected(session, self.phone_number_pk)
                 return
-            workers = max(2, min(24, line.rate // 40))
+            workers = max(2, min(MAX_WORKERS, math.ceil(line.rate * NETWORK_LATENCY_SECONDS)))
             # Workers take jobs from a plain queue: a thousand a second, where an executor's future,
             # callback and result cost each job a few tens of microseconds more.
             jobs: queue_module.SimpleQueue[Job | None] = queue_module.SimpleQueue()
