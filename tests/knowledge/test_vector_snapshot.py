@@ -89,7 +89,7 @@ def test_a_large_library_is_narrowed_by_signs_and_ranked_by_exact_similarity(api
     vector_index._snapshots.clear()
     narrowed = _nearest(org_id, None, vector=query)
     with runtime.get().db.unit_of_work(write=False) as session:
-        assert vector_index._snapshot(session, org_id).signs.shape == (600, vector_index.DIMENSIONS // 64)
+        assert vector_index._snapshot(session, org_id).signs.shape == (vector_index.DIMENSIONS // 64, 600)
     assert narrowed[0][0] == 9_000_042 and narrowed == exact
     filtered = _nearest(org_id, None, vector=query, document_ids=[second])  # fewer readable rows than candidates
     assert len(filtered) == 10 and all(chunk_id >= 9_000_500 for chunk_id, _ in filtered)
