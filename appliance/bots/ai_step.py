@@ -115,6 +115,12 @@ def _refusal(session: Session, conversation: Conversation, config: dict) -> tupl
 
 def _leave_job(session: Session, state, conversation: Conversation, chosen: Route, now: datetime,
                purpose: str = REPLY) -> None:
+    earlier = state.ai_job or {}
+    if earlier.get("token") and purpose == REPLY:
+        # The customer wrote again while an answer was being thought: that answer will find its
+        # token gone and say nothing, and this one answers the conversation as it now stands.
+        activity.record_in(session, conversation, "SUPERSEDED", reason="newer_question", ai=True,
+                           askedAt=earlier.get("askedAt"), stage=earlier.get("purpose") or REPLY)
     token = new_id()
     state.ai_job = {"token": token, "agentId": chosen.agent.id or None, "askedAt": now.isoformat(), "runs": 0,
                     "purpose": purpose, "classify": chosen.classify and purpose == REPLY}

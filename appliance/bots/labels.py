@@ -4,7 +4,7 @@ appliance speaks: the console's activity page and the inbox's thread say them th
 KINDS_EN = {
     "REPLIED": "Replied", "RULE_MATCHED": "A rule answered", "WELCOME_SENT": "Welcome sent",
     "OUT_OF_HOURS_SENT": "Out-of-hours notice sent", "FALLBACK_SENT": "Fallback sent", "SKIPPED": "Stayed silent",
-    "SUPERSEDED": "A person replied first", "HANDOFF": "Handed to a person", "HANDOFF_DEFERRED": "Hand-off at the opening",
+    "SUPERSEDED": "Reply dropped", "HANDOFF": "Handed to a person", "HANDOFF_DEFERRED": "Hand-off at the opening",
     "OUTSIDE_WINDOW": "Outside the 24-hour window", "REPLY_CAP_REACHED": "Reply cap reached",
     "FLOW_STARTED": "Flow started", "FLOW_COMPLETED": "Flow finished", "FOLLOWUP_SENT": "Follow-up sent",
     "FOLLOWUP_SKIPPED": "Follow-up skipped", "FOLLOWUP_CLOSED": "Closed after no answer", "AI_REPLY": "AI answered",
@@ -13,7 +13,7 @@ KINDS_EN = {
 KINDS_ES = {
     "REPLIED": "Respondió", "RULE_MATCHED": "Respondió una regla", "WELCOME_SENT": "Saludo enviado",
     "OUT_OF_HOURS_SENT": "Aviso de fuera de horario", "FALLBACK_SENT": "Respuesta por defecto", "SKIPPED": "Se quedó callado",
-    "SUPERSEDED": "Una persona respondió antes", "HANDOFF": "Pasó a una persona", "HANDOFF_DEFERRED": "Pasará a una persona al abrir",
+    "SUPERSEDED": "Respuesta descartada", "HANDOFF": "Pasó a una persona", "HANDOFF_DEFERRED": "Pasará a una persona al abrir",
     "OUTSIDE_WINDOW": "Fuera de la ventana de 24 horas", "REPLY_CAP_REACHED": "Límite de respuestas",
     "FLOW_STARTED": "Flujo iniciado", "FLOW_COMPLETED": "Flujo terminado", "FOLLOWUP_SENT": "Seguimiento enviado",
     "FOLLOWUP_SKIPPED": "Seguimiento omitido", "FOLLOWUP_CLOSED": "Cerrada sin respuesta", "AI_REPLY": "Respondió la IA",
@@ -42,6 +42,7 @@ REASONS_EN = {
     "ai_spend_cap_reached": "the billing group's AI spending limit is reached",
     "agent_unavailable": "the flow's AI agent is gone, off or not on this number",
     "customer_replied": "the customer answered first",
+    "newer_question": "the customer wrote again: one answer covers both",
 }
 REASONS_ES = {
     "bot_off": "el bot está apagado", "opted_out": "el cliente pidió no recibir mensajes",
@@ -66,6 +67,7 @@ REASONS_ES = {
     "ai_spend_cap_reached": "se alcanzó el límite de gasto en IA del grupo de facturación",
     "agent_unavailable": "el agente de IA del flujo no existe, está apagado o no atiende este número",
     "customer_replied": "el cliente respondió antes",
+    "newer_question": "el cliente volvió a escribir: una sola respuesta para todo",
 }
 KINDS = {"en": KINDS_EN, "es": KINDS_ES}
 REASONS = {"en": REASONS_EN, "es": REASONS_ES}

@@ -100,6 +100,25 @@ def test_a_person_who_writes_while_the_model_thinks_drops_its_answer(line, api, 
     assert "AI_REPLY" not in _kinds(line) and "SUPERSEDED" in _kinds(line)
 
 
+def test_a_customer_who_writes_again_while_the_model_thinks_gets_one_answer_and_the_log_says_why(line, api, monkeypatch):
+    _agent(line, api)
+    _bot(line, api, mode="AI_AGENT")
+    jobs = []
+    monkeypatch.setattr(ai_step.workers, "submit", lambda conversation_id, token: jobs.append((conversation_id, token)))
+    _write(line, "Hola")
+    _write(line, "¿Cuánto cuesta el envío a domicilio?")
+    [(conversation_id, first), (_, second)] = jobs
+    dropped = next(a for a in line.get("/bot/activity")["items"] if a["kind"] == "SUPERSEDED")
+    assert dropped["detail"]["reason"] == "newer_question" and dropped["detail"]["ai"] is True
+    monkeypatch.undo()
+    ai_step.run(runtime.get().db, conversation_id, first)  # finds its token gone: says nothing
+    assert _texts(line) == []
+    ai_step.run(runtime.get().db, conversation_id, second)
+    [reply] = _texts(line)
+    assert "5 euros" in reply
+    assert _kinds(line).count("AI_REPLY") == 1
+
+
 def test_an_answer_a_crash_cut_short_is_given_again_at_start(line, api, monkeypatch):
     _agent(line, api)
     _bot(line, api, mode="AI_AGENT")
