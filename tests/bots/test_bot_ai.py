@@ -82,11 +82,17 @@ def test_protected_values_are_never_said(line, api):
     assert "5 euros" not in reply and "[protegido]" in reply
 
 
-def test_a_person_who_writes_while_the_model_thinks_drops_its_answer(line, api, monkeypatch):
+def _thinking(line, api, monkeypatch) -> list[tuple[str, str]]:
+    """An AI bot whose jobs are held, not run: the model "thinks" until the test runs them."""
     _agent(line, api)
     _bot(line, api, mode="AI_AGENT")
     jobs = []
     monkeypatch.setattr(ai_step.workers, "submit", lambda conversation_id, token: jobs.append((conversation_id, token)))
+    return jobs
+
+
+def test_a_person_who_writes_while_the_model_thinks_drops_its_answer(line, api, monkeypatch):
+    jobs = _thinking(line, api, monkeypatch)
     _write(line, "¿Cuánto cuesta el envío?")
     [(conversation_id, token)] = jobs
     sent = api.post(f"/organizations/{line.org_id}/messages", {"phoneNumberId": line.number["id"], "to": "5215512345678",
@@ -101,10 +107,7 @@ def test_a_person_who_writes_while_the_model_thinks_drops_its_answer(line, api, 
 
 
 def test_a_customer_who_writes_again_while_the_model_thinks_gets_one_answer_and_the_log_says_why(line, api, monkeypatch):
-    _agent(line, api)
-    _bot(line, api, mode="AI_AGENT")
-    jobs = []
-    monkeypatch.setattr(ai_step.workers, "submit", lambda conversation_id, token: jobs.append((conversation_id, token)))
+    jobs = _thinking(line, api, monkeypatch)
     _write(line, "Hola")
     _write(line, "¿Cuánto cuesta el envío a domicilio?")
     [(conversation_id, first), (_, second)] = jobs
