@@ -22,6 +22,7 @@ BENCH_PHASES=slow,far,fast,statuses picks phases)
 from __future__ import annotations
 
 import http.client
+import logging
 import os
 import sys
 import tempfile
@@ -58,6 +59,7 @@ def _raw(port: int, path: str, body: str, token: str):
 
 def main() -> int:
     simulator = Simulator()
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # the "far" phase keeps its threads waiting
     netsim = create_server(create_netsim_app(simulator), host="127.0.0.1", port=0, threads=32)
     threading.Thread(target=netsim.run, daemon=True).start()
     network = simulator.network

@@ -78,8 +78,9 @@ class _Lane:
                 # Claimed messages are "in the air" (a crash fails them -3, never sending twice): a
                 # quarter second of the tier, so the workers have work while this thread waits its
                 # turn for the write lock behind a broadcast's batch or the outbox (72 starved them:
-                # 1,000/s numbers reached ~620/s; now ~710/s, tests/bench/bench_broadcast.py).
-                self._feed(line, jobs, in_air_limit=max(workers * 3, line.rate // 4))
+                # 1,000/s numbers reached ~620/s; now ~710/s, tests/bench/bench_broadcast.py), and
+                # at least one job and a half per worker (three each left 60 in the air at tier 80).
+                self._feed(line, jobs, in_air_limit=max(workers + workers // 2, line.rate // 4))
             finally:
                 for _ in threads:
                     jobs.put(None)  # after the jobs already queued: each is sent and answered first
