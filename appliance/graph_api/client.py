@@ -1,9 +1,10 @@
 """The WhatsApp Business Cloud API (Graph API) over HTTP: protocol only.
 
-No appliance imports but `libcurl` (how handles are made): base URL, version, timeout and token are given by the caller, answers come
-back as the network's own JSON, and every failure is a `GraphError` carrying Meta's `code`,
-`error_data.details` and whether retrying may help. Callers decide what a failure means (which
-error marks a business account for re-authorization, which fails a message).
+No appliance imports but `libcurl` (how handles are made): base URL, version, timeout and token
+are given by the caller, answers come back as the network's own JSON, and every failure is a
+`GraphError` carrying Meta's `code`, `error_data.details` and whether retrying may help. Callers
+decide what a failure means (which error marks a business account for re-authorization, which
+fails a message).
 
 Facts this follows: ../shared/design/cloud-api.md (error envelope 3.3, codes 3.4, media 3.7).
 """

@@ -152,14 +152,22 @@ def _signs(matrix: np.ndarray) -> np.ndarray:
 
 
 def _candidates(snapshot: _Snapshot, query: np.ndarray, wanted: int, readable: np.ndarray | None) -> np.ndarray | None:
-    """The rows worth an exact look: the `wanted` readable ones whose signs differ least from the
-    query's (fewest differing bits: the cheapest estimate of the angle between two vectors); None
-    when the copy is small enough to rank exactly."""
+    """The rows worth an exact look (`closest_by_signs`), only readable ones while there are
+    enough; None when the copy is small enough to rank exactly."""
     if snapshot.signs is None or len(snapshot.chunk_ids) <= wanted:
         return None
-    differing = np.bitwise_count(snapshot.signs ^ _signs(query[None])).sum(axis=0, dtype=np.uint16)
-    if readable is not None:
-        differing[~readable[snapshot.document_of_row]] = DIMENSIONS + 1  # after every readable row
+    unreadable = None if readable is None else ~readable[snapshot.document_of_row]
+    return closest_by_signs(snapshot.signs, query, wanted, unreadable)
+
+
+def closest_by_signs(signs: np.ndarray, query: np.ndarray, wanted: int,
+                     excluded: np.ndarray | None = None) -> np.ndarray:
+    """The `wanted` columns of `signs` (as `_signs` packs them) whose signs differ least from the
+    query's: fewest differing bits, the cheapest estimate of the angle between two vectors.
+    `excluded` (a bool per column) go after every other."""
+    differing = np.bitwise_count(signs ^ _signs(query[None])).sum(axis=0, dtype=np.uint16)
+    if excluded is not None:
+        differing[excluded] = DIMENSIONS + 1
     return np.argpartition(differing, wanted)[:wanted]
 
 

@@ -3,9 +3,9 @@
 The webhook sender makes a thousand requests a second on the same core as the inbox's own work.
 On worker threads with the standard library's http.client a request cost ~290 µs of CPU (header
 parsing in Python, thread switches at every send and answer); here ~180 µs, signing included, most
-of it libcurl's and the kernel's (tests/bench/bench_posting.py; bench_webhooks.py end to end). Handles as `appliance.libcurl` makes
-them (no redirects followed: a redirect is an answer, logged with where it pointed). The first
-KEPT bytes of an answer are kept; a longer answer is cut there.
+of it libcurl's and the kernel's (tests/bench/bench_posting.py; bench_webhooks.py end to end).
+Handles as `appliance.libcurl` makes them (no redirects followed: a redirect is an answer, logged
+with where it pointed). The first KEPT bytes of an answer are kept; a longer answer is cut there.
 """
 
 from __future__ import annotations

@@ -72,8 +72,7 @@ def main() -> None:
         kept, times = [], []
         for q, truth in zip(questions, exact):
             begun = time.perf_counter()
-            differing = np.bitwise_count(signs ^ vector_index._signs(q[None])).sum(axis=0, dtype=np.uint16)
-            rows = np.argpartition(differing, wanted)[:wanted]
+            rows = vector_index.closest_by_signs(signs, q, wanted)
             scores = library[rows] @ q
             top = rows[np.argpartition(-scores, K)[:K]]
             times.append(time.perf_counter() - begun)
