@@ -1,21 +1,28 @@
-"""POSTs to receivers, many in the air at once on one thread: libcurl's multi interface (pycurl).
+"""POSTs to receivers, many in the air at once on one thread: libcurl's multi interface (pycurl),
+driven by its sockets' readiness.
 
-The webhook sender makes a thousand requests a second on the same core as the inbox's own work.
-On worker threads with the standard library's http.client a request cost ~290 µs of CPU (header
-parsing in Python, thread switches at every send and answer); here ~180 µs, signing included, most
-of it libcurl's and the kernel's (tests/bench/bench_posting.py; bench_webhooks.py end to end).
+The webhook sender makes a thousand requests a second on the same core as the inbox's own work, so
+a request's CPU is the budget that matters. libcurl is told which sockets to watch
+(`M_SOCKETFUNCTION`) and when to look again (`M_TIMERFUNCTION`); this thread waits on those sockets
+(epoll on Linux, kqueue on macOS, select on Windows: `selectors.DefaultSelector`) and hands libcurl
+only the one that is ready (`socket_action`). Calling `multi.perform()` instead walks every transfer
+in the air at each wake-up: with 64 in the air, ~14 `recv` calls that find nothing and a `select`
+over every socket per request, ~30% of the posting thread's time in the server.
+(tests/bench/bench_posting.py measures the CPU of a request; bench_webhooks.py end to end.)
+
 Handles as `appliance.libcurl` makes them (no redirects followed: a redirect is an answer, logged
-with where it pointed). The first KEPT bytes of an answer are kept; a longer answer is cut there.
+with where it pointed), each reused for request after request with its connection kept alive in the
+multi's cache. The first KEPT bytes of an answer are kept; a longer answer is cut there.
 """
 
 from __future__ import annotations
 
 import logging
 import queue
+import selectors
 import threading
 import time
-from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import pycurl
 
@@ -23,26 +30,55 @@ from appliance import libcurl
 
 log = logging.getLogger(__name__)
 KEPT = 2048  # bytes of a response kept in the log
-POLL_SECONDS = 0.01  # how soon a new request starts while others are in the air
+POLL_SECONDS = 0.01  # how soon a request posted from another thread starts while others are in the air
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(NamedTuple):
     status: int | None  # the receiver's HTTP status; None when it gave none
     response: str | None
     error: str | None  # in words; None for an answer (a redirect says where it pointed)
     duration_ms: int
 
 
+class _Transfer:
+    """A handle and what its current request keeps. The handle's callbacks are set once, when it is
+    made: a request only sets what differs (address, body, headers)."""
+
+    __slots__ = ("handle", "kept", "cut", "tag", "timeout", "began", "__weakref__")
+
+    def __init__(self):
+        self.handle = libcurl.new_handle()
+        self.handle.transfer = self
+        self.handle.setopt(pycurl.WRITEFUNCTION, self._keep)
+        self.kept = bytearray()
+        self.cut = False
+        self.tag = None
+        self.timeout = 0.0
+        self.began = 0.0
+
+    def _keep(self, data: bytes) -> int:
+        if len(self.kept) > KEPT:
+            self.cut = True
+            return 0  # enough: libcurl stops reading (and drops the connection)
+        self.kept += data
+        return len(data)
+
+
 class Poster:
     """Takes requests from any thread (`post`); answers each on its own thread through
     `on_answer(tag, Answer)`, which may post again (a chain's next event)."""
 
-    def __init__(self, on_answer: Callable[[object, Answer], None], *, name: str = "webhook-posts"):
+    def __init__(self, on_answer: Callable[[object, Answer], None], *, name: str = "webhook-posts",
+                 selector: type[selectors.BaseSelector] = selectors.DefaultSelector):
         self._on_answer = on_answer
         self._incoming: queue.SimpleQueue = queue.SimpleQueue()
         self._multi = pycurl.CurlMulti()
-        self._idle: list[pycurl.Curl] = []  # handles kept for reuse; connections live in the multi's cache
+        self._multi.setopt(pycurl.M_SOCKETFUNCTION, self._watch)
+        self._multi.setopt(pycurl.M_TIMERFUNCTION, self._timer)
+        self._sockets = selector()
+        self._watched: dict[int, int] = {}  # fd: the selector's events it is registered for
+        self._due: float | None = None  # when libcurl wants to be called whatever its sockets say
+        self._idle: list[_Transfer] = []  # kept for reuse; connections live in the multi's cache
         self._active = 0
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
@@ -54,9 +90,10 @@ class Poster:
         """Waits for the requests in the air (and any their answers post) to be answered."""
         self._incoming.put(None)
         self._thread.join()
-        for handle in self._idle:
-            handle.close()
+        for transfer in self._idle:
+            transfer.handle.close()
         self._multi.close()
+        self._sockets.close()
 
     def _run(self) -> None:
         closing = False
@@ -65,8 +102,56 @@ class Poster:
             if closing and self._active == 0 and self._incoming.empty():
                 return
             if self._active:
-                self._multi.select(POLL_SECONDS)
-                self._perform()
+                self._act()
+
+    def _act(self) -> None:
+        """Waits for a socket (or libcurl's timer, or POLL_SECONDS), lets libcurl act on what is
+        ready, and answers the transfers that ended."""
+        wait = POLL_SECONDS if self._due is None else min(POLL_SECONDS, max(0.0, self._due - time.monotonic()))
+        if self._watched:
+            ready = self._sockets.select(wait)
+        else:  # nothing to wait on yet (Windows' select refuses an empty set): libcurl's timer
+            time.sleep(wait)
+            ready = ()
+        for key, events in ready:
+            self._multi.socket_action(key.fd, (pycurl.CSELECT_IN if events & selectors.EVENT_READ else 0)
+                                      | (pycurl.CSELECT_OUT if events & selectors.EVENT_WRITE else 0))
+        if self._due is not None and time.monotonic() >= self._due:
+            self._due = None
+            self._multi.socket_action(pycurl.SOCKET_TIMEOUT, 0)
+        while True:
+            waiting, done, failed = self._multi.info_read()
+            for handle in done:
+                self._finish(handle.transfer, None, None)
+            for handle, code, message in failed:
+                self._finish(handle.transfer, code, message)
+            if not waiting:
+                return
+
+    def _watch(self, what: int, fd: int, _multi, _socket_data) -> None:
+        """libcurl's socket callback: which of its sockets to wait on, and for what. (A connection
+        going back to the cache is removed and, when reused, watched again.)"""
+        events = (selectors.EVENT_READ if what & pycurl.POLL_IN else 0) | (selectors.EVENT_WRITE if what & pycurl.POLL_OUT else 0)
+        before = self._watched.get(fd)
+        if before == events:
+            return
+        if before is not None:
+            del self._watched[fd]
+            if events:
+                try:
+                    self._sockets.modify(fd, events)
+                    self._watched[fd] = events
+                    return
+                except OSError:  # closed and its number reused before libcurl said so
+                    pass
+            self._sockets.unregister(fd)
+        if events:  # POLL_REMOVE: none
+            self._sockets.register(fd, events)
+            self._watched[fd] = events
+
+    def _timer(self, milliseconds: int) -> None:
+        """libcurl's timer callback: -1 cancels."""
+        self._due = None if milliseconds < 0 else time.monotonic() + milliseconds / 1000
 
     def _take(self, *, block: bool) -> bool:
         """Starts what was posted; answers whether `close` was called."""
@@ -83,56 +168,38 @@ class Poster:
             return closing
 
     def _start(self, url: str, body: bytes, headers: dict[str, str], timeout: float, tag: object) -> None:
-        handle = self._idle.pop() if self._idle else libcurl.new_handle()
-        kept = bytearray()
-
-        def keep(data: bytes) -> int:
-            if len(kept) > KEPT:
-                handle.cut = True
-                return 0  # enough: libcurl stops reading (and drops the connection)
-            kept.extend(data)
-            return len(data)
-
+        transfer = self._idle.pop() if self._idle else _Transfer()
+        handle = transfer.handle
         try:  # a URL libcurl will not take (not ASCII, say) fails this request, not the thread
             handle.setopt(pycurl.URL, libcurl.ascii_url(url))
             handle.setopt(pycurl.POSTFIELDS, body)
             handle.setopt(pycurl.HTTPHEADER, libcurl.header_lines(headers))
-            handle.setopt(pycurl.TIMEOUT_MS, max(1, int(timeout * 1000)))
-            handle.setopt(pycurl.WRITEFUNCTION, keep)
-            handle.tag, handle.kept, handle.cut, handle.timeout, handle.began = tag, kept, False, timeout, time.perf_counter()
+            if timeout != transfer.timeout:
+                handle.setopt(pycurl.TIMEOUT_MS, max(1, int(timeout * 1000)))
+                transfer.timeout = timeout
+            transfer.tag, transfer.cut, transfer.began = tag, False, time.perf_counter()
             self._multi.add_handle(handle)
         except (pycurl.error, UnicodeError, TypeError, ValueError) as exc:
+            self._idle.append(transfer)
             self._answer(tag, Answer(None, None, f"The request could not start: {exc}"[:300], 0))
-            self._idle.append(handle)
             return
         self._active += 1
 
-    def _perform(self) -> None:
-        while self._multi.perform()[0] == pycurl.E_CALL_MULTI_PERFORM:
-            pass
-        while True:
-            waiting, done, failed = self._multi.info_read()
-            for handle in done:
-                self._finish(handle, None, None)
-            for handle, code, message in failed:
-                self._finish(handle, code, message)
-            if not waiting:
-                return
-
-    def _finish(self, handle: pycurl.Curl, code: int | None, message: str | None) -> None:
-        took = int((time.perf_counter() - handle.began) * 1000)
-        status = handle.getinfo(pycurl.RESPONSE_CODE) or None
-        text = bytes(handle.kept[:KEPT]).decode("utf-8", "replace")
-        if code is None or (code == pycurl.E_WRITE_ERROR and handle.cut):
+    def _finish(self, transfer: _Transfer, code: int | None, message: str | None) -> None:
+        handle = transfer.handle
+        took = int((time.perf_counter() - transfer.began) * 1000)
+        if code is None or (code == pycurl.E_WRITE_ERROR and transfer.cut):
+            status = handle.getinfo(pycurl.RESPONSE_CODE) or None
             location = handle.getinfo(pycurl.REDIRECT_URL) if status and 300 <= status < 400 else None
             said = f"Redirected to {location[:200]} (redirects are not followed)." if location else None
-            answer = Answer(status, text, said, took)
+            answer = Answer(status, transfer.kept[:KEPT].decode("utf-8", "replace"), said, took)
         else:
-            answer = Answer(None, None, in_words(code, message, handle.timeout), took)
-        tag = handle.tag
+            answer = Answer(None, None, in_words(code, message, transfer.timeout), took)
+        tag = transfer.tag
         self._multi.remove_handle(handle)
-        handle.kept = handle.tag = None
-        self._idle.append(handle)
+        transfer.tag = None
+        transfer.kept.clear()
+        self._idle.append(transfer)
         self._active -= 1
         self._answer(tag, answer)
 
