@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import logging
 import queue
-from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from huey import crontab
 from sqlmodel import Session
@@ -52,13 +52,12 @@ WINDOW = 64  # attempts in the air at once per healthy webhook (one per chain)
 CHAIN = 16  # a conversation's events taken together, each sent when the one before it is answered
 ROWS_READ = 512  # a webhook's waiting rows read by one pass, at most
 FAILING_AFTER = timedelta(days=1)
-PASS_GATHER_SECONDS = 0.02  # a pass waits this long after a wake-up, so a burst's outcomes share one write
+PASS_GATHER_SECONDS = 0.05  # a pass waits this long after a wake-up, so a burst's outcomes share one write
 _UNAVAILABLE = {408, 429}  # 4xx that say "not now" rather than "not this"
 _TABLE, _ATTEMPTS, _HOOKS = WebhookDelivery.__table__, WebhookAttempt.__table__, OutboundWebhook.__table__
 
 
-@dataclass(frozen=True)
-class Job:
+class Job(NamedTuple):
     delivery_id: str
     webhook_id: str
     url: str
@@ -70,8 +69,7 @@ class Job:
     ends_chain: bool = True
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     job: Job
     started_at: datetime
     duration_ms: int
@@ -90,14 +88,12 @@ class Outcome:
         return self.status is None or self.status >= 500 or self.status in _UNAVAILABLE or 300 <= self.status < 400
 
 
-@dataclass(frozen=True)
-class Unsent:
+class Unsent(NamedTuple):
     """A chain's member that never left: the attempt before it found the receiver unavailable."""
     job: Job
 
 
-@dataclass(frozen=True)
-class _Sending:
+class _Sending(NamedTuple):
     """What the poster hands back with an answer: where the attempt is in its chain."""
     chain: list[Job]
     n: int
@@ -229,7 +225,7 @@ class Deliverer:
                 bodies = dict(connection.execute(
                     f"SELECT id, request_body FROM webhook_deliveries WHERE id IN ({', '.join('?' * len(ids))})",
                     ids).fetchall())
-                taken = [[replace(job, body=bodies[job.delivery_id], ends_chain=n == len(chain) - 1)
+                taken = [[job._replace(body=bodies[job.delivery_id], ends_chain=n == len(chain) - 1)
                           for n, job in enumerate(chain)] for chain in taken]
         return taken, (min(waits) if waits else None)
 

@@ -80,11 +80,11 @@ class Receiver:
 SOURCES = 4  # clients posting the events, each on its share of the schedule
 
 
-def _events(port, simulator, account, number, phase: str, posted: list, source: int) -> None:
+def _events(port, simulator, account, number, phase: str, posted: list, source: int, seconds: float = SECONDS) -> None:
     """EVENTS_PER_SECOND / SOURCES messages a second to `number`, in deliveries of BATCH, on schedule."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     started, sent, pace = time.perf_counter(), 0, EVENTS_PER_SECOND / SOURCES
-    while time.perf_counter() - started < SECONDS:
+    while time.perf_counter() - started < seconds:
         due = started + sent / pace
         if due > time.perf_counter():
             time.sleep(due - time.perf_counter())
@@ -102,22 +102,7 @@ def main() -> int:
     data_dir = tempfile.mkdtemp(prefix="bench-webhooks-")
     with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url}, data_dir=data_dir) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        jwt, org_id, _ = owner_with_key(conn)
-        status, body = _call(conn, "POST", f"/organizations/{org_id}/wabas", {
-            "wabaId": account.waba_id, "accessToken": account.access_token, "appSecret": account.app_secret}, token=jwt)
-        assert status == 201, body
-        _, numbers = _call(conn, "GET", f"/organizations/{org_id}/phone-numbers", token=jwt)
-        by_display = {n["displayPhoneNumber"]: n["id"] for n in numbers["data"]}
-        events_pk = by_display[events_number.display_phone_number]
-        hooks = []
-        for n in range(WEBHOOKS):
-            status, made = _call(conn, "POST", f"/organizations/{org_id}/webhooks-outbound", {
-                "url": f"{receiver.url}/hook{n}", "events": ["message.created"], "phoneNumberIds": [events_pk]}, token=jwt)
-            assert status == 201, made
-            hooks.append(made["data"]["id"])
-        for hook in hooks:  # off for the first phase: the same load, nothing fanned out
-            assert _call(conn, "PATCH", f"/organizations/{org_id}/webhooks-outbound/{hook}", {"active": False}, token=jwt)[0] == 200
-
+        jwt, org_id, hooks = _webhooks(conn, account, events_number, receiver)
         server = _server_pid(port)
 
         def phase(name: str) -> tuple[float, list, float]:
@@ -136,15 +121,10 @@ def main() -> int:
             print(f"  phase {name}: server busy {cpu / (ended - began):.0%} of its core", flush=True)
             return _rate(acknowledged, began, ended), posted, cpu / (sum(size for _, size in acknowledged) + len(posted))
 
-        def switch(active: bool) -> None:
-            for hook in hooks:
-                assert _call(conn, "PATCH", f"/organizations/{org_id}/webhooks-outbound/{hook}", {"active": active},
-                             token=jwt)[0] == 200
-
         # Off, on, off again: the machine's speed drifts over minutes, so the rate with the webhooks
         # on is held against the mean of the two around it.
         rate_off, _, message_cpu = phase("off")
-        switch(True)
+        _switch(conn, jwt, org_id, hooks, True)
         time.sleep(5)  # the first phase's events fanned out (to nobody) before the webhooks hear anything
         receiver.got.clear()
         spy = _profile(port) if os.environ.get("BENCH_PROFILE") else None
@@ -161,7 +141,7 @@ def main() -> int:
         on_messages = rate_on * SECONDS + len(posted)
         delivery_cpu = (_cpu_seconds(server) - on_cpu - on_messages * message_cpu) / max(1, len(receiver.got))
         got = list(receiver.got)
-        switch(False)
+        _switch(conn, jwt, org_id, hooks, False)
         rate_off_again, _, _ = phase("off2")
         database = sqlite3.connect(Path(data_dir) / "appliance.db")
         ids = {row[0] for row in database.execute(
@@ -196,6 +176,75 @@ def main() -> int:
     print(f"  the server's CPU a delivery: {delivery_cpu * 1e6:.0f} µs (a stored inbound message: {message_cpu * 1e6:.0f} µs); "
           f"at {EVENTS_PER_SECOND * WEBHOOKS} deliveries a second that is {delivery_cpu * EVENTS_PER_SECOND * WEBHOOKS:.0%} of a core")
     return 0 if p99 < 2.0 and lost == 0 and duplicated == 0 and kept >= 0.85 else 1
+
+
+def _webhooks(conn, account, events_number, receiver) -> tuple[str, str, list[str]]:
+    """The owner's token, the organization and its WEBHOOKS webhooks on the events' number (off)."""
+    jwt, org_id, _ = owner_with_key(conn)
+    status, body = _call(conn, "POST", f"/organizations/{org_id}/wabas", {
+        "wabaId": account.waba_id, "accessToken": account.access_token, "appSecret": account.app_secret}, token=jwt)
+    assert status == 201, body
+    _, numbers = _call(conn, "GET", f"/organizations/{org_id}/phone-numbers", token=jwt)
+    by_display = {n["displayPhoneNumber"]: n["id"] for n in numbers["data"]}
+    events_pk = by_display[events_number.display_phone_number]
+    hooks = []
+    for n in range(WEBHOOKS):
+        status, made = _call(conn, "POST", f"/organizations/{org_id}/webhooks-outbound", {
+            "url": f"{receiver.url}/hook{n}", "events": ["message.created"], "phoneNumberIds": [events_pk]}, token=jwt)
+        assert status == 201, made
+        hooks.append(made["data"]["id"])
+    _switch(conn, jwt, org_id, hooks, False)
+    return jwt, org_id, hooks
+
+
+def _switch(conn, jwt: str, org_id: str, hooks: list[str], active: bool) -> None:
+    for hook in hooks:
+        assert _call(conn, "PATCH", f"/organizations/{org_id}/webhooks-outbound/{hook}", {"active": active},
+                     token=jwt)[0] == 200
+
+
+def cost() -> int:
+    """`--cost`: the server's CPU a delivery, with nothing else loading it: the events alone
+    (EVENTS_PER_SECOND to one number) for BENCH_COST_PHASE seconds (default 15) with the webhooks
+    off, then on, BENCH_COST_ROUNDS times (default 4). The CPU of the "on" phases (their backlog
+    delivered) beyond the "off" phases' is the deliveries' (the fan-out, the sender, the POSTs).
+    A figure that noise moves far less than the rate kept under load, for comparing commits."""
+    seconds, rounds = float(os.environ.get("BENCH_COST_PHASE", "15")), int(os.environ.get("BENCH_COST_ROUNDS", "4"))
+    simulator, account, graph_url = _network()
+    events_number = simulator.network.numbers[account.numbers[0]]
+    receiver = Receiver()
+    with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url}) as port:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        jwt, org_id, hooks = _webhooks(conn, account, events_number, receiver)
+        server = _server_pid(port)
+        spent = {"off": [0.0, 0], "on": [0.0, 0]}  # CPU seconds, events
+        for round_ in range(rounds):
+            for state in ("off", "on"):
+                _switch(conn, jwt, org_id, hooks, state == "on")
+                time.sleep(2)
+                receiver.got.clear()
+                cpu, posted = _cpu_seconds(server), []
+                sources = [threading.Thread(target=_events, args=(port, simulator, account, events_number,
+                                                                  f"{state}{round_}", posted, n, seconds))
+                           for n in range(SOURCES)]
+                for source in sources:
+                    source.start()
+                for source in sources:
+                    source.join()
+                waited = time.time()
+                while state == "on" and len(receiver.got) < len(posted) * WEBHOOKS and time.time() - waited < 60:
+                    time.sleep(0.1)
+                time.sleep(1)  # the last outcomes written
+                spent[state][0] += _cpu_seconds(server) - cpu
+                spent[state][1] += len(posted)
+        _switch(conn, jwt, org_id, hooks, False)
+    (cpu_off, events_off), (cpu_on, events_on) = spent["off"], spent["on"]
+    per_event = cpu_off / events_off
+    per_delivery = (cpu_on - events_on * per_event) / (events_on * WEBHOOKS)
+    print(f"webhooks cost: {rounds} rounds of {seconds:.0f} s off and on, {EVENTS_PER_SECOND} events/s, {WEBHOOKS} webhooks")
+    print(f"  the server's CPU: an event stored {per_event * 1e6:.0f} µs; a delivery {per_delivery * 1e6:.0f} µs "
+          f"(at {EVENTS_PER_SECOND * WEBHOOKS} a second, {per_delivery * EVENTS_PER_SECOND * WEBHOOKS:.0%} of a core)")
+    return 0
 
 
 def _server_pid(port: int) -> str:
@@ -295,4 +344,4 @@ def outage() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(outage() if "--outage" in sys.argv else main())
+    raise SystemExit(outage() if "--outage" in sys.argv else cost() if "--cost" in sys.argv else main())

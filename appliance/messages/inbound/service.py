@@ -87,8 +87,8 @@ def do_record_from_network(session: Session, *, number, conversation_id: str, co
         # Core, not ORM objects: building and flushing a mapped object per row was most of the cost.
         insert_many(session, Message.__table__, rows)
         events.emit_many(session, events.MESSAGE_CREATED, organization_id=number.organization_id, items=[
-            {"messageId": row["id"], "conversationId": conversation_id, "direction": row["direction"],
-             **({"sentBy": "user"} if echo else {})} for row in rows])
+            {"messageId": row["id"], "conversationId": conversation_id, "phoneNumberId": number.id,
+             "direction": row["direction"], **({"sentBy": "user"} if echo else {})} for row in rows])
     return media_ids
 
 
