@@ -19,6 +19,8 @@ become 0.05 s, 3 s, 18 s...). Reported: every event delivered after the receiver
 many arrived before an older event of their conversation (the order kept: goal 0) or of another
 conversation (those go side by side), and how long the backlog took to drain.
 
+`--cost`: the server's CPU a delivery with no other load, webhooks off and on in turns (see `cost`).
+
 Run: .venv/bin/python tests/bench/bench_webhooks.py   (BENCH_SECONDS=20 for a quick look;
 BENCH_PROFILE=path records the server with py-spy, if installed, during the webhooks' phase:
 `py-spy record --threads --gil -f raw` output: where the GIL is held, one line per stack and its count;
@@ -104,11 +106,12 @@ def main() -> int:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         jwt, org_id, hooks = _webhooks(conn, account, events_number, receiver)
         server = _server_pid(port)
+        names = _thread_names(server)
 
         def phase(name: str) -> tuple[float, list, float]:
             """(inbound rate, events posted, the server's CPU seconds a message it stored)."""
             acknowledged, posted = [], []
-            began, cpu = time.time(), _cpu_seconds(server)
+            began, cpu, threads = time.time(), _cpu_seconds(server), _thread_seconds(server)
             sources = [threading.Thread(target=_events, args=(port, simulator, account, events_number, name, posted, n))
                        for n in range(SOURCES)]
             for source in sources:
@@ -118,7 +121,9 @@ def main() -> int:
                 source.join()
             ended = time.time()
             cpu = _cpu_seconds(server) - cpu
-            print(f"  phase {name}: server busy {cpu / (ended - began):.0%} of its core", flush=True)
+            shares = _shares(threads, _thread_seconds(server), names)
+            print(f"  phase {name}: server busy {cpu / (ended - began):.0%} of its core; by thread: "
+                  + ", ".join(f"{group} {share:.0%}" for group, share in shares.items() if share >= 0.01), flush=True)
             return _rate(acknowledged, began, ended), posted, cpu / (sum(size for _, size in acknowledged) + len(posted))
 
         # A first phase makes the load's customers (the same ones come back in every phase): a
@@ -253,6 +258,40 @@ def cost() -> int:
 def _server_pid(port: int) -> str:
     import subprocess
     return subprocess.check_output(["pgrep", "-f", "--", f"serve --port {port}"]).split()[0].decode()
+
+
+def _thread_names(pid: str) -> dict[str, str]:
+    """The server's threads by native id, named as Python names them (py-spy reads them; {} without it)."""
+    import re
+    import subprocess
+    spy = Path(sys.executable).parent / "py-spy"
+    if not spy.exists():
+        return {}
+    dump = subprocess.run([str(spy), "dump", "-p", pid], capture_output=True, text=True).stdout
+    return {tid: name for tid, name in re.findall(r'^Thread (\d+) \([^)]*\): "([^"]*)"', dump, re.M)}
+
+
+def _thread_seconds(pid: str) -> dict[str, float]:
+    """Each thread's user + system time so far, by native id."""
+    times = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        times[task.name] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return times
+
+
+def _shares(before: dict[str, float], after: dict[str, float], names: dict[str, str]) -> dict[str, float]:
+    """The share of the process's CPU between two readings, by thread group (waitress workers as one)."""
+    spent: dict[str, float] = {}
+    for tid, seconds in after.items():
+        group = names.get(tid, "other")
+        group = "requests (waitress)" if group.startswith("waitress") else group
+        spent[group] = spent.get(group, 0.0) + seconds - before.get(tid, 0.0)
+    total = sum(spent.values()) or 1.0
+    return {group: seconds / total for group, seconds in sorted(spent.items(), key=lambda item: -item[1])}
 
 
 def _cpu_seconds(pid: str) -> float:
