@@ -48,7 +48,9 @@ def order_row(message) -> dict:
 
 
 # The listener's name is its outbox cursor: renaming it would make every past order again (ignored).
-@events.subscribe(events.MESSAGE_CREATED, batch=True, when=lambda data: data.get("direction") == "in")
+# An event names its message's type; one stored before events did has none and is looked at as before.
+@events.subscribe(events.MESSAGE_CREATED, batch=True,
+                  when=lambda data: data.get("direction") == "in" and data.get("type", "order") == "order")
 def record_orders(session: Session, batch: list[Event]) -> None:
     ids = [event.data["messageId"] for event in batch if event.data.get("messageId")]
     if not ids:

@@ -88,7 +88,8 @@ def do_record_from_network(session: Session, *, number, conversation_id: str, co
         insert_many(session, Message.__table__, rows)
         events.emit_many(session, events.MESSAGE_CREATED, organization_id=number.organization_id, items=[
             {"messageId": row["id"], "conversationId": conversation_id, "phoneNumberId": number.id,
-             "direction": row["direction"], **({"sentBy": "user"} if echo else {})} for row in rows])
+             "direction": row["direction"], "type": row["type"], **({"sentBy": "user"} if echo else {})}
+            for row in rows])
     return media_ids
 
 

@@ -128,7 +128,7 @@ def _queue(session: Session, organization_id: str, phone_number_pk: str, rows: l
     insert_many(session, _MESSAGES, rows)
     events.emit_many(session, events.MESSAGE_CREATED, organization_id=organization_id, items=[
         {"messageId": row["id"], "conversationId": row["conversation_id"], "phoneNumberId": phone_number_pk,
-         "direction": "out", "sentBy": row["sent_by"]} for row in rows])
+         "direction": "out", "type": row["type"], "sentBy": row["sent_by"]} for row in rows])
     tasks.wake_after_commit(session, phone_number_pk)
 
 
