@@ -33,21 +33,31 @@ class Answers:
 
 @pytest.mark.parametrize("selector", WAITS)
 def test_many_posts_in_the_air_are_each_answered_once_on_kept_alive_connections(hook, selector):
+    class KeepAlive(hook):
+        protocol_version = "HTTP/1.1"  # the standard library's handler closes after each answer otherwise
     hook.plan = [("sleep", 0.05)]
+    server = Server(("127.0.0.1", 0), KeepAlive)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     answers = Answers(120)
     poster = posting.Poster(answers, selector=selector, name="test-posts")
     try:
-        for n in range(120):
-            poster.post(f"{hook.url}?n={n}", f'{{"n": {n}}}'.encode(), {"content-type": "application/json"},
-                        timeout=10, tag=n)
+        for wave in range(2):  # the second wave on the first one's connections
+            for n in range(wave * 60, wave * 60 + 60):
+                poster.post(f"http://127.0.0.1:{server.server_port}/in?n={n}", f'{{"n": {n}}}'.encode(),
+                            {"content-type": "application/json"}, timeout=10, tag=n)
+            while len(answers.got) < wave * 60 + 60 and not answers.done.wait(0.05):
+                pass
         assert answers.done.wait(30)
     finally:
         poster.close()
+        server.shutdown()
+        server.server_close()
     assert answers.duplicated == []
     assert {tag: (a.status, a.response, a.error) for tag, a in answers.got.items()} == {
         n: (200, '{"ok": true}', None) for n in range(120)}
     assert sorted(int(r["path"].split("=")[1]) for r in hook.requests) == list(range(120))
     assert all(r["headers"].get("Expect") is None for r in hook.requests)  # no 100-continue round trip
+    assert len({r["port"] for r in hook.requests}) <= 60  # kept alive: no connection per request
 
 
 @pytest.mark.parametrize("selector", WAITS)
