@@ -113,22 +113,25 @@ def write_deliveries(session: Session, rows: list[dict]) -> None:
             after_commit(session, sender.wake)
 
 
+def _covers(webhook: OutboundWebhook, number: str | None) -> bool:
+    """The number rule: a webhook of every number hears them all; one of some numbers hears theirs,
+    and no event of no number (an agent's status)."""
+    return not webhook.phone_number_ids or (number is not None and number in webhook.phone_number_ids)
+
+
 def _may_hear(webhook: OutboundWebhook, event: Event) -> bool:
     """What the event itself says of the scope (a message event names its number); the rest is
     decided with its details (`_in_scope`)."""
     number = event.data.get("phoneNumberId")
-    return number is None or not webhook.phone_number_ids or number in webhook.phone_number_ids
+    return number is None or _covers(webhook, number)
 
 
 def _in_scope(webhook: OutboundWebhook, name: str, data: dict, details: "_Details") -> bool:
     if name == events.AGENT_STATUS_CHANGED and webhook.agent_statuses and data.get("to") not in webhook.agent_statuses:
         return False
-    if not webhook.phone_number_ids:
-        return True
-    if name == events.TEMPLATE_STATUS:
+    if name == events.TEMPLATE_STATUS and webhook.phone_number_ids:
         return bool(set(webhook.phone_number_ids) & details.numbers_of_waba(data.get("wabaId")))
-    number = data.get("phoneNumberId")
-    return number is not None and number in webhook.phone_number_ids  # events of no number: unscoped webhooks only
+    return _covers(webhook, data.get("phoneNumberId"))
 
 
 class _Details:

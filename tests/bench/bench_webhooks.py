@@ -82,7 +82,7 @@ class Receiver:
 SOURCES = 4  # clients posting the events, each on its share of the schedule
 
 
-def _events(port, simulator, account, number, phase: str, posted: list, source: int, seconds: float = SECONDS) -> None:
+def _events(port, simulator, account, number, phase: str, posted: list, source: int, seconds: float) -> None:
     """EVENTS_PER_SECOND / SOURCES messages a second to `number`, in deliveries of BATCH, on schedule."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     started, sent, pace = time.perf_counter(), 0, EVENTS_PER_SECOND / SOURCES
@@ -95,6 +95,15 @@ def _events(port, simulator, account, number, phase: str, posted: list, source: 
         _post(conn, simulator, account, number, customer, [f"evento {sent + i}" for i in range(BATCH)], tag)
         posted.extend(f"wamid.{tag}.{customer}.{i}" for i in range(BATCH))
         sent += BATCH
+
+
+def _start_events(port, simulator, account, number, phase: str, posted: list, seconds: float) -> list[threading.Thread]:
+    """SOURCES threads posting the events for `seconds` (each on its share of the schedule)."""
+    sources = [threading.Thread(target=_events, args=(port, simulator, account, number, phase, posted, n, seconds))
+               for n in range(SOURCES)]
+    for source in sources:
+        source.start()
+    return sources
 
 
 def main() -> int:
@@ -112,10 +121,7 @@ def main() -> int:
             """(inbound rate, events posted, the server's CPU seconds a message it stored)."""
             acknowledged, posted = [], []
             began, cpu, threads = time.time(), _cpu_seconds(server), _thread_seconds(server)
-            sources = [threading.Thread(target=_events, args=(port, simulator, account, events_number, name, posted, n))
-                       for n in range(SOURCES)]
-            for source in sources:
-                source.start()
+            sources = _start_events(port, simulator, account, events_number, name, posted, SECONDS)
             _inbound(port, simulator, account, load_number, name, acknowledged)
             for source in sources:
                 source.join()
@@ -232,12 +238,7 @@ def cost() -> int:
                 time.sleep(2)
                 receiver.got.clear()
                 cpu, posted = _cpu_seconds(server), []
-                sources = [threading.Thread(target=_events, args=(port, simulator, account, events_number,
-                                                                  f"{state}{round_}", posted, n, seconds))
-                           for n in range(SOURCES)]
-                for source in sources:
-                    source.start()
-                for source in sources:
+                for source in _start_events(port, simulator, account, events_number, f"{state}{round_}", posted, seconds):
                     source.join()
                 waited = time.time()
                 while state == "on" and len(receiver.got) < len(posted) * WEBHOOKS and time.time() - waited < 60:
@@ -271,15 +272,20 @@ def _thread_names(pid: str) -> dict[str, str]:
     return {tid: name for tid, name in re.findall(r'^Thread (\d+) \([^)]*\): "([^"]*)"', dump, re.M)}
 
 
+def _stat_seconds(stat: Path) -> float:
+    """User + system time in a /proc stat file (a process's, its finished threads included, or a thread's)."""
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _thread_seconds(pid: str) -> dict[str, float]:
     """Each thread's user + system time so far, by native id."""
     times = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
-            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            times[task.name] = _stat_seconds(task / "stat")
         except OSError:
             continue  # ended meanwhile
-        times[task.name] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return times
 
 
@@ -296,8 +302,7 @@ def _shares(before: dict[str, float], after: dict[str, float], names: dict[str, 
 
 def _cpu_seconds(pid: str) -> float:
     """The process's user + system time so far (Linux's /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return _stat_seconds(Path(f"/proc/{pid}/stat"))
 
 
 def _profile(port: int):
