@@ -137,13 +137,16 @@ def running_server(env: dict | None = None, data_dir: str | None = None):
     if len(cores) > 1:
         os.sched_setaffinity(0, set(cores[1:]))
     try:
-        for _ in range(100):
+        for _ in range(150):  # /health/ready answers 503 until the server is ready: wait then too
             try:
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
                 if _call(conn, "GET", "/health/ready")[0] == 200:
                     break
             except OSError:
-                time.sleep(0.2)
+                pass
+            time.sleep(0.2)
+        else:
+            raise RuntimeError(f"the server on port {port} was not ready within 30 s")
         yield port
     finally:
         proc.terminate()

@@ -12,7 +12,9 @@ template against the simulator (in this process, on the other core):
 
 Each phase also checks that everyone got the message exactly once. The rate is the simulator's
 count of accepted messages over the time from the broadcast's creation to its last acceptance.
-Where the server's time goes: `py-spy record -p <the server's pid> --threads -f raw` while a phase
+Each phase also prints how busy the server's core was: at the tier's 1,000 msg/s the rate
+shows the tier, and the core's idle share shows the headroom above it. Where the server's time
+goes: `py-spy record -p <the server's pid> --threads -f raw` while a phase
 runs (`pip install py-spy`; figures in issue 21's note).
 
 Run: .venv/bin/python tests/bench/bench_broadcast.py   (BENCH_RECIPIENTS=2000 for a quick look;
@@ -34,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench_auth import _call, running_server  # noqa: E402
+from bench_webhooks import _cpu_seconds, _server_pid  # noqa: E402
 from waitress.server import create_server  # noqa: E402
 
 from appliance.netsim.app import create_netsim_app  # noqa: E402
@@ -69,6 +72,7 @@ def main() -> int:
     env = {"APPLIANCE_GRAPH_API_URL": f"http://127.0.0.1:{netsim.effective_port}"}
     ok = True
     with running_server(env=env, data_dir=tempfile.mkdtemp(prefix="bench-broadcast-")) as port:
+        server = _server_pid(port)
         account.webhook_url = f"http://127.0.0.1:{port}/webhooks/whatsapp"
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         _, signup = _call(conn, "POST", "/auth/signup", {"email": "b@example.com", "password": "bench password", "name": "B"})
@@ -108,7 +112,7 @@ def main() -> int:
             simulator.faults.slow_seconds = FAR_SECONDS if phase == "far" else 0.0
             audience = far_list if phase == "far" else contact_list
             expected = min(FAR_RECIPIENTS, RECIPIENTS) if phase == "far" else RECIPIENTS
-            started = time.time()
+            started, cpu_before = time.time(), _cpu_seconds(server)
             status, created = _call(conn, "POST", f"{base}/broadcasts", {
                 "name": phase, "phoneNumberId": ours[network_id], "templateName": "oferta",
                 "variables": ["{{contact.name}}"], "audience": {"contactListIds": [audience["data"]["id"]]}}, token=jwt)
@@ -122,6 +126,7 @@ def main() -> int:
                     break
                 time.sleep(0.25)
             last = max((m["at"] for m in mine), default=time.time())
+            busy = (_cpu_seconds(server) - cpu_before) / max(time.time() - started, 1e-9)
             rate = len(mine) / max(last - started, 1e-9)
             per_customer = Counter(m["to"] for m in mine)
             twice = sum(1 for count in per_customer.values() if count > 1)
@@ -139,7 +144,8 @@ def main() -> int:
                 tenth, ninetieth = times[len(times) // 10], times[len(times) * 9 // 10]
                 print(f"    created (POST /broadcasts) in {created_in:.2f} s, first message {times[0] - started:.2f} s after "
                       f"the request; from the 10th to "
-                      f"the 90th percentile {(len(times) * 8 // 10) / max(ninetieth - tenth, 1e-9):.1f} msg/s")
+                      f"the 90th percentile {(len(times) * 8 // 10) / max(ninetieth - tenth, 1e-9):.1f} msg/s; "
+                      f"the server's core {busy:.0%} busy from the request to now")
             if phase == "statuses":
                 assert simulator.deliverer.wait_idle(timeout=300)
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)  # the idle one was closed by now

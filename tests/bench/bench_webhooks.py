@@ -19,7 +19,8 @@ become 0.05 s, 3 s, 18 s...). Reported: every event delivered after the receiver
 many arrived before an older event of their conversation (the order kept: goal 0) or of another
 conversation (those go side by side), and how long the backlog took to drain.
 
-`--cost`: the server's CPU a delivery with no other load, webhooks off and on in turns (see `cost`).
+`--cost`: the server's CPU a delivery with no other load, webhooks off and on in turns, in all and
+by thread (see `cost`).
 
 Run: .venv/bin/python tests/bench/bench_webhooks.py   (BENCH_SECONDS=20 for a quick look;
 BENCH_PROFILE=path records the server with py-spy, if installed, during the webhooks' phase:
@@ -222,7 +223,8 @@ def cost() -> int:
     (EVENTS_PER_SECOND to one number) for BENCH_COST_PHASE seconds (default 15) with the webhooks
     off, then on, BENCH_COST_ROUNDS times (default 4). The CPU of the "on" phases (their backlog
     delivered) beyond the "off" phases' is the deliveries' (the fan-out, the sender, the POSTs).
-    A figure that noise moves far less than the rate kept under load, for comparing commits."""
+    A figure that noise moves far less than the rate kept under load, for comparing commits. Split
+    by thread the same way (each thread's "on" CPU beyond its "off" CPU, per delivery)."""
     seconds, rounds = float(os.environ.get("BENCH_COST_PHASE", "15")), int(os.environ.get("BENCH_COST_ROUNDS", "4"))
     simulator, account, graph_url = _network()
     events_number = simulator.network.numbers[account.numbers[0]]
@@ -232,12 +234,13 @@ def cost() -> int:
         jwt, org_id, hooks = _webhooks(conn, account, events_number, receiver)
         server = _server_pid(port)
         spent = {"off": [0.0, 0], "on": [0.0, 0]}  # CPU seconds, events
+        by_thread: dict[str, dict[str, float]] = {"off": {}, "on": {}}  # CPU seconds by thread group
         for round_ in range(rounds):
             for state in ("off", "on"):
                 _switch(conn, jwt, org_id, hooks, state == "on")
                 time.sleep(2)
                 receiver.got.clear()
-                cpu, posted = _cpu_seconds(server), []
+                cpu, posted, threads = _cpu_seconds(server), [], _thread_seconds(server)
                 for source in _start_events(port, simulator, account, events_number, f"{state}{round_}", posted, seconds):
                     source.join()
                 waited = time.time()
@@ -246,6 +249,8 @@ def cost() -> int:
                 time.sleep(1)  # the last outcomes written
                 spent[state][0] += _cpu_seconds(server) - cpu
                 spent[state][1] += len(posted)
+                for group, used in _spent(threads, _thread_seconds(server), _thread_names(server)).items():
+                    by_thread[state][group] = by_thread[state].get(group, 0.0) + used
         _switch(conn, jwt, org_id, hooks, False)
     (cpu_off, events_off), (cpu_on, events_on) = spent["off"], spent["on"]
     per_event = cpu_off / events_off
@@ -253,6 +258,11 @@ def cost() -> int:
     print(f"webhooks cost: {rounds} rounds of {seconds:.0f} s off and on, {EVENTS_PER_SECOND} events/s, {WEBHOOKS} webhooks")
     print(f"  the server's CPU: an event stored {per_event * 1e6:.0f} µs; a delivery {per_delivery * 1e6:.0f} µs "
           f"(at {EVENTS_PER_SECOND * WEBHOOKS} a second, {per_delivery * EVENTS_PER_SECOND * WEBHOOKS:.0%} of a core)")
+    deliveries, scale = events_on * WEBHOOKS, events_on / events_off
+    parts = {group: (used - by_thread["off"].get(group, 0.0) * scale) / deliveries
+             for group, used in by_thread["on"].items()}
+    print("  a delivery by thread: " + ", ".join(
+        f"{group} {part * 1e6:.0f} µs" for group, part in sorted(parts.items(), key=lambda item: -item[1]) if abs(part) >= 2e-6))
     return 0
 
 
@@ -289,13 +299,19 @@ def _thread_seconds(pid: str) -> dict[str, float]:
     return times
 
 
-def _shares(before: dict[str, float], after: dict[str, float], names: dict[str, str]) -> dict[str, float]:
-    """The share of the process's CPU between two readings, by thread group (waitress workers as one)."""
+def _spent(before: dict[str, float], after: dict[str, float], names: dict[str, str]) -> dict[str, float]:
+    """CPU seconds between two readings, by thread group (waitress workers as one)."""
     spent: dict[str, float] = {}
     for tid, seconds in after.items():
         group = names.get(tid, "other")
         group = "requests (waitress)" if group.startswith("waitress") else group
         spent[group] = spent.get(group, 0.0) + seconds - before.get(tid, 0.0)
+    return spent
+
+
+def _shares(before: dict[str, float], after: dict[str, float], names: dict[str, str]) -> dict[str, float]:
+    """The share of the process's CPU between two readings, by thread group."""
+    spent = _spent(before, after, names)
     total = sum(spent.values()) or 1.0
     return {group: seconds / total for group, seconds in sorted(spent.items(), key=lambda item: -item[1])}
 
