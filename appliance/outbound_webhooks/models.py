@@ -50,9 +50,11 @@ class WebhookDelivery(SQLModel, table=True):
     __tablename__ = "webhook_deliveries"
     __table_args__ = (
         Index("ix_webhook_deliveries_log", "webhook_id", "id"),
-        # The sender's work: each webhook's undelivered deliveries, oldest first.
-        Index("ix_webhook_deliveries_undelivered", "webhook_id", "id",
-              sqlite_where=text("status IN ('PENDING', 'RETRYING')")),
+        # The sender's work: each webhook's undelivered deliveries not in the air, oldest first (a
+        # busy webhook has hundreds in the air, which every pass read past when they were in it:
+        # 0.76 ms of a pass's 2.2 ms at 1,000 deliveries a second).
+        Index("ix_webhook_deliveries_waiting", "webhook_id", "id",
+              sqlite_where=text("status IN ('PENDING', 'RETRYING') AND in_flight_since IS NULL")),
         Index("ix_webhook_deliveries_prune", "created_at"),
     )
 

@@ -3,7 +3,7 @@ driven by its sockets' readiness.
 
 The webhook sender makes a thousand requests a second on the same core as the inbox's own work, so
 a request's CPU is the budget that matters. libcurl is told which sockets to watch
-(`M_SOCKETFUNCTION`) and when to look again (`M_TIMERFUNCTION`); this thread waits on those sockets
+(`M_SOCKETFUNCTION`) and asked when to look again (`multi.timeout()`); this thread waits on those sockets
 (epoll on Linux, kqueue on macOS, select on Windows: `selectors.DefaultSelector`) and hands libcurl
 only the one that is ready (`socket_action`). Calling `multi.perform()` instead walks every transfer
 in the air at each wake-up: with 64 in the air, ~14 `recv` calls that find nothing and a `select`
@@ -74,10 +74,8 @@ class Poster:
         self._incoming: queue.SimpleQueue = queue.SimpleQueue()
         self._multi = pycurl.CurlMulti()
         self._multi.setopt(pycurl.M_SOCKETFUNCTION, self._watch)
-        self._multi.setopt(pycurl.M_TIMERFUNCTION, self._timer)
         self._sockets = selector()
         self._watched: dict[int, int] = {}  # fd: the selector's events it is registered for
-        self._due: float | None = None  # when libcurl wants to be called whatever its sockets say
         self._idle: list[_Transfer] = []  # kept for reuse; connections live in the multi's cache
         self._active = 0
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
@@ -105,19 +103,26 @@ class Poster:
                 self._act()
 
     def _act(self) -> None:
-        """Waits for a socket (or libcurl's timer, or POLL_SECONDS), lets libcurl act on what is
-        ready, and answers the transfers that ended."""
-        wait = POLL_SECONDS if self._due is None else min(POLL_SECONDS, max(0.0, self._due - time.monotonic()))
-        if self._watched:
-            ready = self._sockets.select(wait)
-        else:  # nothing to wait on yet (Windows' select refuses an empty set): libcurl's timer
-            time.sleep(wait)
-            ready = ()
-        for key, events in ready:
-            self._multi.socket_action(key.fd, (pycurl.CSELECT_IN if events & selectors.EVENT_READ else 0)
-                                      | (pycurl.CSELECT_OUT if events & selectors.EVENT_WRITE else 0))
-        if self._due is not None and time.monotonic() >= self._due:
-            self._due = None
+        """Waits for a socket (or libcurl's next timeout, or POLL_SECONDS), lets libcurl act on
+        what is ready, and answers the transfers that ended.
+
+        libcurl's timeout is asked for here, once a turn (`multi.timeout()`), rather than told
+        through M_TIMERFUNCTION: that callback came twice a request, each time taking the GIL
+        back from the request threads."""
+        due_ms = self._multi.timeout()  # -1: libcurl has no timeout pending
+        if due_ms != 0:
+            wait = POLL_SECONDS if due_ms < 0 else min(POLL_SECONDS, due_ms / 1000)
+            due_at = time.monotonic() + due_ms / 1000
+            if self._watched:
+                ready = self._sockets.select(wait)
+            else:  # nothing to wait on yet (Windows' select refuses an empty set): libcurl's timeout
+                time.sleep(wait)
+                ready = ()
+            for key, events in ready:
+                self._multi.socket_action(key.fd, (pycurl.CSELECT_IN if events & selectors.EVENT_READ else 0)
+                                          | (pycurl.CSELECT_OUT if events & selectors.EVENT_WRITE else 0))
+            timed_out = due_ms > 0 and time.monotonic() >= due_at
+        if due_ms == 0 or timed_out:
             self._multi.socket_action(pycurl.SOCKET_TIMEOUT, 0)
         while True:
             waiting, done, failed = self._multi.info_read()
@@ -148,10 +153,6 @@ class Poster:
         if events:  # POLL_REMOVE: none
             self._sockets.register(fd, events)
             self._watched[fd] = events
-
-    def _timer(self, milliseconds: int) -> None:
-        """libcurl's timer callback: -1 cancels."""
-        self._due = None if milliseconds < 0 else time.monotonic() + milliseconds / 1000
 
     def _take(self, *, block: bool) -> bool:
         """Starts what was posted; answers whether `close` was called."""

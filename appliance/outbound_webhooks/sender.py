@@ -180,7 +180,8 @@ class Deliverer:
             connection = driver_connection(session)
             hooks = connection.execute(
                 "SELECT w.id, w.url, w.secret_sealed, w.active FROM outbound_webhooks w WHERE EXISTS "
-                "(SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status IN ('PENDING', 'RETRYING'))"
+                "(SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status IN ('PENDING', 'RETRYING') "
+                "AND d.in_flight_since IS NULL)"
             ).fetchall()
             for webhook_id, url, secret_sealed, active in hooks:
                 room = self._window.get(webhook_id, WINDOW) - self._in_air.get(webhook_id, 0)
