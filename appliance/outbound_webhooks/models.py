@@ -17,7 +17,6 @@ from appliance.core.ids import new_id
 # Delivery states. PENDING: not tried yet; RETRYING: tried, next attempt at next_attempt_at;
 # DELIVERED: a 2xx; FAILED: given up (the schedule ran out, or the receiver answered 410).
 PENDING, RETRYING, DELIVERED, FAILED = "PENDING", "RETRYING", "DELIVERED", "FAILED"
-UNDELIVERED = (PENDING, RETRYING)
 
 
 class OutboundWebhook(SQLModel, table=True):
