@@ -12,7 +12,6 @@ status) only to webhooks of all numbers; agent.status_changed only for the statu
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
@@ -22,7 +21,7 @@ from sqlmodel import Session, select
 
 from appliance.core import clock, events
 from appliance.core.db import after_commit
-from appliance.core.rows import bind_processor, driver_connection
+from appliance.core.rows import bind_processor, driver_connection, from_json
 from appliance.core.events import Event
 from appliance.core.ids import new_id
 from appliance.outbound_webhooks import envelopes, sender, service
@@ -83,7 +82,7 @@ def _active_webhooks(session: Session, organizations: set[str]) -> list[Listener
     rows = driver_connection(session).execute(
         "SELECT id, organization_id, format, events, phone_number_ids, agent_statuses FROM outbound_webhooks "
         f"WHERE organization_id IN ({', '.join('?' * len(organizations))}) AND active = ?", (*organizations, True))
-    return [Listener(webhook_id, organization_id, format_, *(json.loads(text) if text else [] for text in lists))
+    return [Listener(webhook_id, organization_id, format_, *(from_json(text) or [] for text in lists))
             for webhook_id, organization_id, format_, *lists in rows]
 
 

@@ -110,9 +110,9 @@ class Poster:
         through M_TIMERFUNCTION: that callback came twice a request, each time taking the GIL
         back from the request threads."""
         due_ms = self._multi.timeout()  # -1: libcurl has no timeout pending
+        due_at = None if due_ms < 0 else time.monotonic() + due_ms / 1000
         if due_ms != 0:
-            wait = POLL_SECONDS if due_ms < 0 else min(POLL_SECONDS, due_ms / 1000)
-            due_at = time.monotonic() + due_ms / 1000
+            wait = POLL_SECONDS if due_at is None else min(POLL_SECONDS, due_ms / 1000)
             if self._watched:
                 ready = self._sockets.select(wait)
             else:  # nothing to wait on yet (Windows' select refuses an empty set): libcurl's timeout
@@ -121,8 +121,7 @@ class Poster:
             for key, events in ready:
                 self._multi.socket_action(key.fd, (pycurl.CSELECT_IN if events & selectors.EVENT_READ else 0)
                                           | (pycurl.CSELECT_OUT if events & selectors.EVENT_WRITE else 0))
-            timed_out = due_ms > 0 and time.monotonic() >= due_at
-        if due_ms == 0 or timed_out:
+        if due_at is not None and time.monotonic() >= due_at:
             self._multi.socket_action(pycurl.SOCKET_TIMEOUT, 0)
         while True:
             waiting, done, failed = self._multi.info_read()

@@ -42,8 +42,8 @@ from appliance.core.background import WakeableThread
 from appliance.core.rows import bind_processor, driver_connection, insert_many, utc_from_text
 from appliance.core.queue import huey
 from appliance.outbound_webhooks import envelopes, posting
-from appliance.outbound_webhooks.models import (DELIVERED, FAILED, RETRYING, OutboundWebhook, WebhookAttempt,
-                                                WebhookDelivery)
+from appliance.outbound_webhooks.models import (DELIVERED, FAILED, RETRYING, WAITING, OutboundWebhook,
+                                                WebhookAttempt, WebhookDelivery)
 
 log = logging.getLogger(__name__)
 RETRY_AFTER = (5, 300, 1800, 7200, 18000, 36000, 36000)  # seconds after attempts 1..7; the 8th is the last
@@ -180,8 +180,7 @@ class Deliverer:
             connection = driver_connection(session)
             hooks = connection.execute(
                 "SELECT w.id, w.url, w.secret_sealed, w.active FROM outbound_webhooks w WHERE EXISTS "
-                "(SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status IN ('PENDING', 'RETRYING') "
-                "AND d.in_flight_since IS NULL)"
+                f"(SELECT 1 FROM webhook_deliveries WHERE webhook_id = w.id AND {WAITING})"
             ).fetchall()
             for webhook_id, url, secret_sealed, active in hooks:
                 room = self._window.get(webhook_id, WINDOW) - self._in_air.get(webhook_id, 0)
@@ -191,8 +190,8 @@ class Deliverer:
                 # deliverer knows their conversations. Bodies are read only for the rows taken.
                 rows = connection.execute(
                     "SELECT id, event_id, event_type, attempt, next_attempt_at, response_status, ordering_key "
-                    "FROM webhook_deliveries WHERE webhook_id = ? AND status IN ('PENDING', 'RETRYING') "
-                    "AND in_flight_since IS NULL ORDER BY id LIMIT ?", (webhook_id, min(room * CHAIN, ROWS_READ))).fetchall()
+                    f"FROM webhook_deliveries WHERE webhook_id = ? AND {WAITING} ORDER BY id LIMIT ?",
+                    (webhook_id, min(room * CHAIN, ROWS_READ))).fetchall()
                 # Conversations with an older event in the air or waiting: theirs wait too.
                 waiting_keys = set(self._keys_in_air.get(webhook_id, ()))
                 waiting_keys.discard(None)

@@ -12,6 +12,7 @@ import pytest
 
 from appliance.outbound_webhooks import posting
 from tests.fixtures.hook import Server
+from tests.waiting import eventually
 
 WAITS = [pytest.param(selectors.DefaultSelector, id="default"), pytest.param(selectors.SelectSelector, id="select")]
 
@@ -45,8 +46,7 @@ def test_many_posts_in_the_air_are_each_answered_once_on_kept_alive_connections(
             for n in range(wave * 60, wave * 60 + 60):
                 poster.post(f"http://127.0.0.1:{server.server_port}/in?n={n}", f'{{"n": {n}}}'.encode(),
                             {"content-type": "application/json"}, timeout=10, tag=n)
-            while len(answers.got) < wave * 60 + 60 and not answers.done.wait(0.05):
-                pass
+            eventually(lambda: len(answers.got), lambda got: got >= wave * 60 + 60, seconds=30)
         assert answers.done.wait(30)
     finally:
         poster.close()
