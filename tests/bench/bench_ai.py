@@ -26,21 +26,18 @@ import os
 # second thread, left on the other core, made every query embedding wait ~200 ms for it.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import atexit  # noqa: E402
 import http.client  # noqa: E402
 import logging  # noqa: E402
 import random  # noqa: E402
-import shutil  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
-import tempfile  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bench_auth import _call, owner_with_key, running_server  # noqa: E402
+from bench_auth import _call, owner_with_key, running_server, scratch_dir  # noqa: E402
 from bench_bot import _post  # noqa: E402  (a customer's delivery, as the network posts it)
 from bench_knowledge import ORGS, _seed, _signup_org  # noqa: E402
 from waitress.server import create_server  # noqa: E402
@@ -54,13 +51,6 @@ OVERHEAD_RUNS = int(os.environ.get("BENCH_AI_RUNS", "200"))
 NOTE = ("El envío a domicilio cuesta 5 euros en toda la ciudad. Los pedidos de más de 50 euros se envían gratis. "
         "Repartimos de lunes a sábado por la mañana.")
 QUESTION = "Hola, ¿cuánto cuesta el envío a domicilio?"
-
-
-def _scratch(prefix: str) -> str:
-    """A data directory removed when the benchmark ends (the seeded one is ~450 MB)."""
-    path = tempfile.mkdtemp(prefix=prefix)
-    atexit.register(shutil.rmtree, path, True)
-    return path
 
 
 def _network():
@@ -151,7 +141,7 @@ def concurrent_conversations() -> bool:
     and its status webhooks)."""
     simulator, account, graph_url = _network()
     ai_number, plain_number = (simulator.network.numbers[n] for n in account.numbers)
-    data_dir = _scratch("bench-ai-")
+    data_dir = scratch_dir("bench-ai-")
     with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url}, data_dir=data_dir) as port:
         _stage(http.client.HTTPConnection("127.0.0.1", port, timeout=30), account, graph_url)
         simulator.ai.update({"delaySeconds": PROVIDER_SECONDS})
@@ -242,7 +232,7 @@ def step_overhead() -> bool:
     """The AI step's job on a staged data directory, in this process, the provider's time taken out."""
     simulator, account, graph_url = _network()
     ai_number = simulator.network.numbers[account.numbers[0]]
-    data_dir = _scratch("bench-ai-step-")
+    data_dir = scratch_dir("bench-ai-step-")
     with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url}, data_dir=data_dir) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         staged = _stage(conn, account, graph_url)

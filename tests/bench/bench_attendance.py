@@ -19,14 +19,13 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from datetime import date, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bench_auth import _call, running_server  # noqa: E402
+from bench_auth import _call, running_server, scratch_dir  # noqa: E402
 
 AGENTS = int(os.environ.get("BENCH_AGENTS", "50"))
 DAYS = int(os.environ.get("BENCH_DAYS", "365"))
@@ -124,7 +123,7 @@ def _measure(port: int, token: str, path: str, samples: int, warm_up: int = 3) -
 
 
 def main() -> int:
-    data_dir = tempfile.mkdtemp(prefix="bench-attendance-")
+    data_dir = scratch_dir("bench-attendance-")
     with running_server({}, data_dir) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         _, signup = _call(conn, "POST", "/auth/signup", {"email": "bench@example.com", "password": "bench password",

@@ -11,9 +11,11 @@ Run: make bench   (or .venv/bin/python tests/bench/bench_auth.py)
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -119,11 +121,18 @@ def owner_with_key(conn) -> tuple[str, str, str]:
     return jwt, org["data"]["id"], key["data"]["secret"]
 
 
+def scratch_dir(prefix: str) -> str:
+    """A data directory removed when the benchmark ends (a webhooks run leaves ~1 GB)."""
+    path = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, path, True)
+    return path
+
+
 @contextlib.contextmanager
 def running_server(env: dict | None = None, data_dir: str | None = None):
     """A real `appliance serve` on a scratch data directory (extra settings in `env`); yields its port."""
     port = _free_port()
-    data_dir = data_dir or tempfile.mkdtemp(prefix="bench-")
+    data_dir = data_dir or scratch_dir("bench-")
     # Server on core 0, this load generator on the others: on a 2-core machine they would
     # otherwise fight for the same CPU and the ratios would swing with the scheduler.
     # BENCH_SERVER_LOG=path keeps the server's log (its errors) for a look afterwards.

@@ -23,14 +23,13 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bench_auth import _call, _free_port, owner_with_key  # noqa: E402
+from bench_auth import _call, _free_port, owner_with_key, scratch_dir  # noqa: E402
 from waitress.server import create_server  # noqa: E402
 
 from appliance.netsim import webhooks  # noqa: E402
@@ -123,7 +122,7 @@ def inbound_rate(*, bot: bool) -> float:
     """Stored inbound messages per second under 8 clients (1-20 messages a delivery, as bench_inbound)."""
     simulator, account, graph_url = _network()
     number = simulator.network.numbers[account.numbers[0]]
-    server = Server(tempfile.mkdtemp(prefix="bench-bot-"), graph_url)
+    server = Server(scratch_dir("bench-bot-"), graph_url)
     port = server.start()
     try:
         _set_up(port, account, bot=bot)
@@ -160,7 +159,7 @@ def burst(*, kill: bool) -> bool:
     than the writing takes, so the kill falls in the middle of the answers.)"""
     simulator, account, graph_url = _network()
     number = simulator.network.numbers[account.numbers[0]]
-    server = Server(tempfile.mkdtemp(prefix="bench-bot-burst-"), graph_url)
+    server = Server(scratch_dir("bench-bot-burst-"), graph_url)
     port = server.start()
     last_written: dict[str, float] = {}
     try:

@@ -27,7 +27,6 @@ import http.client
 import logging
 import os
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -35,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bench_auth import _call, running_server  # noqa: E402
+from bench_auth import _call, running_server, scratch_dir  # noqa: E402
 from bench_webhooks import _cpu_seconds, _server_pid  # noqa: E402
 from waitress.server import create_server  # noqa: E402
 
@@ -71,7 +70,7 @@ def main() -> int:
     number_of = dict(zip(PHASES, account.numbers))
     env = {"APPLIANCE_GRAPH_API_URL": f"http://127.0.0.1:{netsim.effective_port}"}
     ok = True
-    with running_server(env=env, data_dir=tempfile.mkdtemp(prefix="bench-broadcast-")) as port:
+    with running_server(env=env, data_dir=scratch_dir("bench-broadcast-")) as port:
         server = _server_pid(port)
         account.webhook_url = f"http://127.0.0.1:{port}/webhooks/whatsapp"
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)

@@ -14,14 +14,13 @@ import os
 import random
 import sqlite3
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bench_auth import _call, running_server  # noqa: E402
+from bench_auth import _call, running_server, scratch_dir  # noqa: E402
 from waitress.server import create_server  # noqa: E402
 
 from appliance.netsim import webhooks  # noqa: E402
@@ -36,7 +35,7 @@ TARGET_RATE, TARGET_P99_MS = 1000, 250
 def _sqlite_ceiling(seconds: float = 3.0) -> float:
     """Rows per second SQLite takes here: batches of 10 rows of a message-like table, one
     transaction each, WAL and synchronous=FULL as the appliance runs."""
-    path = Path(tempfile.mkdtemp(prefix="ceiling-")) / "c.db"
+    path = Path(scratch_dir("ceiling-")) / "c.db"
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")
@@ -80,7 +79,7 @@ def main() -> int:
     graph_url = f"http://127.0.0.1:{netsim.effective_port}"
     account = simulator.network.create_account(name="Bench", numbers=[{"displayPhoneNumber": "+1 555 000 0001"}])
     number = simulator.network.numbers[account.numbers[0]]
-    data_dir = tempfile.mkdtemp(prefix="bench-inbound-")
+    data_dir = scratch_dir("bench-inbound-")
     with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url}, data_dir=data_dir) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         _, signup = _call(conn, "POST", "/auth/signup", {"email": "b@example.com", "password": "bench password", "name": "B"})

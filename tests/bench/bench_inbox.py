@@ -19,7 +19,6 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from datetime import timedelta
@@ -27,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bench_auth import _call, running_server  # noqa: E402
+from bench_auth import _call, running_server, scratch_dir  # noqa: E402
 
 CONVERSATIONS = int(os.environ.get("BENCH_CONVERSATIONS", "100000"))
 MESSAGES = int(os.environ.get("BENCH_MESSAGES", "1000000"))
@@ -163,7 +162,7 @@ def _streams(port: int, token: str, org_id: str, number: str) -> list[float]:
 
 def main() -> int:
     os.environ["BENCH_THREADS"] = "64"
-    data_dir = tempfile.mkdtemp(prefix="bench-inbox-")
+    data_dir = scratch_dir("bench-inbox-")
     env = {"APPLIANCE_SANDBOX": "true"}
     with running_server(env, data_dir) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)

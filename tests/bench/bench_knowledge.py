@@ -23,7 +23,6 @@ import json
 import random
 import statistics
 import sys
-import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -32,7 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bench_auth import _call, running_server  # noqa: E402
+from bench_auth import _call, running_server, scratch_dir  # noqa: E402
 
 from appliance.knowledge import word_index  # noqa: E402
 
@@ -157,7 +156,7 @@ def _upload(port: int, org_id: str, key: str, name: str, content: bytes) -> dict
 
 
 def main() -> int:
-    data_dir = tempfile.mkdtemp(prefix="bench-knowledge-")
+    data_dir = scratch_dir("bench-knowledge-")
     with running_server(data_dir=data_dir) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         orgs = [_signup_org(conn, n) for n in range(ORGS)]

@@ -14,14 +14,13 @@ import http.client
 import os
 import sqlite3
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bench_auth import _call, owner_with_key, running_server  # noqa: E402
+from bench_auth import _call, owner_with_key, running_server, scratch_dir  # noqa: E402
 
 SECONDS = float(os.environ.get("BENCH_SECONDS", "10"))
 CLIENTS = int(os.environ.get("BENCH_CLIENTS", "6"))
@@ -67,7 +66,7 @@ def _load(port: int, path: str, seconds: float) -> tuple[list[float], int, int, 
 
 
 def main() -> int:
-    data_dir = tempfile.mkdtemp(prefix="bench-links-")
+    data_dir = scratch_dir("bench-links-")
     env = {"APPLIANCE_SANDBOX": "true"}
     with running_server(env, data_dir) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)

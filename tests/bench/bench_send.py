@@ -20,7 +20,6 @@ import http.client
 import json
 import os
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -28,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bench_auth import _call, running_server  # noqa: E402
+from bench_auth import _call, running_server, scratch_dir  # noqa: E402
 from bench_inbound import _cpu_times, _steal_share  # noqa: E402
 from waitress.server import create_server  # noqa: E402
 
@@ -98,7 +97,7 @@ def main() -> int:
         {"displayPhoneNumber": "+1 555 000 0001", "messagesPerSecond": TIER},
         {"displayPhoneNumber": "+1 555 000 0002", "messagesPerSecond": SLOW_TIER}])
     fast_id, slow_id = account.numbers
-    data_dir = tempfile.mkdtemp(prefix="bench-send-")
+    data_dir = scratch_dir("bench-send-")
     env = {"APPLIANCE_GRAPH_API_URL": graph_url, **{k: v for k, v in os.environ.items() if k.startswith("APPLIANCE_")}}
     with running_server(env=env, data_dir=data_dir) as port:
         account.webhook_url = f"http://127.0.0.1:{port}/webhooks/whatsapp"

@@ -20,7 +20,6 @@ import random
 import sqlite3
 import statistics
 import sys
-import tempfile
 import time
 import uuid
 from datetime import date, datetime, timedelta, timezone
@@ -28,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bench_auth import _call, running_server  # noqa: E402
+from bench_auth import _call, running_server, scratch_dir  # noqa: E402
 
 SURVEYS = int(os.environ.get("BENCH_SURVEYS", "100000"))
 QUESTIONS = [{"text": "¿Cómo te atendimos?", "options": ["Excelente", "Regular", "Mal"]},
@@ -103,7 +102,7 @@ def _measure(port: int, token: str, path: str, samples: int) -> tuple[float, flo
 
 
 def main() -> int:
-    data_dir = tempfile.mkdtemp(prefix="bench-surveys-")
+    data_dir = scratch_dir("bench-surveys-")
     with running_server({}, data_dir) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         _, signup = _call(conn, "POST", "/auth/signup", {"email": "bench@example.com", "password": "bench password",

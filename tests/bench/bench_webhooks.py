@@ -37,7 +37,6 @@ import os
 import sqlite3
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -45,7 +44,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench_ai import _inbound, _network, _rate  # noqa: E402
-from bench_auth import _call, owner_with_key, running_server  # noqa: E402
+from bench_auth import _call, owner_with_key, running_server, scratch_dir  # noqa: E402
 from bench_bot import _post  # noqa: E402
 from waitress.server import create_server  # noqa: E402
 
@@ -111,7 +110,7 @@ def main() -> int:
     simulator, account, graph_url = _network()
     events_number, load_number = (simulator.network.numbers[n] for n in account.numbers)
     receiver = Receiver()
-    data_dir = tempfile.mkdtemp(prefix="bench-webhooks-")
+    data_dir = scratch_dir("bench-webhooks-")
     with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url}, data_dir=data_dir) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         jwt, org_id, hooks = _webhooks(conn, account, events_number, receiver)
@@ -130,7 +129,7 @@ def main() -> int:
             cpu = _cpu_seconds(server) - cpu
             shares = _shares(threads, _thread_seconds(server), names)
             print(f"  phase {name}: server busy {cpu / (ended - began):.0%} of its core; by thread: "
-                  + ", ".join(f"{group} {share:.0%}" for group, share in shares.items() if share >= 0.01), flush=True)
+                  + ", ".join(f"{group} {share:.1%}" for group, share in shares.items() if share >= 0.005), flush=True)
             return _rate(acknowledged, began, ended), posted, cpu / (sum(size for _, size in acknowledged) + len(posted))
 
         # A first phase makes the load's customers (the same ones come back in every phase): a
@@ -340,7 +339,7 @@ def outage() -> int:
     simulator, account, graph_url = _network()
     events_number = simulator.network.numbers[account.numbers[0]]
     receiver = Receiver()
-    data_dir = tempfile.mkdtemp(prefix="bench-webhooks-outage-")
+    data_dir = scratch_dir("bench-webhooks-outage-")
     with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url, "APPLIANCE_WEBHOOK_RETRY_SCALE": scale},
                         data_dir=data_dir) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
