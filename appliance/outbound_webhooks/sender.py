@@ -29,6 +29,7 @@ after each commit that made deliveries, and a minute task catches due retries.""
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 from datetime import datetime, timedelta
@@ -52,7 +53,10 @@ WINDOW = 64  # attempts in the air at once per healthy webhook (one per chain)
 CHAIN = 16  # a conversation's events taken together, each sent when the one before it is answered
 ROWS_READ = 512  # a webhook's waiting rows read by one pass, at most
 FAILING_AFTER = timedelta(days=1)
-PASS_GATHER_SECONDS = 0.02  # a pass waits this long after a wake-up, so a burst's outcomes share one write
+# A pass waits this long after a wake-up, so the outcomes of a tenth of a second share one write
+# (~100 at 1,000 deliveries a second): at 20 ms the sender thread took 4.3-4.6% of a busy core,
+# at 100 ms 3.6%; a chain goes on in the poster meanwhile, and the lag's p99 grew 0.68 -> 0.84 s.
+PASS_GATHER_SECONDS = 0.1
 _UNAVAILABLE = {408, 429}  # 4xx that say "not now" rather than "not this"
 _TABLE, _ATTEMPTS, _HOOKS = WebhookDelivery.__table__, WebhookAttempt.__table__, OutboundWebhook.__table__
 
@@ -262,17 +266,27 @@ class Deliverer:
             self._on_outcome()
 
 
+_ATTEMPT_COLUMNS = ("delivery_id", "number", "outcome", "started_at", "duration_ms", "response_status", "response_body",
+                    "error", "request_headers")
+_INSERT_ATTEMPTS = (f"INSERT INTO webhook_attempts ({', '.join(_ATTEMPT_COLUMNS)}) "
+                    f"VALUES ({', '.join('?' * len(_ATTEMPT_COLUMNS))})")
+_UPDATE_OUTCOMES = ("UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, in_flight_since = NULL, "
+                    "response_status = ?, response_body = ?, duration_ms = ?, error = ?, "
+                    "delivered_at = coalesce(?, delivered_at) WHERE id = ?")
+
+
 def record_outcomes(session: Session, outcomes: list[Outcome]) -> None:
-    """The attempts, the deliveries' new states and the webhooks' health, in the caller's transaction."""
+    """The attempts, the deliveries' new states and the webhooks' health, in the caller's transaction.
+    (Every value is put in its stored form here, for the driver: a thousand outcomes a second, and
+    the generic row conversion of `insert_many` was a third of this write's Python.)"""
     now = clock.now()
-    insert_many(session, _ATTEMPTS, [{
-        "delivery_id": o.job.delivery_id, "number": o.job.number,
-        "outcome": "delivered" if o.delivered else "failed", "started_at": o.started_at, "duration_ms": o.duration_ms,
-        "response_status": o.status, "response_body": o.response, "error": o.error, "request_headers": o.headers}
-        for o in outcomes])
-    updates, gone = [], []
+    as_text = bind_processor(_TABLE.c.next_attempt_at, session.get_bind().dialect)  # every time column's
+    delivered_at = as_text(now)
+    scale = runtime.get().settings.webhook_retry_scale
+    attempts, updates, gone = [], [], []
     for o in outcomes:
-        if o.delivered:
+        delivered = o.delivered
+        if delivered:
             state, due = DELIVERED, None
         elif o.status == 410:
             state, due = FAILED, None
@@ -280,13 +294,14 @@ def record_outcomes(session: Session, outcomes: list[Outcome]) -> None:
         elif o.job.number > len(RETRY_AFTER):
             state, due = FAILED, None
         else:
-            scale = runtime.get().settings.webhook_retry_scale
-            state, due = RETRYING, o.started_at + timedelta(seconds=RETRY_AFTER[o.job.number - 1] * scale)
-        updates.append((state, _stored("next_attempt_at", due), o.status, o.response, o.duration_ms, o.error,
-                        _stored("delivered_at", now if o.delivered else None), o.job.delivery_id))
-    driver_connection(session).executemany(
-        "UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, in_flight_since = NULL, response_status = ?, "
-        "response_body = ?, duration_ms = ?, error = ?, delivered_at = coalesce(?, delivered_at) WHERE id = ?", updates)
+            state, due = RETRYING, as_text(o.started_at + timedelta(seconds=RETRY_AFTER[o.job.number - 1] * scale))
+        attempts.append((o.job.delivery_id, o.job.number, "delivered" if delivered else "failed", as_text(o.started_at),
+                         o.duration_ms, o.status, o.response, o.error, json.dumps(o.headers)))
+        updates.append((state, due, o.status, o.response, o.duration_ms, o.error, delivered_at if delivered else None,
+                        o.job.delivery_id))
+    connection = driver_connection(session)
+    connection.executemany(_INSERT_ATTEMPTS, attempts)
+    connection.executemany(_UPDATE_OUTCOMES, updates)
     _health(session, outcomes, gone, now)
 
 

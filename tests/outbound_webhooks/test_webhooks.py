@@ -68,6 +68,9 @@ def test_a_test_event_arrives_signed_and_the_log_shows_the_attempt(webhooks, hoo
     detail = webhooks.get(f"/{created['id']}/deliveries/{logged['id']}")
     [attempt] = detail["attempts"]
     assert attempt["outcome"] == "delivered" and attempt["number"] == 1 and "webhook-signature" not in attempt["requestHeaders"]
+    sent = hook.requests[-1]["headers"]  # the log keeps what was sent, the signature left out
+    assert {name: attempt["requestHeaders"][name] for name in ("webhook-id", "webhook-timestamp", "content-type")} == {
+        name: sent[name] for name in ("webhook-id", "webhook-timestamp", "content-type")}
     assert webhooks.get(f"/{created['id']}")["lastDeliveryAt"] is not None
 
 
