@@ -6,10 +6,11 @@ standard library's http.client on threads (tests/bench/bench_posting.py), and a 
 (docs/architecture.md has the figures). pycurl's wheels carry libcurl and OpenSSL for Linux, macOS
 and Windows.
 
-Every handle: http and https only, HTTP/1.1, no redirects followed, no proxy from the environment (a LAN's
-integrations and the messages' path are not for a proxy to see), no signals (handles live on
-worker threads), certificates checked against certifi's store and the system's certificate
-directory where there is one (a business's own CA installed there is trusted)."""
+Every handle: http and https only, HTTP/1.1 (APNs' own switches to HTTP/2, all APNs speaks), no
+redirects followed, no proxy from the environment (a LAN's integrations and the messages' path are
+not for a proxy to see), no signals (handles live on worker threads), certificates checked against
+certifi's store and the system's certificate directory where there is one (a business's own CA
+installed there is trusted)."""
 
 from __future__ import annotations
 

@@ -13,9 +13,10 @@ over every socket per request (strace), ~15% of the posting thread's time in the
 A turn (wait, act, answer) begins at most every TURN_SECONDS. Answered one at a time, a thousand
 requests a second made ~1.6 turns a request, each taking the GIL back several times (libcurl's
 callbacks) from the threads serving the inbox; turns 5 ms apart answer ~5 requests each, and the
-poster's CPU a delivery fell by a third with no other load (bench_webhooks --cost: 82 -> 54 µs;
-under a saturating inbound load the wait for the GIL already gathered them). A request's answer
-waits 2.5 ms more on average, next to the receiver's own time.
+poster's CPU a delivery fell by a quarter to a third with no other load (bench_webhooks --cost:
+82-86 -> 54-66 µs), and its share of a core saturated by inbound traffic 7.1-7.4% -> 6.4-6.8%
+(measured with the sender's 0.1 s pass in the same commit; there the wait for the GIL already
+gathered some). A request's answer waits 2.5 ms more on average, next to the receiver's own time.
 
 Handles as `appliance.libcurl` makes them (no redirects followed: a redirect is an answer, logged
 with where it pointed), each reused for request after request with its connection kept alive in the

@@ -1,6 +1,6 @@
 """Sending a notification to people: every browser subscription (Web Push: the payload encrypted
 aes128gcm, RFC 8291, with a VAPID JWT, RFC 8292, by pywebpush; TTL one hour) and every device
-token (FCM, when configured). Read in one short unit, sent with no transaction open, outcomes
+token (APNs for iPhones and FCM, when configured). Read in one short unit, sent with no transaction open, outcomes
 written in another: a 404 or 410 from a push service removes the subscription (the browser
 dropped it); other failures are counted and kept for /push/diagnose.
 
@@ -18,7 +18,7 @@ from sqlmodel import select
 
 from appliance.core import clock, runtime
 from appliance.core.queue import huey
-from appliance.push import fcm, service
+from appliance.push import apns, fcm, service
 from appliance.push.models import PushDevice, PushSubscription
 
 log = logging.getLogger(__name__)
@@ -65,11 +65,19 @@ def send(database, user_ids: list[str], notice: dict) -> dict:
     http.trust_env = False
     for row_id, endpoint, p256dh, auth in subscriptions:
         outcomes.append((PushSubscription, row_id, *_web_push(http, endpoint, p256dh, auth, data, private_key, subject)))
-    if devices and service.fcm_configured():
-        for row_id, token, _platform in devices:
-            error, gone = fcm.send(token, notice)
-            outcomes.append((PushDevice, row_id, error, gone))
+    for row_id, token, platform in devices:
+        sender = _native_sender(platform)
+        if sender is not None:
+            outcomes.append((PushDevice, row_id, *sender(token, notice)))
     return _record(database, outcomes)
+
+
+def _native_sender(platform: str):
+    """An iPhone's token goes to APNs when it is configured; every other one (and an iPhone's,
+    without APNs: an app that registers through Firebase) to FCM when that is; else it is kept."""
+    if platform == "IOS" and apns.configured():
+        return apns.send
+    return fcm.send if service.fcm_configured() else None
 
 
 def _web_push(http, endpoint, p256dh, auth, data, private_key, subject) -> tuple[str | None, bool]:

@@ -15,7 +15,7 @@ class PushNativeSchema(ApiSchema):
 class PushConfigSchema(ApiSchema):
     vapid_public_key = fields.String(allow_none=True, metadata={"description": "applicationServerKey for pushManager.subscribe"})
     web_push = fields.Boolean()
-    native = fields.Nested(PushNativeSchema, metadata={"description": "Native push can be sent (FCM configured); tokens are kept either way"})
+    native = fields.Nested(PushNativeSchema, metadata={"description": "Native push can be sent, by platform (iOS: APNs or FCM configured; Android: FCM); tokens are kept either way"})
 
 
 class PushSubscribeSchema(ApiSchema):

@@ -20,6 +20,7 @@ from appliance.core import clock, runtime
 from appliance.core.actor import Actor
 from appliance.core.errors import Invalid, NotFound
 from appliance.core.queue import enqueue_after_commit
+from appliance.push import apns
 from appliance.push.models import TRIGGERS, PushDevice, PushPreference, PushSubscription, VapidKey
 
 PLATFORMS = ("IOS", "ANDROID")
@@ -61,7 +62,7 @@ def fcm_configured() -> bool:
 def config(session: Session) -> dict:
     key = session.get(VapidKey, 1)
     return {"vapid_public_key": key.public_key if key else None, "web_push": key is not None,
-            "native": {"ios": False, "android": fcm_configured()}}
+            "native": {"ios": apns.configured() or fcm_configured(), "android": fcm_configured()}}
 
 
 # Browser subscriptions ------------------------------------------------------------------------------

@@ -77,7 +77,7 @@ def settings(settings, google, tmp_path):
 
 def test_devices_get_native_pushes_and_one_that_left_the_app_is_forgotten(api, owner, google):
     headers = {"Authorization": f"Bearer {owner['token']}"}
-    assert api.client.get("/push/config", headers=headers).json["data"]["native"] == {"ios": False, "android": True}
+    assert api.client.get("/push/config", headers=headers).json["data"]["native"] == {"ios": True, "android": True}  # iPhones through Firebase
     for token in ("pixel-8", "left-the-app"):
         assert api.client.post("/push/device", json={"token": token, "platform": "ANDROID"}, headers=headers).status_code == 200
     assert api.client.post("/push/test", headers=headers).json["data"] == {"subscriptions": 0, "devices": 2}
