@@ -54,8 +54,8 @@ CHAIN = 16  # a conversation's events taken together, each sent when the one bef
 ROWS_READ = 512  # a webhook's waiting rows read by one pass, at most
 FAILING_AFTER = timedelta(days=1)
 # A pass waits this long after a wake-up, so the outcomes of a tenth of a second share one write
-# (~100 at 1,000 deliveries a second): at 20 ms the sender thread took 4.3-4.6% of a busy core,
-# at 100 ms 3.6%; a chain goes on in the poster meanwhile, and the lag's p99 grew 0.68 -> 0.84 s.
+# (~100 at 1,000 deliveries a second): at 20 ms the sender thread took 4.1-4.6% of a busy core,
+# at 100 ms 3.3-3.6%; a chain goes on in the poster meanwhile, and the lag's p99 grew 0.67 -> 0.85 s.
 PASS_GATHER_SECONDS = 0.1
 _UNAVAILABLE = {408, 429}  # 4xx that say "not now" rather than "not this"
 _TABLE, _ATTEMPTS, _HOOKS = WebhookDelivery.__table__, WebhookAttempt.__table__, OutboundWebhook.__table__

@@ -1,8 +1,9 @@
 """Sending a notification to people: every browser subscription (Web Push: the payload encrypted
 aes128gcm, RFC 8291, with a VAPID JWT, RFC 8292, by pywebpush; TTL one hour) and every device
-token (APNs for iPhones and FCM, when configured). Read in one short unit, sent with no transaction open, outcomes
-written in another: a 404 or 410 from a push service removes the subscription (the browser
-dropped it); other failures are counted and kept for /push/diagnose.
+token (APNs for iPhones and FCM, when configured). Read in one short unit, sent with no
+transaction open, outcomes written in another: a 404 or 410 from a push service removes the
+subscription (the browser dropped it), as APNs' and FCM's "this token is gone" remove the device;
+other failures are counted and kept for /push/diagnose.
 
 Payload ≤ 3 KB of JSON `{title, body, url, conversationId, tag}`; the service worker shows it."""
 
