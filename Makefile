@@ -38,6 +38,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_send.py
 	$(BIN)/python tests/bench/bench_inbox.py
 	$(BIN)/python tests/bench/bench_idempotency.py
+	$(BIN)/python tests/bench/bench_unit_of_work.py
 	$(BIN)/python tests/bench/bench_bot.py
 	$(BIN)/python tests/bench/bench_knowledge.py
 	$(BIN)/python tests/bench/bench_ai.py
