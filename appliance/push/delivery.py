@@ -78,7 +78,7 @@ def _native_sender(platform: str):
     without APNs: an app that registers through Firebase) to FCM when that is; else it is kept."""
     if platform == "IOS" and apns.configured():
         return apns.send
-    return fcm.send if service.fcm_configured() else None
+    return fcm.send if fcm.configured() else None
 
 
 def _web_push(http, endpoint, p256dh, auth, data, private_key, subject) -> tuple[str | None, bool]:

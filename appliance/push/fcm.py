@@ -21,6 +21,10 @@ _lock = threading.Lock()
 _token: dict = {}  # {"value", "expires", "path"}
 
 
+def configured() -> bool:
+    return bool(runtime.get().settings.fcm_credentials)
+
+
 def _credentials() -> dict:
     with open(runtime.get().settings.fcm_credentials, encoding="utf-8") as file:
         return json.load(file)

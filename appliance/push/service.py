@@ -20,7 +20,7 @@ from appliance.core import clock, runtime
 from appliance.core.actor import Actor
 from appliance.core.errors import Invalid, NotFound
 from appliance.core.queue import enqueue_after_commit
-from appliance.push import apns
+from appliance.push import apns, fcm
 from appliance.push.models import TRIGGERS, PushDevice, PushPreference, PushSubscription, VapidKey
 
 PLATFORMS = ("IOS", "ANDROID")
@@ -55,14 +55,10 @@ def vapid_private_key(session: Session) -> str:
     return runtime.get().keyring.unseal(session.get(VapidKey, 1).private_key_sealed)
 
 
-def fcm_configured() -> bool:
-    return bool(runtime.get().settings.fcm_credentials)
-
-
 def config(session: Session) -> dict:
     key = session.get(VapidKey, 1)
     return {"vapid_public_key": key.public_key if key else None, "web_push": key is not None,
-            "native": {"ios": apns.configured() or fcm_configured(), "android": fcm_configured()}}
+            "native": {"ios": apns.configured() or fcm.configured(), "android": fcm.configured()}}
 
 
 # Browser subscriptions ------------------------------------------------------------------------------
