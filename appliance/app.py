@@ -12,7 +12,7 @@ from appliance.core import phones
 from appliance.blueprints import BLUEPRINTS, PAGES
 from appliance.netsim.app import create_netsim_app
 from appliance.oauth.server import server as oauth_server
-from appliance.http import browser, cors, docs, errors, headers, idempotency, limits, unit_of_work
+from appliance.http import browser, cors, docs, errors, headers, idempotency, limits, pages, unit_of_work
 from appliance.paths import WEB_DIR
 from appliance.settings import Settings, load_settings
 
@@ -51,6 +51,7 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
         app.register_blueprint(page_blueprint)
     app.jinja_env.globals["sandbox"] = settings.sandbox
     app.jinja_env.filters["phone"] = phones.for_people  # {{ contact.wa_id|phone }}: "+57 300 1234567"
+    app.jinja_env.filters["org_time"] = pages.org_time  # {{ message.created_at|org_time }}: the organization's clock
     # The simulated network beside the app, at /netsim: the whole network in sandbox mode, else
     # only for organizations that try the sandbox (its control API closed).
     netsim = create_netsim_app(sandbox.start(settings), control=settings.sandbox,

@@ -12,10 +12,24 @@ from appliance.core.db import Database, check_sqlite_runtime
 from appliance.settings import Settings
 
 
+# Libraries that narrate at INFO: alembic every migration step (a fresh database: ~50 lines), Huey
+# every task run and every periodic task scheduled (two dozen lines a minute). At the default level
+# they would bury what start-up says; APPLIANCE_LOG_LEVEL=DEBUG shows them again. Their warnings
+# and errors always show.
+CHATTY_LOGGERS = ("alembic", "huey")
+
+
+def _configure_logging(level: str) -> None:
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    threshold = logging.getLevelName(level)
+    for name in CHATTY_LOGGERS:  # (a logger's own level is what filters what it propagates)
+        logging.getLogger(name).setLevel(logging.NOTSET if threshold <= logging.DEBUG
+                                         else max(logging.WARNING, threshold))
+
+
 def start(settings: Settings, *, migrate: bool = False, queue_immediate: bool = False) -> runtime.Runtime:
     """Prepare everything the app, the consumer and the CLI share; raise StartupError if unfit."""
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _configure_logging(settings.log_level.upper())
     check_sqlite_runtime()
     check_writable(settings.data_dir)
     make_private(settings.data_dir)

@@ -35,15 +35,23 @@ log = logging.getLogger("appliance.server")
 DRAIN_SECONDS = 10  # how long requests in progress may take to finish after a stop signal
 
 
+def _building(environ, start_response):
+    """The app's stand-in while it is built (see serve)."""
+    start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+    return [b"starting"]
+
+
 def serve(settings: Settings) -> None:
     """Migrate, serve until SIGINT or SIGTERM, then drain requests, stop the consumer, close storage.
     What stops a start (a directory we cannot write, another server on it, a port in use) raises
     StartupError with a sentence, before anything was touched."""
     data_dir.check_writable(settings.data_dir)
     lock = data_dir.hold(settings.data_dir)  # held until the process ends
-    app = create_app(settings, migrate=True)
+    # The port is bound before the app is built: the app's links and the sandbox's calls to itself
+    # need the port actually served (the one the system chose, when asked for port 0). Nothing is
+    # answered before server.run below, so the stand-in app never sees a request.
     try:
-        server = create_server(app, host=settings.host, port=settings.port, threads=settings.threads,
+        server = create_server(_building, host=settings.host, port=settings.port, threads=settings.threads,
                                ident="appliance", channel_timeout=120,
                                # reads ahead on a connection, so a stream learns at once that its client left
                                channel_request_lookahead=1)
@@ -53,6 +61,8 @@ def serve(settings: Settings) -> None:
             raise StartupError(f"port {settings.port} on {settings.host} is already in use (another appliance or "
                                "program?); choose another with --port or APPLIANCE_PORT") from None
         raise StartupError(f"cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}") from None
+    settings = settings.replace(port=server.effective_port)
+    server.application = create_app(settings, migrate=True)
     consumer = queue.make_consumer(settings.queue_workers)
     stop = threading.Event()
     received = []
@@ -87,8 +97,9 @@ def serve(settings: Settings) -> None:
     gc.freeze()
     # Daemon: once requests are drained, the I/O loop ends with the process.
     threading.Thread(target=server.run, name="waitress", daemon=True).start()
-    log.info("serving on http://%s:%s (data in %s)", settings.host, server.effective_port,
-             settings.data_dir)
+    log.info("serving on %s:%s (data in %s)", settings.host, server.effective_port, settings.data_dir)
+    # Last, and plainly: where to open it, after everything start-up had to say.
+    print(f"\nThe appliance is running: open {settings.base_url} in a browser.\n", flush=True)
     try:
         while not stop.wait(1.0):
             pass

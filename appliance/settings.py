@@ -60,7 +60,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_PORT", "8080", "TCP port the server listens on.", int),
     Setting("APPLIANCE_THREADS", "64", "Request threads of the HTTP server; each open live-update stream holds one, and streams may take all but 8.", int),
     Setting("APPLIANCE_LIVE_HEARTBEAT_SECONDS", "15", "Seconds a quiet live-update stream waits before a heartbeat (which also frees the threads of clients that left).", float),
-    Setting("APPLIANCE_BASE_URL", "http://127.0.0.1:8080", "Public address of the appliance, used in links sent by email and as the OAuth issuer."),
+    Setting("APPLIANCE_BASE_URL", "", "Public address of the appliance: every link it writes starts with it (mails, QR codes, short links, link pages, calendar feeds, the webhook URL shown in the console, the OAuth issuer). Empty: http://127.0.0.1:<the port served> (the listen address instead of 127.0.0.1 when APPLIANCE_HOST names one)."),
     Setting("APPLIANCE_SECRET_KEY", "", "Master secret for signing tokens and encrypting stored secrets. Empty: generated once into DATA_DIR/secret.key."),
     Setting("APPLIANCE_SMTP_URL", "", "Outgoing mail server, smtp://user:pass@host:port or smtps://... (add ?starttls=1 for STARTTLS). Empty: mail is kept in the mail outbox table and written to the log."),
     Setting("APPLIANCE_MAIL_FROM", "Appliance <no-reply@appliance.local>", "Sender address of outgoing mail."),
@@ -97,10 +97,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_WEBHOOK_RETRY_SCALE", "1", "Multiplies the outbound webhooks' retry delays (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h): 0.01 replays a day of retries in 17 minutes, for benchmarks and trials. Leave 1 in use.", _above_zero),
     Setting("APPLIANCE_AI_WORKERS", "64", "Threads that wait on AI providers for the bot's answers (each holds one answer in progress and mostly sleeps; none holds the database). Answers beyond this many at once wait their turn.", int),
     Setting("APPLIANCE_QUEUE_WORKERS", "2", "Background task threads running inside the server process.", int),
-    Setting("APPLIANCE_LOG_LEVEL", "INFO", "Log level: DEBUG, INFO, WARNING or ERROR."),
+    Setting("APPLIANCE_LOG_LEVEL", "INFO", "Log level: DEBUG, INFO, WARNING or ERROR. DEBUG also shows each migration step and every queue task run."),
 )
 
 _BY_ATTR = {s.attr: s for s in SETTINGS}
+# Listening on every address of the machine: it is reached on loopback (of the same family: an IPv6
+# socket of waitress's takes no IPv4).
+_LOOPBACK_OF_EVERY_ADDRESS = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}
 
 
 class Settings:
@@ -120,6 +123,21 @@ class Settings:
 
     def replace(self, **overrides: Any) -> "Settings":
         return Settings({**self._values, **_parse_overrides(overrides)})
+
+    @property
+    def served_url(self) -> str:
+        """How this machine reaches the server: its listen address (loopback when it listens on
+        every address) and the port it serves. server.py puts the port it was given here when it
+        asked for any free one (port 0)."""
+        host = self.host.strip("[]")
+        host = _LOOPBACK_OF_EVERY_ADDRESS.get(host, host)
+        return f"http://[{host}]:{self.port}" if ":" in host else f"http://{host}:{self.port}"
+
+    @property
+    def base_url(self) -> str:
+        """The one place absolute links start from: APPLIANCE_BASE_URL, else where the server is
+        served (so a server on another port writes links that reach it)."""
+        return (self._values["base_url"] or self.served_url).rstrip("/")
 
     @property
     def database_path(self) -> Path:

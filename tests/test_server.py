@@ -1,6 +1,8 @@
 """The real server process: `python -m appliance serve` with waitress and the consumer."""
 
 import json
+import os
+import re
 import signal
 import socket
 import sqlite3
@@ -147,3 +149,30 @@ def test_a_data_directory_that_cannot_be_written_ends_with_a_sentence(tmp_path):
         result = _appliance(tmp_path / "file" / "data", *command)
         assert result.returncode == 2, (command, result.stderr)
         assert "is not writable" in result.stderr and "Traceback" not in result.stderr, (command, result.stderr)
+
+
+def test_started_on_any_free_port_it_says_where_last_and_its_links_use_that_port(tmp_path):
+    """Issue 43, items 7 and 15h: `serve --port 0` serves on the port the system gives, and every
+    link is written with it (the OAuth issuer here); start-up ends with that address, plainly, not
+    buried under each migration step and the queue's scheduling (shown at DEBUG only)."""
+    log_path = tmp_path / "server.log"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", str(tmp_path / "data"), "serve",
+                                 "--port", "0", "--sandbox"], stdout=log, stderr=subprocess.STDOUT, text=True,
+                                env={**os.environ, "APPLIANCE_LOG_LEVEL": "INFO", "APPLIANCE_BASE_URL": ""})
+    try:
+        said = eventually(lambda: re.search(r"open (http://127\.0\.0\.1:(\d+)) in a browser", log_path.read_text()),
+                          seconds=60, every=0.2)
+        address, port = said.group(1), int(said.group(2))
+        assert port != 0 and _wait_ready(port, proc)
+        with urllib.request.urlopen(f"{address}/.well-known/oauth-authorization-server", timeout=5) as answer:
+            assert json.load(answer)["issuer"] == address
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    lines = [line for line in log_path.read_text().splitlines() if line.strip()]
+    banner = lines.index(f"The appliance is running: open {address} in a browser.")
+    assert "received SIGTERM, stopping" in lines[banner + 1], lines[banner:]  # nothing said after it while running
+    assert any(f"simulated network at {address}/netsim" in line for line in lines)  # the sandbox calls itself there
+    assert any("database upgraded from empty to" in line for line in lines)
+    assert not [line for line in lines if "Running upgrade" in line or " huey" in line], lines

@@ -27,7 +27,13 @@ class Providers(MethodView):
         return providers.list_providers(db_session(), actor=current_org_actor())
 
 
-@providers_blp.route("/<string:provider>")
+# The path names one of the six providers: documented as such, so the document and the server agree
+# (any other name is 400 unknown_provider).
+_PROVIDER_PARAMETER = [{"in": "path", "name": "provider", "required": True,
+                        "schema": {"type": "string", "enum": list(catalog.PROVIDERS)}}]
+
+
+@providers_blp.route("/<string:provider>", parameters=_PROVIDER_PARAMETER)
 class ProviderById(MethodView):
     @providers_blp.requires("bot:write")
     @providers_blp.arguments(schemas.ProviderPutSchema)
@@ -45,7 +51,7 @@ class ProviderById(MethodView):
         providers.do_delete(db_session(), actor=current_org_actor(), provider=provider)
 
 
-@providers_blp.route("/<string:provider>/check")
+@providers_blp.route("/<string:provider>/check", parameters=_PROVIDER_PARAMETER)
 class ProviderCheck(MethodView):
     @providers_blp.requires("bot:write")
     @providers_blp.response(201, schemas.ProviderCheckSchema)

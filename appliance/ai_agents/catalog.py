@@ -37,11 +37,18 @@ def price_of(provider: str, model: str) -> tuple[float, float]:
     return (found["priceInPer1M"], found["priceOutPer1M"]) if found else (0.0, 0.0)
 
 
-def check_provider_model(provider: str, model: str, *, field_prefix: str = "") -> None:
-    """400 unknown_provider or unknown_model; LOCAL takes any model its server has."""
+def check_provider(provider: str, *, field: str = "provider") -> str:
+    """400 unknown_provider for a name outside the six (in a body or in a path alike: a value the
+    caller got wrong, not a page that is missing)."""
     if provider not in PROVIDERS:
         raise Invalid(f"Unknown provider; use one of {', '.join(PROVIDERS)}.", code="unknown_provider",
-                      errors={f"{field_prefix}provider": [f"One of {', '.join(PROVIDERS)}."]})
+                      errors={field: [f"One of {', '.join(PROVIDERS)}."]})
+    return provider
+
+
+def check_provider_model(provider: str, model: str, *, field_prefix: str = "") -> None:
+    """400 unknown_provider or unknown_model; LOCAL takes any model its server has."""
+    check_provider(provider, field=f"{field_prefix}provider")
     if provider == LOCAL:
         return
     offered = [m["model"] for m in models() if m["provider"] == provider]

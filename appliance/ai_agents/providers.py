@@ -32,12 +32,6 @@ class ProviderStatus:
     last_checked_at: datetime | None
 
 
-def _check_provider(provider: str) -> str:
-    if provider not in PROVIDERS:
-        raise NotFound(f"Unknown provider; use one of {', '.join(PROVIDERS)}.", code="unknown_provider")
-    return provider
-
-
 def _status(provider: str, row: ProviderCredential | None) -> ProviderStatus:
     configured = row is not None and (row.api_key_sealed is not None or (provider == LOCAL and bool(row.base_url)))
     return ProviderStatus(provider, configured, row.base_url if row else None, row.last_error if row else None,
@@ -54,7 +48,7 @@ def do_put(session: Session, *, actor: OrgActor, provider: str, api_key: str | N
            base_url: str | None = None, clear_base_url: bool = False) -> ProviderStatus:
     """Set the key and/or the address; a key not given keeps the one stored. LOCAL needs an address
     (400 base_url_required); the others need a key the first time (400 api_key_required)."""
-    _check_provider(provider)
+    catalog.check_provider(provider)
     now = clock.now()
     row = session.get(ProviderCredential, (actor.organization_id, provider))
     if row is None:
@@ -78,7 +72,7 @@ def do_put(session: Session, *, actor: OrgActor, provider: str, api_key: str | N
 
 
 def do_delete(session: Session, *, actor: OrgActor, provider: str) -> None:
-    row = session.get(ProviderCredential, (actor.organization_id, _check_provider(provider)))
+    row = session.get(ProviderCredential, (actor.organization_id, catalog.check_provider(provider)))
     if row is None:
         raise NotFound(f"{provider} is not configured.", code="provider_not_configured")
     session.delete(row)
@@ -110,7 +104,7 @@ def check_connection(database: Database, *, actor: OrgActor, provider: str) -> t
     """Ask the provider for its models: proves the address and the key. Answers (models, error).
     The call happens between two short units of work: no transaction is open while it waits."""
     with database.unit_of_work(write=False) as session:
-        client = client_of(session, actor.organization_id, _check_provider(provider))
+        client = client_of(session, actor.organization_id, catalog.check_provider(provider))
     try:
         found, error = client.list_models(), None
     except ProviderError as exc:

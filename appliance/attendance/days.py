@@ -5,7 +5,9 @@ counting rule applies to history at once ("history is recomputed").
 A day is a date in the organization's time zone. `dayAttribution` decides where a session across
 midnight counts: all on the day it started (start-day) or cut at midnight (split-by-day).
 `workedCounting` decides what counts: every worked minute (wall-clock) or only minutes inside the
-shift, plus the rest on days with overtime granted (within-shift)."""
+shift, plus the rest on days with overtime granted (within-shift). No day before an agent joined
+the organization, or before attendance was turned on, is expected of them (so none is an absence):
+every view, the report and its CSV judge days here."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from sqlmodel import Session, select
 
 from appliance.attendance import shifts, timeline
 from appliance.attendance.models import AttendanceSession, Holiday, Leave
-from appliance.attendance.rules import Plan, granted
+from appliance.attendance.rules import Plan, first_counted_days, granted
 
 MINUTE = timeline.MINUTE
 LOOKBACK_MS = 7 * 24 * 3600 * 1000  # sessions last at most 7 days (sessions.MAX_LENGTH_MS)
@@ -45,6 +47,7 @@ class Context:
     leaves: dict  # (user id, date) -> leave type
     overtime: set  # (user id, date iso)
     now_ms: int
+    first_days: dict  # user id -> the first date iso expected of them (rules.first_counted_days)
 
 
 def worked_by_day(session: Session, organization_id: str, user_ids, index: shifts.DayIndex, *,
@@ -138,6 +141,7 @@ def judge_agent(user_id: str, index: shifts.DayIndex, isos: list[str], worked: d
     late_grace, early_grace = settings.late_grace_min * MINUTE, settings.early_leave_grace_min * MINUTE
     absence_floor = settings.absence_min_worked_min * MINUTE
     holidays, leaves, overtime_days, now = context.holidays, context.leaves, context.overtime, context.now_ms
+    first_day = context.first_days[user_id]
     allow_overtime = settings.allow_overtime
     schedule_shifts = None
     if plan.schedule:
@@ -150,28 +154,31 @@ def judge_agent(user_id: str, index: shifts.DayIndex, isos: list[str], worked: d
         day = worked.get((user_id, position))
         holiday = holidays.get(iso)
         leave = leaves.get((user_id, iso)) if leaves else None
+        # Work inside the shift counts whenever it was done; only what is owed (expected minutes,
+        # lateness, an absence) waits for the first counted day.
         shift = schedule_shifts[position] if schedule_shifts and not holiday and not leave else ()
+        owed = shift if iso >= first_day else ()
         wall = day.wall if day else 0
         in_shift = shifts.overlap(day.spans, shift) if shift and day else 0
         extra = wall - in_shift if fixed else 0
         granted_today = (user_id, iso) in overtime_days
         overtime = extra if allow_overtime and granted_today else 0
         late_minutes, early = 0, False
-        if shift and day:
+        if owed and day:
             late_by = day.first_start - shift[0][0]
             if late_by > late_grace:
                 late_minutes = late_by // MINUTE
             early = not day.open and day.last_end < shift[-1][1] - early_grace
         found.append({
-            "date": iso, "expected_min": sum(end - start for start, end in shift) // MINUTE if shift else 0,
+            "date": iso, "expected_min": sum(end - start for start, end in owed) // MINUTE if owed else 0,
             "worked_min": (wall if wall_clock else in_shift + overtime) // MINUTE, "wall_min": wall // MINUTE,
             "in_shift_min": in_shift // MINUTE, "extra_min": extra // MINUTE, "overtime_min": overtime // MINUTE,
             "present": bool(day and (wall > 0 or day.open)), "in_progress": bool(day and day.open),
             "late": late_minutes > 0, "late_minutes": late_minutes, "early_leave": early,
-            "absent": bool(shift) and now >= shift[-1][1] and wall < absence_floor,
+            "absent": bool(owed) and now >= owed[-1][1] and wall < absence_floor,
             "on_leave": leave, "holiday": holiday, "overtime": granted_today,
             "first_start_at": day.first_start if day else None,
-            "last_end_at": day.last_end if day and not day.open else None, "shift": shift})
+            "last_end_at": day.last_end if day and not day.open else None, "shift": owed})
     return found
 
 
@@ -179,7 +186,8 @@ def context_for(session: Session, organization, settings, plans: dict, first: da
     return Context(timezone=organization.timezone, settings=settings, plans=plans,
                    holidays=holidays_between(session, organization.id, first, last),
                    leaves=leaves_between(session, organization.id, first, last),
-                   overtime=granted(session, organization.id, first.isoformat(), last.isoformat()), now_ms=now_ms)
+                   overtime=granted(session, organization.id, first.isoformat(), last.isoformat()), now_ms=now_ms,
+                   first_days=first_counted_days(session, organization, settings, plans))
 
 
 def judged(session: Session, organization, settings, plans: dict, first: date, last: date, now_ms: int):

@@ -37,6 +37,9 @@ class AttendanceSettings(SQLModel, table=True):
     day_attribution: str = Field(default="start-day", max_length=20)  # start-day | split-by-day
     payroll_period: str = Field(default="semimonthly", max_length=20)  # semimonthly | rolling-15 | monthly
     celebrations: dict | list | None = Field(default=None, sa_type=JSON)
+    # When `enabled` last went from off to on: no day before it is expected of anyone (days.py);
+    # None: never turned on.
+    enabled_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     updated_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 

@@ -36,6 +36,8 @@ def do_update_settings(session: Session, *, actor: OrgActor, **changes) -> Atten
         raise Invalid("celebrations holds at most 16 KB of JSON.", code="too_large",
                       errors={"celebrations": ["At most 16 KB."]})
     found = settings_of(session, actor.organization_id)
+    if changes.get("enabled") and found.enabled_at is None:  # the first time: turning it off and on keeps it
+        found.enabled_at = clock.now()
     for name in SETTING_FIELDS:
         if name in changes:
             setattr(found, name, changes[name])
@@ -81,6 +83,25 @@ def tracked(session: Session, organization_id: str, with_sessions: set[str] = fr
     moded = set(session.exec(select(WorkMode.user_id).where(WorkMode.organization_id == organization_id)).all())
     return {user_id: agent for user_id, agent in sorted(everyone.items(), key=lambda item: item[1].name.lower())
             if not agent.manages or user_id in moded or user_id in with_sessions}
+
+
+def first_counted_days(session: Session, organization: Organization, settings: AttendanceSettings,
+                       user_ids) -> dict[str, str]:
+    """user id -> the first date (ISO, in the organization's zone) on which attendance expects
+    anything of the agent: the later of the day they joined the organization and the day the
+    rules were turned on. Nothing is expected, so nothing is absent, before it (a person added
+    today is not absent for the past month). Never turned on: nothing at all."""
+    if settings.enabled_at is None:
+        return dict.fromkeys(user_ids, date.max.isoformat())
+    turned_on = _local_date(settings.enabled_at, organization.timezone)
+    joined = dict(session.exec(select(Membership.user_id, Membership.created_at).where(
+        Membership.organization_id == organization.id, Membership.user_id.in_(list(user_ids)))).all())
+    return {user_id: max(turned_on, _local_date(joined[user_id], organization.timezone))
+            if user_id in joined else turned_on for user_id in user_ids}
+
+
+def _local_date(moment, timezone: str) -> str:
+    return shifts.date_of(shifts.ms(moment), timezone).isoformat()
 
 
 def access_agent(session: Session, *, actor: OrgActor, agent_id: str, field: str | None = None) -> Agent:

@@ -19,12 +19,14 @@ class AttendanceSpellSchema(ApiSchema):
 
 
 class AttendanceTotalsSchema(ApiSchema):
-    worked_min = fields.Integer(metadata={"description": "Every status but LUNCH"})
-    online_min = fields.Integer()
-    lunch_min = fields.Integer()
-    break_min = fields.Integer()
-    meeting_min = fields.Integer()
-    training_min = fields.Integer()
+    """Minutes per status, read from the keys timeline.totals writes (a session's own `totals`)."""
+
+    worked_min = fields.Integer(attribute="workedMin", metadata={"description": "Every status but LUNCH"})
+    online_min = fields.Integer(attribute="onlineMin")
+    lunch_min = fields.Integer(attribute="lunchMin")
+    break_min = fields.Integer(attribute="breakMin")
+    meeting_min = fields.Integer(attribute="meetingMin")
+    training_min = fields.Integer(attribute="trainingMin")
 
 
 class AttendanceSessionSchema(ApiSchema):
@@ -83,6 +85,8 @@ class AttendanceSettingsSchema(ApiSchema):
     day_attribution = fields.String(validate=validate.OneOf(ATTRIBUTIONS))
     payroll_period = fields.String(validate=validate.OneOf(PAYROLL_PERIODS))
     celebrations = fields.Raw(allow_none=True, metadata={"description": "Anything (birthdays, anniversaries...); at most 16 KB of JSON"})
+    enabled_at = IsoDateTime(dump_only=True, allow_none=True, metadata={
+        "description": "When attendance was last turned on; no day before it is expected of anyone (null: never)"})
     updated_at = IsoDateTime(dump_only=True, allow_none=True)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 from appliance.attendance import days, rules, shifts, timeline
@@ -36,9 +37,10 @@ def _name(session: Session, organization_id: str, user_id: str) -> str:
 
 
 def live(row: AttendanceSession, at: int | None = None) -> AttendanceSession:
-    """The session with totals up to now while it is in progress (not saved)."""
+    """The session with totals up to now while it is in progress (not saved: set as if loaded, so
+    the next query of a read-only request does not try to write them)."""
     if row.ended_ms is None:
-        row.totals = timeline.totals(row.timeline, at or now_ms())
+        set_committed_value(row, "totals", timeline.totals(row.timeline, at or now_ms()))
     return row
 
 

@@ -114,7 +114,7 @@ def _refusal(session: Session, conversation: Conversation, config: dict) -> tupl
 
 
 def _leave_job(session: Session, state, conversation: Conversation, chosen: Route, now: datetime,
-               purpose: str = REPLY) -> None:
+               purpose: str = REPLY, welcomed: bool = False) -> None:
     earlier = state.ai_job or {}
     if earlier.get("token") and purpose == REPLY:
         # The customer wrote again while an answer was being thought: that answer will find its
@@ -122,8 +122,11 @@ def _leave_job(session: Session, state, conversation: Conversation, chosen: Rout
         activity.record_in(session, conversation, "SUPERSEDED", reason="newer_question", ai=True,
                            askedAt=earlier.get("askedAt"), stage=earlier.get("purpose") or REPLY)
     token = new_id()
+    # A first message's welcome also covers the question asked after it while the model thought.
+    welcomed = welcomed or (bool(earlier.get("welcomed")) and (earlier.get("purpose") or REPLY) == REPLY)
     state.ai_job = {"token": token, "agentId": chosen.agent.id or None, "askedAt": now.isoformat(), "runs": 0,
-                    "purpose": purpose, "classify": chosen.classify and purpose == REPLY}
+                    "purpose": purpose, "classify": chosen.classify and purpose == REPLY,
+                    "welcomed": welcomed}  # the turn's welcome greeted these messages: no fallback if the AI fails
     workers.submit_after_commit(session, conversation.id, token)
 
 
@@ -134,7 +137,7 @@ def request(turn) -> bool:
     if refused:
         turn.log("SKIPPED", **refused, **({"messages": len(turn.messages)} if refused["reason"] == "no_agent" else {}))
         return False
-    _leave_job(turn.session, turn.state, turn.conversation, chosen, turn.now)
+    _leave_job(turn.session, turn.state, turn.conversation, chosen, turn.now, welcomed=turn.welcomed)
     return True
 
 
@@ -187,7 +190,8 @@ def run(database: Database, conversation_id: str, token: str) -> None:
         except Exception:
             log.exception("the AI step failed for conversation %s", conversation_id)
             error = "internal_error", "An internal error (logged)."
-    _write(database, conversation_id, token, agent, history, outcome, error, job.get("purpose") or REPLY, intent)
+    _write(database, conversation_id, token, agent, history, outcome, error, job.get("purpose") or REPLY, intent,
+           welcomed=bool(job.get("welcomed")))
 
 
 def _classified(database: Database, organization_id: str, by: BotAgent, history: list[tuple[str, str]],
@@ -228,7 +232,7 @@ def _note(database: Database, organization_id: str, provider: str, error: Provid
 
 def _write(database: Database, conversation_id: str, token: str, agent: BotAgent | None,
            history: list[tuple[str, str]], outcome: answering.Answer | None, error: tuple[str, str] | None,
-           purpose: str = REPLY, intent: intents.Intent | None = None) -> None:
+           purpose: str = REPLY, intent: intents.Intent | None = None, welcomed: bool = False) -> None:
     from appliance.bots import turns  # turns imports this module for its pipeline step
     with database.unit_of_work(write=True) as session:
         now = clock.now()
@@ -247,6 +251,7 @@ def _write(database: Database, conversation_id: str, token: str, agent: BotAgent
             states.write(session, state, now)
             return
         turn = turns.new_turn(session, state, conversation, config, now)
+        turn.welcomed = welcomed
         reason = silence_reason(config, conversation, turn.contact)
         if reason is not None:
             turn.log("SUPERSEDED", reason=reason, ai=True)
@@ -289,7 +294,10 @@ def _write_nudge(session: Session, state, conversation: Conversation, config: di
     else:
         text, via = outcome.text, {"ai": True, "agentId": agent.id or None, "tokensIn": outcome.tokens_in,
                                    "tokensOut": outcome.tokens_out, "costUsd": round(outcome.cost_usd, 6)}
-    text, _ = bot_text.mask_protected(text, config["protected_values"])
+    text, blocked = bot_text.mask_protected(text, config["protected_values"])
+    blocked += outcome.masked if outcome is not None else 0
+    if blocked:
+        log("PROTECTED_VALUE_BLOCKED", count=blocked, stage="nudge")
     if text.strip() and replies.deliver(session, conversation, contact, replies.Outgoing(text.strip())):
         log("FOLLOWUP_SENT", **via)
     elif not text.strip():
@@ -308,6 +316,7 @@ def _tag_intent(session: Session, conversation: Conversation, intent: intents.In
 def _reply(session: Session, turn, agent: BotAgent, history: list[tuple[str, str]], outcome: answering.Answer,
            intent: intents.Intent | None = None) -> None:
     turn.say(outcome.text)
+    turn.masked += outcome.masked  # cut by the answer already: `finish` logs them with its own
     question = next((text for role, text in reversed(history) if role == "user"), "")
     if question:
         knowledge_search.record_question(session, organization_id=turn.conversation.organization_id, agent_id=agent.id or None,

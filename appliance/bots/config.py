@@ -11,7 +11,7 @@ FOLLOW_UP_MODES = ("TEXT", "AI")
 ACTIVITY_KINDS = ("REPLIED", "RULE_MATCHED", "WELCOME_SENT", "OUT_OF_HOURS_SENT", "FALLBACK_SENT", "SKIPPED", "SUPERSEDED",
                   "HANDOFF", "HANDOFF_DEFERRED", "OUTSIDE_WINDOW", "REPLY_CAP_REACHED", "FLOW_STARTED", "FLOW_COMPLETED",
                   "FOLLOWUP_SENT", "FOLLOWUP_SKIPPED", "FOLLOWUP_CLOSED", "AI_REPLY", "AI_ERROR", "TASK_CREATED",
-                  "PROTECTED_VALUE_BLOCKED", "FAILED")
+                  "PROTECTED_VALUE_BLOCKED", "FAILED", "FALLBACK_SKIPPED", "RETURNED_TO_BOT")
 
 # Every field but `enabled` and `mode` (columns of bot_configs), as the wire names them in Python.
 DEFAULTS: dict = {

@@ -9,6 +9,7 @@ KINDS_EN = {
     "FLOW_STARTED": "Flow started", "FLOW_COMPLETED": "Flow finished", "FOLLOWUP_SENT": "Follow-up sent",
     "FOLLOWUP_SKIPPED": "Follow-up skipped", "FOLLOWUP_CLOSED": "Closed after no answer", "AI_REPLY": "AI answered",
     "AI_ERROR": "AI failed", "TASK_CREATED": "Task for the team", "PROTECTED_VALUE_BLOCKED": "Protected value hidden", "FAILED": "Failed",
+    "FALLBACK_SKIPPED": "No fallback", "RETURNED_TO_BOT": "Returned to the bot",
 }
 KINDS_ES = {
     "REPLIED": "Respondió", "RULE_MATCHED": "Respondió una regla", "WELCOME_SENT": "Saludo enviado",
@@ -18,6 +19,7 @@ KINDS_ES = {
     "FLOW_STARTED": "Flujo iniciado", "FLOW_COMPLETED": "Flujo terminado", "FOLLOWUP_SENT": "Seguimiento enviado",
     "FOLLOWUP_SKIPPED": "Seguimiento omitido", "FOLLOWUP_CLOSED": "Cerrada sin respuesta", "AI_REPLY": "Respondió la IA",
     "AI_ERROR": "Falló la IA", "TASK_CREATED": "Tarea para el equipo", "PROTECTED_VALUE_BLOCKED": "Dato protegido oculto", "FAILED": "Falló",
+    "FALLBACK_SKIPPED": "Sin respuesta por defecto", "RETURNED_TO_BOT": "Devuelta al bot",
 }
 
 REASONS_EN = {
@@ -43,6 +45,7 @@ REASONS_EN = {
     "agent_unavailable": "the flow's AI agent is gone, off or not on this number",
     "customer_replied": "the customer answered first",
     "newer_question": "the customer wrote again: one answer covers both",
+    "welcomed": "the welcome answered this first message",
 }
 REASONS_ES = {
     "bot_off": "el bot está apagado", "opted_out": "el cliente pidió no recibir mensajes",
@@ -68,6 +71,7 @@ REASONS_ES = {
     "agent_unavailable": "el agente de IA del flujo no existe, está apagado o no atiende este número",
     "customer_replied": "el cliente respondió antes",
     "newer_question": "el cliente volvió a escribir: una sola respuesta para todo",
+    "welcomed": "el saludo respondió este primer mensaje",
 }
 KINDS = {"en": KINDS_EN, "es": KINDS_ES}
 REASONS = {"en": REASONS_EN, "es": REASONS_ES}

@@ -4,7 +4,8 @@
   unless it answers a survey (surveys/answers.py);
 - a person's message (the inbox, the Business app) supersedes what the bot was about to say;
 - a bot message the network refused is logged (FAILED), never silent;
-- a conversation closing ends its flow and its follow-ups; the next one is welcomed again.
+- a conversation closing ends its flow and its follow-ups; the next one is welcomed again;
+- a person returning a conversation to the bot is logged, and the bot speaks again.
 
 Every customer message passes here: the messages of a dispatch are heard together, each
 conversation's state read and written once, through the driver."""
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlmodel import Session
+from sqlmodel import Session, func, select
 
 from appliance.bots import activity, runner
 from appliance.bots.config import DEFAULTS
@@ -100,13 +101,40 @@ def _refused(session: Session, message_id: str) -> None:
 
 @events.subscribe(events.CONVERSATION_UPDATED, when=lambda data: "status" in data.get("changes", ()))
 def hear_closing(session: Session, event: Event) -> None:
-    """Closed: the flow in progress and the follow-ups end (a follow-up's own closing included); a
-    later message opens a new period, welcomed again."""
+    """Closed: the flow in progress, a deferred hand-off and the follow-ups end (a follow-up's own
+    closing included); a later message opens a new period, welcomed again whatever the business said
+    before the close (so a conversation the bot never spoke in gets a state here, to remember it)."""
     conversation = read_row(session, Conversation.__table__, id=event.data["conversationId"], remember=False)
-    states = States(session)
-    state = states.get(event.data["conversationId"])
-    if conversation is None or state is None or conversation.status != "closed":
+    if conversation is None or conversation.status != "closed":
         return
-    states.change(state, welcomed=False, flow_id=None, flow_step=None, follow_up_at=None, follow_up_stage=0,
-                  flow_ended_at=clock.now() if state.flow_id else state.flow_ended_at)
+    states = States(session)
+    state = states.get(conversation.id)
+    closed_at = conversation.closed_at or clock.now()
+    if state is None:  # what the customer said before the close is the closed period's, not the bot's to answer
+        said = session.exec(select(func.max(Message.id)).where(Message.conversation_id == conversation.id,
+                                                               Message.direction == "in")).first()
+        states.create(conversation_id=conversation.id, organization_id=conversation.organization_id,
+                      phone_number_pk=conversation.phone_number_pk, last_closed_at=closed_at, answered_through=said,
+                      last_inbound_id=said)
+    else:
+        states.change(state, welcomed=False, last_closed_at=closed_at, flow_id=None, flow_step=None, handoff_at=None,
+                      follow_up_at=None, follow_up_stage=0,
+                      flow_ended_at=clock.now() if state.flow_id else state.flow_ended_at)
     states.save()
+
+
+@events.subscribe(events.CONVERSATION_UPDATED, when=lambda data: bool(data.get("returnedToBot")))
+def hear_return(session: Session, event: Event) -> None:
+    """A person gave the conversation back to automation: logged, and the bot's silence ends (the
+    next reason to stay silent is logged anew)."""
+    conversation = read_row(session, Conversation.__table__, id=event.data["conversationId"], remember=False)
+    if conversation is None:
+        return
+    activity.record(session, organization_id=conversation.organization_id, kind="RETURNED_TO_BOT",
+                    phone_number_pk=conversation.phone_number_pk, conversation_id=conversation.id,
+                    byUserId=event.data.get("byUserId"), previousAssigneeUserId=event.data.get("previousAssigneeUserId"))
+    states = States(session)
+    state = states.get(conversation.id)
+    if state is not None:
+        states.change(state, last_skip=None, handoff_at=None)
+        states.save()

@@ -105,6 +105,9 @@ class BotConversation(SQLModel, table=True):
     flow_answers: dict = Field(default_factory=dict, sa_type=JSON)
     flow_ended_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     welcomed: bool = False  # this open period's welcome went out (reset when the conversation closes)
+    # When the conversation last closed: what the business said before belongs to the period before
+    # (a customer writing after it is welcomed again).
+    last_closed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     disclosed: bool = False
     out_of_hours_notice_for: str | None = Field(default=None, max_length=40)  # the closed period (its opening)
     handoff_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # a hand-off deferred to the opening

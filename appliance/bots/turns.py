@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from datetime import datetime, timedelta
 
+from sqlalchemy import or_
 from sqlmodel import Session, select
 
 from appliance.bots import activity, ai_step, flow_runner, follow_ups, replies, snapshots, states
@@ -57,6 +58,8 @@ class Turn:
     text: str = ""
     outgoing: list[replies.Outgoing] = field(default_factory=list)
     closed_until: datetime | None = None  # out of hours: the next opening
+    welcomed: bool = False  # the welcome answers these messages: it replaces the fallback
+    masked: int = 0  # protected values already cut from what is said (the AI's reply masks its own)
 
     def say(self, text: str | None, interactive: dict | None = None) -> None:
         if text and text.strip():
@@ -184,17 +187,21 @@ def _unanswered(session: Session, conversation_id: str, answered_through: str | 
 
 
 def _welcome(turn: Turn) -> None:
-    """The first message of a conversation the customer opened (not an answer to the business)."""
+    """The first message of a period the customer opened (not an answer to the business): a new
+    conversation, or one reopened after a close, whatever the business said before that close (its
+    earlier welcome included). A survey's questions are not the business starting a conversation."""
     config, state = turn.config, turn.state
     if state.welcomed or not config["welcome_enabled"] or not config["welcome_message"].strip():
         return
     state.welcomed = True
     first = turn.messages[0]
+    since = max(turn.now - SERVICE_WINDOW, state.last_closed_at) if state.last_closed_at else turn.now - SERVICE_WINDOW
     business_wrote = turn.session.exec(select(Message.id).where(
         Message.conversation_id == turn.conversation.id, Message.direction == "out", Message.id < first.id,
-        Message.created_at > turn.now - SERVICE_WINDOW).limit(1)).first()
+        Message.created_at > since, or_(Message.sent_by.is_(None), Message.sent_by != "survey")).limit(1)).first()
     if business_wrote is None:
         turn.say(config["welcome_message"])
+        turn.welcomed = True
         turn.log("WELCOME_SENT")
 
 
@@ -294,7 +301,10 @@ def _ai_agent(turn: Turn) -> bool:
 
 
 def fallback(turn: Turn) -> bool:
-    if turn.config["fallback_enabled"] and turn.config["fallback_message"].strip():
+    """Nothing else answered. A first message the welcome greeted gets the welcome alone."""
+    if turn.welcomed:
+        turn.log("FALLBACK_SKIPPED", reason="welcomed")
+    elif turn.config["fallback_enabled"] and turn.config["fallback_message"].strip():
         turn.say(turn.config["fallback_message"])
         turn.log("FALLBACK_SENT")
     elif not turn.outgoing:
@@ -326,7 +336,7 @@ def finish(turn: Turn) -> None:
     if not state.disclosed and config["disclosure_message"].strip():
         turn.outgoing.insert(0, replies.Outgoing(config["disclosure_message"].strip()))
         state.disclosed = True
-    blocked = 0
+    blocked = turn.masked
     masked = []
     for message in turn.outgoing:
         text, count = bot_text.mask_protected(message.text, config["protected_values"])

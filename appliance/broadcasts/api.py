@@ -70,5 +70,5 @@ class RetryFailed(MethodView):
     @blp.requires("broadcasts:write")
     @blp.response(200, schemas.RetrySchema)
     def post(self, org_id, broadcast_id):
-        """Send the failed recipients again, in place (a new message each; 131026, 130472, -2 and -3 are left)"""
+        """Send every failed recipient again, in place (a new message each), whatever the error's code"""
         return service.do_retry_failed(db_session(), actor=current_org_actor(), broadcast_id=str(broadcast_id))

@@ -1,7 +1,8 @@
 """What the rest of the appliance tells the broadcasts, through the outbox:
 
 - a customer's message marks their broadcasts of the last 30 days from that number as replied
-  (`repliedAt`: the first reply only);
+  (`repliedAt`: the first reply only), and says so (`broadcast.updated`, which the campaign's page
+  follows);
 - a message the network refused for the template's or the account's sake pauses its broadcast, so
   one bad template does not fail thousands of recipients one by one;
 - a template paused, disabled or rejected at the network pauses the broadcasts running with it."""
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from appliance.broadcasts import runner
+from appliance.broadcasts import runner, updates
 from appliance.broadcasts.models import Broadcast, BroadcastRecipient
 from appliance.broadcasts.service import REPLY_WINDOW
 from appliance.core import clock, events
@@ -52,11 +53,14 @@ def _replied(session: Session, message_id: str) -> None:
     at = message.created_at
     stamp = _stored(session, at)
     since = _stored(session, at - REPLY_WINDOW)
-    driver_connection(session).execute(
+    marked = driver_connection(session).execute(
         "UPDATE broadcast_recipients SET replied_at = ? WHERE contact_id = ? AND replied_at IS NULL "
         "AND sent_at IS NOT NULL AND sent_at >= ? AND sent_at <= ? "
-        "AND broadcast_id IN (SELECT id FROM broadcasts WHERE phone_number_pk = ?)",
-        (stamp, message.contact_id, since, stamp, message.phone_number_pk))
+        "AND broadcast_id IN (SELECT id FROM broadcasts WHERE phone_number_pk = ?) RETURNING broadcast_id",
+        (stamp, message.contact_id, since, stamp, message.phone_number_pk)).fetchall()
+    for broadcast_id in sorted({row[0] for row in marked}):
+        updates.announce(session, organization_id=message.organization_id, broadcast_id=broadcast_id,
+                         phone_number_pk=message.phone_number_pk, change="replied")
 
 
 def _stored(session: Session, moment):

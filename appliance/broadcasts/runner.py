@@ -25,7 +25,7 @@ from huey import crontab
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from appliance.broadcasts import personalize
+from appliance.broadcasts import personalize, updates
 from appliance.broadcasts.models import Broadcast, BroadcastRecipient
 from appliance.core import clock, runtime
 from appliance.core.background import WakeableThread
@@ -59,6 +59,7 @@ def start_due(database, now: datetime | None = None) -> list[str]:
         for broadcast in due:
             broadcast.status, broadcast.started_at, broadcast.updated_at = "RUNNING", moment, moment
             session.add(broadcast)
+            updates.status_changed(session, broadcast)
         return [b.id for b in due]
 
 
@@ -109,6 +110,7 @@ def step(database, broadcast_id: str) -> float | None:
             completed = session.get(Broadcast, broadcast_id)
             completed.status, completed.completed_at, completed.updated_at = "COMPLETED", now, now
             session.add(completed)
+            updates.status_changed(session, completed)
             return None
         _hand_over(session, broadcast, number, template, waiting)
         return 0.0
@@ -174,6 +176,7 @@ def _pause(session: Session, broadcast: Broadcast, reason: str, detail: str) -> 
     broadcast.status, broadcast.paused_reason, broadcast.paused_detail = "PAUSED", reason, detail[:500]
     broadcast.updated_at = clock.now()
     session.add(broadcast)
+    updates.status_changed(session, broadcast)
 
 
 def pause(session: Session, broadcast: Broadcast, reason: str, detail: str) -> None:

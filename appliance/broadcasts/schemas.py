@@ -23,6 +23,12 @@ class AudienceSchema(ApiSchema):
     contact_ids = fields.List(UuidString(), load_default=list, validate=validate.Length(max=10_000))
 
 
+class BroadcastTemplateSchema(ApiSchema):
+    id = fields.String(allow_none=True, metadata={"description": "Null once the template was deleted"})
+    name = fields.String()
+    language = fields.String()
+
+
 class BroadcastSchema(ApiSchema):
     id = fields.String()
     name = fields.String()
@@ -31,9 +37,8 @@ class BroadcastSchema(ApiSchema):
         "description": "Why it stopped sending: template_paused, template_disabled, number_disconnected, network_<code>..."})
     paused_detail = fields.String(allow_none=True)
     phone_number_id = fields.String(attribute="phone_number_pk")
-    template_id = fields.String(allow_none=True)
-    template_name = fields.String()
-    template_language = fields.String()
+    template = fields.Nested(BroadcastTemplateSchema, metadata={
+        "description": "The template sent, as it was chosen (its name and language stay if it is deleted)"})
     variables = fields.Raw(allow_none=True)
     audience = fields.Nested(AudienceSchema)
     scheduled_at = IsoDateTime(allow_none=True)
@@ -98,8 +103,5 @@ class RecipientArgsSchema(PageArgsSchema):
 
 
 class RetrySchema(ApiSchema):
-    retried = fields.Integer()
-    not_retried = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={
-        "description": "Failures left alone, by error code (131026: not on WhatsApp; 130472: a Meta experiment; -2, -3: "
-                       "may have reached the customer already)"})
+    retried = fields.Integer(metadata={"description": "Failed recipients sent again (all of them, whatever the code)"})
     broadcast = fields.Nested(BroadcastSchema)

@@ -16,6 +16,7 @@ from sqlalchemy import and_, case, func, or_
 from sqlmodel import Session, select
 
 from appliance.broadcasts import personalize
+from appliance.broadcasts.updates import status_changed
 from appliance.broadcasts.models import Broadcast, BroadcastRecipient
 from appliance.contacts.models import Contact, ContactList, ContactListMember
 from appliance.core import clock, pagination, tenancy
@@ -31,10 +32,6 @@ from appliance.phone_numbers import service as phone_numbers_service
 
 MAX_CONTACT_IDS = 10_000  # in one request; bigger audiences go through contact lists
 REPLY_WINDOW = timedelta(days=30)  # the reference: replies within 30 days of sending count
-# Failures retry-failed leaves alone: the customer cannot receive WhatsApp (131026), or Meta keeps
-# marketing from them (130472): sending again would fail again; and sends that may have reached the
-# network without an answer (-2, -3): sending again could reach the customer twice.
-NOT_RETRIED = frozenset({131026, 130472, send_queue.MAYBE_DELIVERED, send_queue.INTERRUPTED})
 FILTERS = ("replied", "read", "delivered", "sent", "failed", "pending", "skipped")
 
 
@@ -156,8 +153,10 @@ def get_broadcast(session: Session, *, actor: OrgActor, broadcast_id: str) -> Br
 
 
 def _shown(broadcast: Broadcast, counts: dict) -> SimpleNamespace:
-    """The broadcast as answered: its fields and its live counts (not a column)."""
-    return SimpleNamespace(**broadcast.model_dump(), counts=counts)
+    """The broadcast as answered: its fields, its template as one object and its live counts (not
+    a column)."""
+    template = {"id": broadcast.template_id, "name": broadcast.template_name, "language": broadcast.template_language}
+    return SimpleNamespace(**broadcast.model_dump(), template=template, counts=counts)
 
 
 def list_broadcasts(session: Session, *, actor: OrgActor, take: int, cursor: str | None, status: str | None = None,
@@ -247,6 +246,7 @@ def do_cancel(session: Session, *, actor: OrgActor, broadcast_id: str) -> Broadc
     broadcast.status, broadcast.completed_at, broadcast.updated_at = "CANCELLED", now, now
     session.add(broadcast)
     session.flush()
+    status_changed(session, broadcast)
     waiting = BroadcastRecipient.__table__
     session.execute(waiting.update().where(waiting.c.broadcast_id == broadcast.id, waiting.c.message_id.is_(None),
                                            waiting.c.skipped_reason.is_(None)).values(skipped_reason="cancelled"))
@@ -265,26 +265,23 @@ def do_resume(session: Session, *, actor: OrgActor, broadcast_id: str) -> Broadc
     broadcast.status, broadcast.paused_reason, broadcast.paused_detail = "RUNNING", None, None
     broadcast.updated_at = clock.now()
     session.add(broadcast)
+    status_changed(session, broadcast)
     _wake_runner(session, broadcast)
     return get_broadcast(session, actor=actor, broadcast_id=broadcast.id)
 
 
 def do_retry_failed(session: Session, *, actor: OrgActor, broadcast_id: str) -> dict:
-    """Failed recipients are sent again in place: the same row gets a new message (the failed one
-    stays in the conversation, with its error). Those whose failure sending again cannot mend
-    (NOT_RETRIED) are left, and counted by code."""
+    """Every failed recipient is sent again in place: the same row gets a new message (the failed
+    one stays in the conversation, with its error), whatever the error's code. A person asked for
+    it, having read each recipient's guidance (131026 will likely fail again; -2/-3 may reach the
+    customer twice); only the runner's own retries follow the guidance by themselves."""
     broadcast = access_broadcast(session, actor=actor, broadcast_id=broadcast_id)
     if broadcast.status == "CANCELLED":
         raise Conflict("A cancelled broadcast sends nothing more.", code="broadcast_finished")
-    failed = session.exec(select(BroadcastRecipient.id, Message.error_code)
-                          .join(Message, Message.id == BroadcastRecipient.message_id)
-                          .where(BroadcastRecipient.broadcast_id == broadcast.id, Message.status == "failed",
-                                 Message.send_state.is_(None))).all()
-    retried = [recipient_id for recipient_id, code in failed if code not in NOT_RETRIED]
-    left: dict[str, int] = {}
-    for _, code in failed:
-        if code in NOT_RETRIED:
-            left[str(code)] = left.get(str(code), 0) + 1
+    retried = list(session.exec(select(BroadcastRecipient.id)
+                                .join(Message, Message.id == BroadcastRecipient.message_id)
+                                .where(BroadcastRecipient.broadcast_id == broadcast.id, Message.status == "failed",
+                                       Message.send_state.is_(None))).all())
     if retried:
         table = BroadcastRecipient.__table__
         for start in range(0, len(retried), 500):
@@ -292,8 +289,8 @@ def do_retry_failed(session: Session, *, actor: OrgActor, broadcast_id: str) -> 
         if broadcast.status in ("COMPLETED", "PAUSED"):
             broadcast.status, broadcast.completed_at = "RUNNING", None
             broadcast.paused_reason = broadcast.paused_detail = None
+            status_changed(session, broadcast)
         broadcast.updated_at = clock.now()
         session.add(broadcast)
         _wake_runner(session, broadcast)
-    return {"retried": len(retried), "not_retried": left,
-            "broadcast": get_broadcast(session, actor=actor, broadcast_id=broadcast.id)}
+    return {"retried": len(retried), "broadcast": get_broadcast(session, actor=actor, broadcast_id=broadcast.id)}

@@ -21,6 +21,7 @@ from appliance.core import clock, runtime, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid, NotFound
 from appliance.messages.models import Message
+from appliance.messages.text import plain_text
 from appliance.organizations.zones import zone_of
 from appliance.phone_numbers import service as phone_numbers_service
 
@@ -147,20 +148,20 @@ def click_counts(session: Session, link_ids: list[str]) -> dict[str, int]:
 
 
 def _conversations(session: Session, link: ChatLink) -> int:
+    """New conversations of the link's number (7 days, none before the link) whose customer's first
+    message reads as the prefilled text. Ids sort in creation order: a conversation's first inbound
+    message is its smallest inbound id, also when a delivery stored several at one instant."""
     if not link.prefilled_message:
         return 0
-    since = clock.now() - timedelta(days=CONVERSION_DAYS)
-    first_inbound = (select(Message.conversation_id, func.min(Message.created_at).label("first_at"))
-                     .where(Message.phone_number_pk == link.phone_number_pk, Message.direction == "in",
-                            Message.created_at >= max(since, link.created_at))
-                     .group_by(Message.conversation_id).subquery())
-    candidates = session.exec(
-        select(Message.payload).join(first_inbound, (first_inbound.c.conversation_id == Message.conversation_id)
-                                     & (first_inbound.c.first_at == Message.created_at))
-        .join(Conversation, Conversation.id == Message.conversation_id)
-        .where(Message.direction == "in", Message.type == "text", Conversation.created_at >= max(since, link.created_at))).all()
+    since = max(clock.now() - timedelta(days=CONVERSION_DAYS), link.created_at)
+    firsts = (select(func.min(Message.id))
+              .join(Conversation, Conversation.id == Message.conversation_id)
+              .where(Conversation.phone_number_pk == link.phone_number_pk, Conversation.created_at >= since,
+                     Message.direction == "in")
+              .group_by(Message.conversation_id))
     wanted = link.prefilled_message.strip()
-    return sum(1 for payload in candidates if (payload or {}).get("body", "").strip() == wanted)
+    return sum(1 for kind, payload in session.exec(select(Message.type, Message.payload).where(Message.id.in_(firsts)))
+               if plain_text(kind, payload) == wanted)
 
 
 def qr(session: Session, *, actor: OrgActor, link_id: str, format: str = "PNG", size: int = QR_DEFAULT) -> tuple[bytes, str]:

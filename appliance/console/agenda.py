@@ -52,7 +52,7 @@ def _agenda_page(actor, error: AppError | None = None):
     values = request.form if error else {"date": day.isoformat(), "time": request.args.get("time", ""),
                                          "duration": str(duration)}
     return render("console/agenda.html", actor, _ACTIVE, error=error, texts=AGENDA_TEXTS, view=view, day=day,
-                  days=days, by_day=by_day, zone=zone, free=free, durations=DURATIONS, duration=duration,
+                  days=days, by_day=by_day, free=free, durations=DURATIONS, duration=duration,
                   statuses=STATUSES, values=values, today=clock.now().astimezone(zone).date(), timedelta=timedelta,
                   members={m.user_id: m for m in memberships_service.list_members(session, actor=actor)},
                   calendar=provider.status(session, actor=actor), done=request.args.get("done"))

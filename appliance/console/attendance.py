@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import date, datetime
+from datetime import date
 
 from flask import Response, request
 
-from appliance.attendance import rules, shifts, views
+from appliance.attendance import rules, views
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_attendance import ATTENDANCE_TEXTS
 from appliance.core.errors import AppError, Invalid
@@ -21,14 +21,6 @@ ACTIVE = "console_pages.attendance"
 MANAGE = "attendance:manage"
 
 
-@console_pages.app_template_global("local_time")
-def local_time(instant_ms: int | None, timezone: str, pattern: str = "%H:%M") -> str:
-    """An attendance instant (epoch ms) as the organization's clock shows it."""
-    if instant_ms is None:
-        return "–"
-    return datetime.fromtimestamp(instant_ms / 1000, shifts.zone(timezone)).strftime(pattern)
-
-
 @console_pages.app_template_global("hours_minutes")
 def hours_minutes(minutes: int | None) -> str:
     minutes = minutes or 0
@@ -37,8 +29,7 @@ def hours_minutes(minutes: int | None) -> str:
 
 def page(template: str, actor, tab: str, **context):
     settings = rules.settings_of(db_session(), actor.organization_id)
-    timezone = rules.organization(db_session(), actor.organization_id).timezone
-    return render(template, actor, ACTIVE, texts=ATTENDANCE_TEXTS, tab=tab, settings=settings, timezone=timezone,
+    return render(template, actor, ACTIVE, texts=ATTENDANCE_TEXTS, tab=tab, settings=settings,
                   done=request.args.get("done"), **context)
 
 

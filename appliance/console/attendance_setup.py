@@ -129,7 +129,8 @@ def attendance_holiday_add(org_id):
 @console_pages.post("/console/<uuid:org_id>/attendance/holidays/seed")
 @signed_in_page
 def attendance_holiday_seed(org_id):
-    args = {"year": forms.text("year", 4), "country": forms.text("country", 2).upper()}
+    # The country whole: "Mexico" is refused with a word, never cut to ME (Montenegro's holidays).
+    args = {"year": forms.text("year", 4), "country": forms.text("country", 100).upper()}
     return _calendar_action(org_id, lambda actor: calendar_days.do_seed(
         db_session(), actor=actor, **check_form(HolidaySeedArgsSchema(), args)), "seeded")
 

@@ -12,6 +12,7 @@ import json
 
 from flask import request
 
+from appliance import sandbox
 from appliance.ai_agents import answering, catalog, configurador, providers, service, spend
 from appliance.ai_agents.schemas import (AgentCreateSchema, AgentUpdateSchema, ConfiguradorSchema, ProbeSchema,
                                          ProviderPutSchema)
@@ -33,6 +34,11 @@ STATS_DAYS = (7, 30, 90)
 PROBE_TURNS = 40  # messages the probador keeps (the schema's limit)
 
 
+def _simulated(provider_list) -> set[str]:
+    """The providers that are the sandbox's AI double, named so wherever a provider is shown."""
+    return {p.provider for p in provider_list if sandbox.is_ai_double(p.base_url)}
+
+
 # Agents and what they did -----------------------------------------------------------------------
 
 @console_pages.get("/console/<uuid:org_id>/bot/ai")
@@ -43,18 +49,20 @@ def bot_ai(org_id):
     days = request.args.get("dias", "30")
     days = int(days) if days.isdigit() and int(days) in STATS_DAYS else 30
     stats = agent_stats.agent_stats(session, actor=actor, days=days)
+    provider_list = providers.list_providers(session, actor=actor)
     return render("console/bot_ai.html", actor, _ACTIVE, texts=AI_TEXTS, stats=stats, days=days, choices=STATS_DAYS,
                   top_replies=max((row["replies"] for row in stats), default=0),
                   agents={a.id: a for a in service.list_agents(session, actor=actor)},
-                  providers=providers.list_providers(session, actor=actor),
+                  providers=provider_list, simulated=_simulated(provider_list),
                   spend=spend.of(session, actor.organization_id), done=request.args.get("done"))
 
 
 # Providers ------------------------------------------------------------------------------------------
 
 def _providers_page(actor, error: AppError | None = None, failed: str | None = None, checked: dict | None = None):
+    provider_list = providers.list_providers(db_session(), actor=actor)
     return render("console/bot_ai_providers.html", actor, _ACTIVE, error=error, texts=AI_TEXTS,
-                  providers=providers.list_providers(db_session(), actor=actor), failed=failed, checked=checked,
+                  providers=provider_list, simulated=_simulated(provider_list), failed=failed, checked=checked,
                   done=request.args.get("done"))
 
 
@@ -137,10 +145,11 @@ def _agent_page(actor, agent=None, *, error: AppError | None = None, values: dic
     # The model list asks a LOCAL server for its models (up to 3 s): only where a model is being
     # chosen (the editor shown, or a save refused), not after every message of the test chat.
     choosing = chat is None and proposals is None and probe_error is None
+    provider_list = providers.list_providers(session, actor=actor)
     return render("console/bot_ai_agent.html", actor, _ACTIVE, error=error, texts=AI_TEXTS,
                   agent=agent, v=values, providers=PROVIDERS,
                   models=providers.models_with_local(runtime.get().db, actor=actor) if choosing else _catalog_models(),
-                  configured={p.provider for p in providers.list_providers(session, actor=actor) if p.configured},
+                  configured={p.provider for p in provider_list if p.configured}, simulated=_simulated(provider_list),
                   capabilities=catalog.capabilities(page_language()),
                   numbers=phone_numbers_service.list_phone_numbers(session, actor=actor),
                   documents=knowledge_service.list_documents(session, actor=actor),

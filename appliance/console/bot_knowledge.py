@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import request
 
+from appliance.ai_agents import service as ai_agents_service
 from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_bot_knowledge import KNOWLEDGE_TEXTS
@@ -160,8 +161,9 @@ def _insights_page(actor, error: AppError | None = None):
     days = int(days) if days.isdigit() and int(days) in INSIGHT_DAYS else 30
     found = insights_service.get_insights(db_session(), actor=actor, days=days)
     titles = {d.id: d.title for d in service.list_documents(db_session(), actor=actor)}
+    agents = {a.id: a.name for a in ai_agents_service.list_agents(db_session(), actor=actor)}  # people read names
     return render("console/bot_knowledge_insights.html", actor, _ACTIVE, error=error, texts=KNOWLEDGE_TEXTS,
-                  insights=found, days=days, choices=INSIGHT_DAYS, titles=titles,
+                  insights=found, days=days, choices=INSIGHT_DAYS, titles=titles, agents=agents,
                   top_hits=max((d["hits"] for d in found.by_document), default=0), done=request.args.get("done"))
 
 

@@ -5,7 +5,6 @@ inbox offers on `/`. Each asks the service the API asks, as the signed-in person
 from __future__ import annotations
 
 from datetime import datetime, time
-from zoneinfo import ZoneInfo
 
 from flask import request
 
@@ -18,7 +17,7 @@ from appliance.core.errors import AppError, Invalid
 from appliance.http.browser import signed_in_page
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
-from appliance.organizations import service as organizations_service
+from appliance.organizations.zones import zone_of
 from appliance.quick_replies import service as quick_replies_service
 from appliance.quick_replies.schemas import QuickReplyCreateSchema
 from appliance.team_tasks import service as tasks_service
@@ -45,12 +44,7 @@ def _tasks_page(actor, error: AppError | None = None):
     open_tasks = tasks_service.list_tasks(session, actor=actor, take=_PAGE, cursor=None, status="OPEN").items
     done_tasks = tasks_service.list_tasks(session, actor=actor, take=10, cursor=None, status="DONE").items
     return render("console/tasks.html", actor, "console_pages.tasks", error=error, texts=BOT_WORK_TEXTS,
-                  open_tasks=open_tasks, done_tasks=done_tasks, zone=_zone(actor), done=request.args.get("done"))
-
-
-def _zone(actor) -> ZoneInfo:
-    organization = organizations_service.access_organization_record(db_session(), actor=actor)
-    return ZoneInfo(organization.timezone or "UTC")
+                  open_tasks=open_tasks, done_tasks=done_tasks, done=request.args.get("done"))
 
 
 def _due_at(actor) -> str | None:
@@ -62,7 +56,7 @@ def _due_at(actor) -> str | None:
         date = datetime.strptime(day, "%Y-%m-%d").date()
     except ValueError:
         raise Invalid("Check the marked fields.", errors={"dueAt": ["A date, as the calendar gives it."]}) from None
-    return datetime.combine(date, time(23, 59), _zone(actor)).isoformat()
+    return datetime.combine(date, time(23, 59), zone_of(db_session(), actor.organization_id)).isoformat()
 
 
 @console_pages.get("/console/<uuid:org_id>/tasks")

@@ -1,7 +1,8 @@
 """Campaigns (broadcasts) in the console: the list with each one's progress; the wizard (number and
 template, the values with a live preview for a sample contact, the audience with its counts and
-opt-outs, now or later); a campaign's page with a live progress bar, the funnel of counts, the
-recipients by state with a CSV export, and cancel, resume and retry-failed. Checked by the API's
+opt-outs, now or later); a campaign's page with a progress bar, the funnel of counts and the
+recipients by state (with a CSV export), followed live while they can change (console/live.py),
+and cancel, resume and retry-failed. Checked by the API's
 schema and done by the same services; every form posts without JavaScript (the wizard's choices
 reload it with a GET)."""
 
@@ -10,22 +11,22 @@ from __future__ import annotations
 import copy
 import csv
 import io
-from datetime import datetime
-from zoneinfo import ZoneInfo
+from datetime import datetime, timedelta
 
-from flask import Response, jsonify, request
+from flask import Response, request
 
 from appliance.broadcasts import audience, personalize, service
 from appliance.broadcasts.schemas import BroadcastCreateSchema
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.templates import preview_of
 from appliance.console.texts_broadcasts import BROADCAST_TEXTS
+from appliance.core import clock, phones
 from appliance.core.errors import AppError, Invalid
 from appliance.graph_api.errors import explain
 from appliance.http.browser import signed_in_page
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
-from appliance.organizations.models import Organization
+from appliance.organizations.zones import zone_of
 from appliance.phone_numbers import service as phone_numbers_service
 from appliance.templates import service as templates_service
 from appliance.templates.components import expected_variables
@@ -45,12 +46,14 @@ def broadcasts(org_id):
     actor = org_actor(org_id, "broadcasts:read")
     page = service.list_broadcasts(db_session(), actor=actor, take=PAGE_SIZE, cursor=request.args.get("cursor") or None)
     return render("console/broadcasts.html", actor, _ACTIVE, texts=BROADCAST_TEXTS, items=page.items,
-                  next_cursor=page.next_cursor, numbers=_number_names(actor), zone=_zone(actor),
+                  next_cursor=page.next_cursor, numbers=_number_names(actor),
                   done=request.args.get("done"))
 
 
 def _number_names(actor) -> dict[str, str]:
-    return {n.id: n.display_phone_number for n in phone_numbers_service.list_phone_numbers(db_session(), actor=actor)}
+    """Each number as pages write numbers (the `phone` filter's format)."""
+    return {n.id: phones.for_people(n.display_phone_number)
+            for n in phone_numbers_service.list_phone_numbers(db_session(), actor=actor)}
 
 
 # The wizard -----------------------------------------------------------------------------------------
@@ -123,15 +126,7 @@ def _wizard(actor, error: AppError | None = None):
                   lists=lists, chosen_lists=chosen_lists,
                   reachable=audience.reachable_in(session, actor=actor, list_ids=chosen_lists),
                   sample=sample, preview=_preview(template, variables, sample) if template else None,
-                  hints=PLACEHOLDER_HINTS, timezone=_zone(actor).key)
-
-
-def _zone(actor) -> ZoneInfo:
-    organization = db_session().get(Organization, actor.organization_id)
-    try:
-        return ZoneInfo(organization.timezone or "UTC")
-    except (KeyError, ValueError):
-        return ZoneInfo("UTC")
+                  hints=PLACEHOLDER_HINTS)
 
 
 @console_pages.get("/console/<uuid:org_id>/broadcasts/new")
@@ -164,13 +159,26 @@ def broadcast_create(org_id):
 def _scheduled(actor, local: str) -> str:
     """A datetime-local value (the organization's time zone) as the API's ISO instant."""
     try:
-        moment = datetime.strptime(local, "%Y-%m-%dT%H:%M").replace(tzinfo=_zone(actor))
+        moment = datetime.strptime(local, "%Y-%m-%dT%H:%M").replace(tzinfo=zone_of(db_session(), actor.organization_id))
     except ValueError:
         raise Invalid("Give the day and time to send.", errors={"scheduledAt": ["Give the day and time."]}) from None
     return moment.isoformat()
 
 
 # One campaign ---------------------------------------------------------------------------------------
+
+# After it ends, a campaign's page follows its replies this long (most come the first day); later it
+# is read as drawn. (Every receipt is a `message.updated` with no campaign in it: those are followed
+# only while it sends, when most of them are its own.)
+FOLLOWED_AFTER_END = timedelta(hours=24)
+
+
+def _followed_events(broadcast, now: datetime) -> tuple[str, ...]:
+    """The events that may change the campaign's page now (none: it stops following)."""
+    if broadcast.completed_at is None:  # scheduled, sending or paused: its own receipts are coming
+        return ("broadcast.updated", "message.updated")
+    return ("broadcast.updated",) if broadcast.completed_at >= now - FOLLOWED_AFTER_END else ()
+
 
 def _campaign(actor, broadcast_id: str, error: AppError | None = None):
     session = db_session()
@@ -182,7 +190,8 @@ def _campaign(actor, broadcast_id: str, error: AppError | None = None):
     finished = counts["sent"] + counts["failed"] + counts["skipped"]
     return render("console/broadcast.html", actor, _ACTIVE, error=error, texts=BROADCAST_TEXTS, broadcast=shown,
                   counts=counts, finished=finished, recipients=recipients.items, next_cursor=recipients.next_cursor,
-                  filter=wanted, filters=service.FILTERS, numbers=_number_names(actor), zone=_zone(actor),
+                  filter=wanted, filters=service.FILTERS, numbers=_number_names(actor),
+                  following=_followed_events(shown, clock.now()),
                   guidance=lambda code: explain(code).guidance, done=request.args.get("done"))
 
 
@@ -190,16 +199,6 @@ def _campaign(actor, broadcast_id: str, error: AppError | None = None):
 @signed_in_page
 def broadcast(org_id, broadcast_id):
     return _campaign(org_actor(org_id, "broadcasts:read"), str(broadcast_id))
-
-
-@console_pages.get("/console/<uuid:org_id>/broadcasts/<uuid:broadcast_id>/live")
-@signed_in_page
-def broadcast_live(org_id, broadcast_id):
-    """The campaign's state and counts, for its page to follow while it runs (the API takes no
-    browser cookie)."""
-    actor = org_actor(org_id, "broadcasts:read")
-    shown = service.get_broadcast(db_session(), actor=actor, broadcast_id=str(broadcast_id))
-    return jsonify({"status": shown.status, "counts": shown.counts}), 200, {"Cache-Control": "no-store"}
 
 
 def _act(org_id, broadcast_id, act, done: str):

@@ -8,13 +8,15 @@ from dataclasses import dataclass
 from flask import Blueprint, redirect, session, url_for
 
 from appliance.console.texts import TEXTS
+from appliance.core import regions
 from appliance.core.actor import OrgActor
 from appliance.core.errors import AppError
 from appliance.http.browser import browser_actor
-from appliance.http.pages import Texts, render_failure, render_page
+from appliance.http.pages import Texts, page_language, render_failure, render_page
 from appliance.http.unit_of_work import db_session
 from appliance.memberships import service as memberships_service
 from appliance.organizations import service as organizations_service
+from appliance.organizations.zones import zone_named
 from appliance.users import service as users_service
 from appliance.users.schemas import TIMEZONE_NAMES
 
@@ -102,9 +104,11 @@ def _nav_actor(org_id: str | None) -> OrgActor | None:
 def _context(actor: OrgActor | None, active: str) -> dict:
     organizations = my_organizations()  # once: the switcher, the name and the remembered one
     org_id = actor.organization_id if actor else current_org_id(organizations)
+    organization = next((o for o in organizations if o.id == org_id), None)
     return {"nav": _navigation(actor or _nav_actor(org_id), org_id, active), "org_id": org_id, "actor": actor,
-            "organizations": organizations, "active": active,
-            "organization": next((o for o in organizations if o.id == org_id), None)}
+            "organizations": organizations, "active": active, "organization": organization,
+            # every time on the page is on the organization's clock (the `org_time` filter)
+            "zone": zone_named(organization.timezone) if organization else None}
 
 
 def render(template: str, actor: OrgActor | None, active: str, *, error: AppError | None = None,
@@ -128,3 +132,21 @@ def back(endpoint: str, done: str | None = None, **values):
 def timezones() -> list[str]:
     """Every IANA zone name, for the time zone fields' suggestions."""
     return sorted(TIMEZONE_NAMES)
+
+
+@console_pages.app_template_global("countries")
+def countries() -> tuple[tuple[str, str], ...]:
+    """(code, name) of every country, named in the page's language, for the country lists."""
+    return regions.country_names(page_language())
+
+
+@console_pages.app_template_global("main_zone")
+def main_zone(country: str) -> str | None:
+    """The country's main time zone (what an organization there gets when it names none)."""
+    return regions.main_zone(country)
+
+
+@console_pages.app_template_global("currencies")
+def currencies() -> tuple[tuple[str, str], ...]:
+    """(code, name) of every currency in use, named in the page's language, for the currency lists."""
+    return regions.currency_names(page_language())

@@ -26,12 +26,12 @@ def business_hours() -> dict:
     return schedule
 
 
-def organization_fields(*, with_currency: bool = True) -> dict:
+def organization_fields() -> dict:
     """The business's profile as OrganizationCreateSchema/UpdateSchema name it (the hours apart:
-    `business_hours`); empty optional fields are left out, so the schema's defaults apply."""
-    fields = {"name": text("org_name", 200), "country": optional("country", 10), "timezone": optional("timezone", 64)}
-    if with_currency:
-        fields["currency"] = optional("currency", 10)
+    `business_hours`); empty optional fields are left out, so the schema's defaults apply. Country
+    and currency come from lists (a code each); what is posted is checked whole, never cut to fit."""
+    fields = {"name": text("org_name", 200), "country": optional("country", 100),
+              "currency": optional("currency", 100), "timezone": optional("timezone", 64)}
     return {key: value for key, value in fields.items() if value is not None}
 
 

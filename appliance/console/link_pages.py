@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from flask import request, url_for
+from flask import request
 
 from appliance.chat_links import service as chat_links_service
 from appliance.console import forms
@@ -24,14 +24,10 @@ _ACTIVE = "console_pages.links"
 EMPTY_ROWS = 3
 
 
-def _public_url(page) -> str:
-    return url_for("link_pages_public.page", handle=page.handle, _external=True)
-
-
 def _list_page(actor, error: AppError | None = None):
     pages = service.list_pages(db_session(), actor=actor)
     return render("console/link_pages.html", actor, _ACTIVE, error=error, texts=LINK_TEXTS, pages=pages,
-                  public_url=_public_url, done=request.args.get("done"), values=request.form if error else None)
+                  public_url=service.public_url, done=request.args.get("done"), values=request.form if error else None)
 
 
 @console_pages.get("/console/<uuid:org_id>/link-pages")
@@ -81,7 +77,7 @@ def _editor(actor, page_id: str, error: AppError | None = None):
                             clicks=i.clicks) for i in items]
     rows += [SimpleNamespace(id="", label="", target="", clicks=None) for _ in range(EMPTY_ROWS)]
     return render("console/link_page.html", actor, _ACTIVE, error=error, texts=LINK_TEXTS, page=page, items=items,
-                  rows=rows, links=links, public_url=_public_url(page), done=request.args.get("done"),
+                  rows=rows, links=links, public_url=service.public_url(page), done=request.args.get("done"),
                   status=400 if error else 200)
 
 

@@ -25,6 +25,7 @@ def _page(actor, error: AppError | None = None):
         context["values"] = {"org_name": request.form.get("org_name", "")[:200],
                              "billing_email": request.form.get("billing_email", "")[:300],
                              "country": request.form.get("country", "")[:10],
+                             "currency": request.form.get("currency", "")[:10],
                              "timezone": request.form.get("timezone", "")[:64],
                              "keywords": request.form.get("keywords", "")[:2000], "hours": forms.business_hours()}
     return render(_PAGE, actor, _ACTIVE, error=error, **context)
@@ -43,7 +44,7 @@ def organization_save(org_id):
     keywords = [k.strip() for k in request.form.get("keywords", "")[:2000].replace("\n", ",").split(",") if k.strip()]
     try:
         fields = check_form(OrganizationUpdateSchema(), {
-            **forms.organization_fields(with_currency=False), "billingEmail": forms.text("billing_email", 300),
+            **forms.organization_fields(), "billingEmail": forms.text("billing_email", 300),
             "businessHoursSchedule": forms.business_hours(), "optOutEnabled": bool(request.form.get("opt_out")),
             "optOutKeywords": keywords})
     except AppError as error:

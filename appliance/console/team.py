@@ -63,10 +63,19 @@ def _page(actor, error: AppError | None = None, **extra):
                "invitation_links": _invitation_links(session, invitations) if actor.can("members:write") else {},
                "wabas": wabas_service.list_wabas(session, actor=actor) if actor.can("waba:read") else [],
                "groups": permission_groups(), "me": browser_actor().user_id, "done": request.args.get("done"),
+               "new_invitation": request.args.get("invitation", "")[:40],
                "values": {"email": request.form.get("email", "")[:254], "role_name": request.form.get("role_name", "")[:60],
                           "role_description": request.form.get("role_description", "")[:300],
                           "permissions": forms.checked("permissions")}, **extra}
     return render(_PAGE, actor, _ACTIVE, error=error, **context)
+
+
+def _invited(actor, invitation, done: str):
+    """Back to the team saying what happened to the mail: sent, or (no mail server) only kept, with
+    the new invitation named so the page shows its link to copy beside the note."""
+    if mail_servers.is_set(db_session()):
+        return back(_ACTIVE, done, org_id=actor.organization_id)
+    return back(_ACTIVE, f"{done}_kept", org_id=actor.organization_id, invitation=invitation.id)
 
 
 @console_pages.get("/console/<uuid:org_id>/team")
@@ -82,10 +91,10 @@ def team_invite(org_id):
     try:
         fields = check_form(InvitationCreateSchema(), {"email": forms.text("email", 300),
                                                        "roleId": forms.text("role_id", 60)})
-        invitations_service.check_invite(db_session(), actor=actor, **fields)
+        invitation = invitations_service.check_invite(db_session(), actor=actor, **fields)
     except AppError as error:
         return _page(actor, error, form="invite")
-    return back(_ACTIVE, "invited", org_id=actor.organization_id)
+    return _invited(actor, invitation, "invited")
 
 
 @console_pages.post("/console/<uuid:org_id>/team/invitations/<uuid:invitation_id>/resend")
@@ -97,8 +106,9 @@ def team_resend(org_id, invitation_id):
                     if i.id == str(invitation_id)), None)
     if pending is None:
         return back(_ACTIVE, None, org_id=actor.organization_id)
-    invitations_service.check_invite(db_session(), actor=actor, email=pending.email, role_id=pending.role.id)
-    return back(_ACTIVE, "resent", org_id=actor.organization_id)
+    invitation = invitations_service.check_invite(db_session(), actor=actor, email=pending.email,
+                                                  role_id=pending.role.id)
+    return _invited(actor, invitation, "resent")
 
 
 @console_pages.post("/console/<uuid:org_id>/team/invitations/<uuid:invitation_id>/revoke")

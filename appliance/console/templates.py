@@ -27,6 +27,8 @@ _LIST, _NEW, _ONE, _ACTIVE = ("console/templates.html", "console/template_new.ht
                               "console_pages.templates")
 # The statuses a person filters by; the rest (DELETED, ARCHIVED...) show under "all".
 FILTERS = ("APPROVED", "PENDING", "REJECTED", "PAUSED")
+# The network has yet to decide: a page showing one follows `template.status` live (console/live.py).
+IN_REVIEW = frozenset({"PENDING", "IN_APPEAL"})
 # Language codes people use most here first; the field takes any the network knows.
 LANGUAGES = ("es", "es_MX", "es_AR", "es_ES", "en", "en_US", "en_GB", "pt_BR", "pt_PT", "fr", "it", "de")
 PAGE_SIZE = 100
@@ -133,6 +135,7 @@ def templates(org_id):
                                             cursor=request.args.get("cursor") or None, status=status)
     return render(_LIST, actor, _ACTIVE, texts=CATALOG, templates=page.items, next_cursor=page.next_cursor,
                   chosen_status=status, filters=FILTERS, done=request.args.get("done"),
+                  in_review=any(found.status in IN_REVIEW for found in page.items),
                   synced={key: request.args.get(key, type=int) for key in ("templates", "added", "changed", "removed")})
 
 
@@ -204,4 +207,4 @@ def template(org_id, template_pk):
     actor = org_actor(org_id, "templates:read")
     found = templates_service.access_template(db_session(), actor=actor, template_pk=str(template_pk))
     return render(_ONE, actor, _ACTIVE, texts=CATALOG, message_template=found, preview=preview_of(found.components or []),
-                  done=request.args.get("done"))
+                  done=request.args.get("done"), in_review=found.status in IN_REVIEW)

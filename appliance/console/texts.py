@@ -19,8 +19,10 @@ TEXTS = Texts(
         "You become the owner; you can invite your team afterwards.",
         "you": "You, the owner", "name": "Your name", "email": "Email", "password": "Password",
         "password_hint": "At least 8 characters.", "business": "Your business", "org_name": "Business name",
-        "country": "Country (2 letters)", "country_hint": "For example CO, MX, ES, US.",
-        "currency": "Currency (3 letters)", "currency_hint": "For example COP, MXN, EUR, USD.",
+        "country": "Country", "country_hint": "Its main time zone is used unless you choose another below.",
+        "currency": "Currency", "currency_hint": "What your prices and orders are in.",
+        "country_none": "Choose a country…", "currency_none": "Choose a currency…",
+        "code_unknown": "{code} (not a code in use: choose one)",
         "timezone": "Time zone", "timezone_hint": "Business hours, reports and reminders use it.",
         "hours": "Business hours", "hours_hint": "When people answer. Outside these hours the automation can "
         "say so.", "open": "Open", "from": "From", "to": "To", "setup_button": "Create my business",
@@ -50,7 +52,11 @@ TEXTS = Texts(
         "done": {"profile": "Profile saved.", "password": "Password changed; your other sessions were closed.",
                  "session_closed": "Session closed.", "sessions_closed": "Every other session was closed.",
                  "2fa_off": "Two-step sign-in is off.", "saved": "Saved.", "invited": "Invitation sent.",
-                 "resent": "Invitation sent again with a new link.", "revoked": "Revoked.",
+                 "resent": "Invitation sent again with a new link.",
+                 "invited_kept": "Invitation created. Mail is not set up, so it was not sent: copy its link and "
+                 "give it to them.",
+                 "resent_kept": "A new link was made (the old one no longer works). Mail is not set up, so it was "
+                 "not sent: copy it and give it to them.", "revoked": "Revoked.",
                  "member_role": "Role changed.", "member_scope": "Business accounts changed.",
                  "member_suspend": "Member suspended.", "member_unsuspend": "Member can work again.",
                  "member_remove": "Member removed.", "role_created": "Role created.", "role_deleted": "Role deleted.",
@@ -144,8 +150,10 @@ TEXTS = Texts(
         "Serás el propietario; después puedes invitar a tu equipo.",
         "you": "Tú, el propietario", "name": "Tu nombre", "email": "Correo", "password": "Contraseña",
         "password_hint": "Mínimo 8 caracteres.", "business": "Tu negocio", "org_name": "Nombre del negocio",
-        "country": "País (2 letras)", "country_hint": "Por ejemplo CO, MX, ES, US.",
-        "currency": "Moneda (3 letras)", "currency_hint": "Por ejemplo COP, MXN, EUR, USD.",
+        "country": "País", "country_hint": "Se usa su zona horaria principal si no eliges otra abajo.",
+        "currency": "Moneda", "currency_hint": "En la que están tus precios y pedidos.",
+        "country_none": "Elige un país…", "currency_none": "Elige una moneda…",
+        "code_unknown": "{code} (no es un código en uso: elige uno)",
         "timezone": "Zona horaria", "timezone_hint": "La usan el horario, los informes y los recordatorios.",
         "hours": "Horario de atención", "hours_hint": "Cuándo responden las personas. Fuera de este horario la "
         "automatización puede decirlo.", "open": "Abierto", "from": "Desde", "to": "Hasta",
@@ -179,6 +187,10 @@ TEXTS = Texts(
                  "session_closed": "Sesión cerrada.", "sessions_closed": "Se cerraron todas las demás sesiones.",
                  "2fa_off": "El inicio en dos pasos está desactivado.", "saved": "Guardado.",
                  "invited": "Invitación enviada.", "resent": "Invitación enviada otra vez con un enlace nuevo.",
+                 "invited_kept": "Invitación creada. El correo no está configurado, así que no se envió: copia su "
+                 "enlace y dáselo.",
+                 "resent_kept": "Se creó un enlace nuevo (el anterior ya no sirve). El correo no está configurado, "
+                 "así que no se envió: cópialo y dáselo.",
                  "revoked": "Revocada.", "member_role": "Rol cambiado.", "member_scope": "Cuentas de negocio cambiadas.",
                  "member_suspend": "Miembro suspendido.", "member_unsuspend": "El miembro puede trabajar de nuevo.",
                  "member_remove": "Miembro retirado.", "role_created": "Rol creado.", "role_deleted": "Rol eliminado.",

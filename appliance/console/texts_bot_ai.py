@@ -38,9 +38,16 @@ AI_TEXTS = Texts(
         "agent_title": "Agent", "new_agent_title": "New agent", "back_to_agents": "AI agents",
         "name": "Name", "provider": "Provider", "model": "Model", "model_hint": "Pick one from the list or type the "
         "name your LOCAL server uses.", "provider_not_set": "This provider is not set up yet:",
-        "system_prompt": "Instructions (system prompt)", "system_prompt_hint": "Who the agent is, how it speaks, what "
-        "it must never do. The business's name, hours and, if allowed, its services are added by themselves.",
+        "system_prompt": "Instructions (system prompt)", "system_prompt_hint": "What the model reads before every "
+        "conversation (AI vendors call it the “system prompt”): who the agent is, how it speaks, what it must never "
+        "do. The business's name, hours and, if allowed, its services are added by themselves.",
         "temperature": "Creativity (0–2)", "max_tokens": "Longest answer (tokens)",
+        "tokens_hint": "Tokens are the pieces of text a model reads and writes, and what AI vendors charge by: a "
+        "token is about three quarters of a word (100 tokens ≈ 75 words).",
+        "sandbox_ai": "Sandbox AI (simulated answers)",
+        "sandbox_ai_help": "The sandbox's stand-in for a model: it answers with the sentence of what the agent read "
+        "that best matches the question. It costs nothing and needs no key; set up a real provider to see real "
+        "answers.",
         "capabilities": "What it may do", "numbers": "Numbers it answers", "numbers_hint": "None ticked: all numbers.",
         "knowledge": "What it knows", "documents_hint": "None ticked: the whole knowledge base.",
         "knowledge_tags": "Only documents with these tags (comma separated)", "no_documents": "The knowledge base is "
@@ -101,9 +108,16 @@ AI_TEXTS = Texts(
         "agent_title": "Agente", "new_agent_title": "Nuevo agente", "back_to_agents": "Agentes de IA",
         "name": "Nombre", "provider": "Proveedor", "model": "Modelo", "model_hint": "Elige uno de la lista o escribe "
         "el nombre que usa tu servidor LOCAL.", "provider_not_set": "Este proveedor aún no está configurado:",
-        "system_prompt": "Instrucciones (prompt de sistema)", "system_prompt_hint": "Quién es el agente, cómo habla, "
-        "qué no debe hacer nunca. El nombre del negocio, su horario y, si se permite, sus servicios se añaden solos.",
+        "system_prompt": "Instrucciones (prompt de sistema)", "system_prompt_hint": "Lo que el modelo lee antes de "
+        "cada conversación (los proveedores de IA lo llaman «prompt de sistema»): quién es el agente, cómo habla, qué "
+        "no debe hacer nunca. El nombre del negocio, su horario y, si se permite, sus servicios se añaden solos.",
         "temperature": "Creatividad (0–2)", "max_tokens": "Respuesta más larga (tokens)",
+        "tokens_hint": "Los tokens son los trozos de texto que un modelo lee y escribe, y por los que cobran los "
+        "proveedores de IA: un token es unas tres cuartas partes de una palabra (100 tokens ≈ 75 palabras).",
+        "sandbox_ai": "IA del sandbox (respuestas simuladas)",
+        "sandbox_ai_help": "El sustituto de un modelo en el sandbox: responde con la frase de lo que leyó el agente "
+        "que mejor encaja con la pregunta. No cuesta nada ni necesita clave; configura un proveedor real para ver "
+        "respuestas reales.",
         "capabilities": "Qué puede hacer", "numbers": "Números que atiende", "numbers_hint": "Ninguno marcado: todos.",
         "knowledge": "Qué sabe", "documents_hint": "Ninguno marcado: toda la base de conocimiento.",
         "knowledge_tags": "Solo documentos con estas etiquetas (separadas por comas)", "no_documents": "La base de "

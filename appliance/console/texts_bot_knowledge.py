@@ -30,12 +30,15 @@ KNOWLEDGE_TEXTS = Texts(
         "query": "Question", "min_similarity": "Minimum similarity", "top_k": "Results", "search": "Search",
         "no_results": "Nothing close enough. Lower the minimum similarity, or add a note that answers this.",
         "similarity": "similarity", "by_words": "matched by words", "score": "rank score",
+        "score_hint": "Similarity: how close a passage's meaning is to the question (1 is the same). Rank score: "
+        "the order the passages are given to the agent in, from their similarity and their exact words together; "
+        "only the order matters, the highest first.",
         "insights_title": "Insights", "insights_intro": "What customers and agents searched for, and what the "
         "library could not answer.", "days": "Last {n} days", "queries": "Searches", "answered": "Answered",
         "response_rate": "Response rate", "unanswered": "Unanswered questions",
         "no_unanswered": "Every question found an answer. 🎉", "asked": "asked {n}×", "last_asked": "last",
         "answer_with_note": "Answer with a note", "answer_placeholder": "The answer, as you would tell a customer",
-        "by_document": "Most used documents", "by_agent": "By agent", "hits": "uses", "hit": "use", "no_usage": "No searches yet.",
+        "by_document": "Most used documents", "by_agent": "By agent", "agent_gone": "A deleted agent", "hits": "uses", "hit": "use", "no_usage": "No searches yet.",
         "done": {"uploaded": "File uploaded; it is being read.", "note_added": "Note added.",
                  "page_added": "Web page added; it is being read.", "saved": "Saved.", "rereading": "Reading it again.",
                  "deleted": "Document deleted.", "answered": "Answered: the question left the list."},
@@ -68,13 +71,16 @@ KNOWLEDGE_TEXTS = Texts(
         "query": "Pregunta", "min_similarity": "Similitud mínima", "top_k": "Resultados", "search": "Buscar",
         "no_results": "Nada lo bastante cercano. Baja la similitud mínima o añade una nota que lo responda.",
         "similarity": "similitud", "by_words": "por palabras", "score": "puntuación",
+        "score_hint": "Similitud: cuánto se parece el significado de un fragmento a la pregunta (1 es igual). "
+        "Puntuación: el orden en que los fragmentos llegan al agente, según su similitud y sus palabras exactas a la "
+        "vez; solo importa el orden, la más alta primero.",
         "insights_title": "Estadísticas", "insights_intro": "Qué buscaron los clientes y los agentes, y qué no "
         "pudo responder la biblioteca.", "days": "Últimos {n} días", "queries": "Búsquedas", "answered": "Respondidas",
         "response_rate": "Tasa de respuesta", "unanswered": "Preguntas sin respuesta",
         "no_unanswered": "Todas las preguntas encontraron respuesta. 🎉", "asked": "preguntada {n}×",
         "last_asked": "última", "answer_with_note": "Responder con una nota",
         "answer_placeholder": "La respuesta, como se la darías a un cliente",
-        "by_document": "Documentos más usados", "by_agent": "Por agente", "hits": "usos", "hit": "uso", "no_usage": "Aún no hay búsquedas.",
+        "by_document": "Documentos más usados", "by_agent": "Por agente", "agent_gone": "Un agente eliminado", "hits": "usos", "hit": "uso", "no_usage": "Aún no hay búsquedas.",
         "done": {"uploaded": "Archivo subido; se está leyendo.", "note_added": "Nota añadida.",
                  "page_added": "Página añadida; se está leyendo.", "saved": "Guardado.", "rereading": "Leyéndolo de nuevo.",
                  "deleted": "Documento eliminado.", "answered": "Respondida: la pregunta salió de la lista."},

@@ -1,6 +1,7 @@
 """Webhooks in the console: the list with each one's health; a webhook's page with its settings
 (the same checks as the API), send test, the signing secret shown on request, on/off, delete, and
-the delivery log (filter by state, each delivery's request, response and attempts, send again).
+the delivery log (filter by state, each delivery's request, response and attempts, send again),
+which follows its unfinished deliveries until they are done (console/live.py).
 Every form posts without JavaScript."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from appliance.http.browser import signed_in_page
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.outbound_webhooks import envelopes, service
+from appliance.outbound_webhooks.models import PENDING, RETRYING
 from appliance.outbound_webhooks.schemas import WebhookCreateSchema, WebhookUpdateSchema
 from appliance.phone_numbers import service as phone_numbers_service
 
@@ -75,6 +77,7 @@ def _webhook_page(actor, webhook_id: str, *, error: AppError | None = None, secr
     deliveries = service.with_attempts(session, page.items)  # the page's deliveries already passed the webhook's check
     return render("console/webhook.html", actor, _ACTIVE, error=error, texts=WEBHOOK_TEXTS, webhook=webhook,
                   health=service.health(webhook), deliveries=deliveries, next_cursor=page.next_cursor, state=state,
+                  unfinished=any(d.status in (PENDING, RETRYING) for d in deliveries),  # followed till done
                   secret=secret, no_store=secret is not None, done=request.args.get("done"),
                   values=request.form if error else None, **_choices(actor))
 

@@ -72,4 +72,7 @@ class OptInRecord(SQLModel, table=True):
     channel: str | None = Field(default=None, max_length=50)  # whatsapp, web, sms, in_store...
     payload: dict = Field(default_factory=dict, sa_type=JSON)
     created_by_user_id: str | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
+    # Who made it: `user:<id>`, `key:<id>`, `oauth:<id>` (the caller, as Actor.caller_key says) or
+    # `keyword` (the customer wrote an opt-out keyword).
+    created_by: str = Field(max_length=100)
     created_at: datetime = Field(sa_type=UTCDateTime)

@@ -25,7 +25,7 @@ def do_record(session: Session, *, actor: OrgActor, contact_id: str, type: str, 
               channel: str | None = None, payload: dict | None = None) -> OptInRecord:
     contact = tenancy.access_in_org(session, Contact, contact_id, actor, what="contact", code="contact_not_found")
     return _record(session, contact, type=type, source=source or "api", channel=channel, payload=payload or {},
-                   user_id=actor.user_id)
+                   user_id=actor.user_id, created_by=actor.caller_key)
 
 
 def do_record_keyword(session: Session, *, contact, keyword: str) -> None:
@@ -34,14 +34,15 @@ def do_record_keyword(session: Session, *, contact, keyword: str) -> None:
     if not isinstance(contact, Contact):
         contact = session.get(Contact, contact.id)
     _record(session, contact, type="OUT", source=KEYWORD_SOURCE, channel="whatsapp", payload={"keyword": keyword},
-            user_id=None)
+            user_id=None, created_by=KEYWORD_SOURCE)
 
 
 def _record(session: Session, contact: Contact, *, type: str, source: str, channel: str | None, payload: dict,
-            user_id: str | None) -> OptInRecord:
+            user_id: str | None, created_by: str) -> OptInRecord:
     now = clock.now()
     record = OptInRecord(organization_id=contact.organization_id, contact_id=contact.id, type=type, source=source,
-                         channel=channel, payload=payload, created_by_user_id=user_id, created_at=now)
+                         channel=channel, payload=payload, created_by_user_id=user_id, created_by=created_by,
+                         created_at=now)
     session.add(record)
     was_out = contact.opted_out_at is not None
     if (type == "OUT") != was_out:

@@ -115,6 +115,9 @@ class OptInSchema(ApiSchema):
                                                                      "wrote an opt-out word), api, console, form..."})
     channel = fields.String(allow_none=True)
     payload = fields.Dict()
+    created_by = fields.String(metadata={"description": "Who made it: user:<userId> (a person), key:<apiKeyId>, "
+                                                        "oauth:<authorizationId> (an application for a person) or "
+                                                        "keyword (the customer wrote an opt-out keyword)"})
     created_by_user_id = fields.String(allow_none=True)
     created_at = IsoDateTime()
 

@@ -6,7 +6,7 @@ back to the bot, the AI agent that answers it. Each change is one event: `conver
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta, timezone, tzinfo
 
 from sqlalchemy import delete, update
 from sqlmodel import Session, select
@@ -22,11 +22,12 @@ from appliance.memberships.models import Membership
 from appliance.tags import service as tags_service
 
 
-def _changed(session: Session, conversation: Conversation, *, announce: dict | None = None, **changes) -> Conversation:
-    """Apply the changes that differ; one `conversation.updated` naming them (none if nothing did),
-    with `announce` added to the event's data."""
+def _changed(session: Session, conversation: Conversation, *, announce: dict | None = None, always: bool = False,
+             **changes) -> Conversation:
+    """Apply the changes that differ; one `conversation.updated` naming them (none if nothing did,
+    unless `always`: an action worth hearing of itself), with `announce` added to the event's data."""
     different = {name: value for name, value in changes.items() if getattr(conversation, name) != value}
-    if not different:
+    if not different and not always:
         return conversation
     for name, value in different.items():
         setattr(conversation, name, value)
@@ -41,6 +42,9 @@ def _changed(session: Session, conversation: Conversation, *, announce: dict | N
 def _public(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part.title() for part in rest)
+
+
+_NO_HANDOFF = {"handoff_pending": False, "handoff_reason": None, "handoff_detail": None, "handoff_requested_at": None}
 
 
 def do_set_status(session: Session, *, actor: OrgActor, conversation_id: str, status: str,
@@ -59,8 +63,9 @@ def do_set_status(session: Session, *, actor: OrgActor, conversation_id: str, st
             raise Invalid("A snooze needs snoozedUntil, a time in the future.", code="invalid_snooze",
                           errors={"snoozedUntil": ["Must be in the future."]})
         changes.update(snoozed_until=snoozed_until, closed_at=None)
-    elif status == "closed":
-        changes.update(snoozed_until=None, closed_at=conversation.closed_at if conversation.status == "closed" else now)
+    elif status == "closed":  # a hand-off ends with the conversation: the next period starts with the bot
+        changes.update(snoozed_until=None, closed_at=conversation.closed_at if conversation.status == "closed" else now,
+                       **_NO_HANDOFF)
         if conversation.status != "closed":
             activity.count(session, organization_id=conversation.organization_id, at=now, user_id=actor.user_id, closed=1)
         if category is not None:
@@ -121,10 +126,15 @@ def do_assign(session: Session, *, actor: OrgActor, conversation_id: str, user_i
         return conversation
     conversation.assignee_user_id, conversation.updated_at = user_id, clock.now()
     session.add(conversation)
+    _announce_assignment(session, actor, conversation, previous)
+    return conversation
+
+
+def _announce_assignment(session: Session, actor: OrgActor, conversation: Conversation, previous: str | None) -> None:
     events.emit(session, events.CONVERSATION_ASSIGNMENT_CHANGED, organization_id=conversation.organization_id,
                 conversationId=conversation.id, phoneNumberId=conversation.phone_number_pk,
-                assigneeUserId=user_id, previousAssigneeUserId=previous, changedByUserId=actor.user_id)
-    return conversation
+                assigneeUserId=conversation.assignee_user_id, previousAssigneeUserId=previous,
+                changedByUserId=actor.user_id)
 
 
 def do_add_tag(session: Session, *, actor: OrgActor, conversation_id: str, tag_id: str) -> Conversation:
@@ -192,10 +202,19 @@ def do_request_handoff(session: Session, *, actor: OrgActor, conversation_id: st
 
 
 def do_return_to_bot(session: Session, *, actor: OrgActor, conversation_id: str) -> Conversation:
-    """Automation answers again; the conversation's history (its context) stays as it is."""
+    """Automation answers again, whoever was assigned: the hand-off and the assignee are cleared (the
+    bot stays silent while a person has the conversation), and the bot logs the return
+    (`returnedToBot`). The conversation's history (its context) stays as it is."""
     conversation = access_conversation(session, actor=actor, conversation_id=conversation_id)
-    return _changed(session, conversation, handoff_pending=False, handoff_reason=None, handoff_detail=None,
-                    handoff_requested_at=None)
+    attendance_guard.check_may_attend(session, actor)  # it takes the conversation from whoever had it
+    previous = conversation.assignee_user_id
+    if not conversation.handoff_pending and previous is None:
+        return conversation  # automation has it already
+    if previous is not None:  # announced as every assignment change is, not among the `changes`
+        conversation.assignee_user_id = None
+        _announce_assignment(session, actor, conversation, previous)
+    return _changed(session, conversation, **_NO_HANDOFF, always=True,
+                    announce={"returnedToBot": True, "byUserId": actor.user_id, "previousAssigneeUserId": previous})
 
 
 def do_set_bot_agent(session: Session, *, actor: OrgActor, conversation_id: str, agent_id: str | None) -> Conversation:
@@ -214,8 +233,10 @@ def do_forget_bot_agent(session: Session, *, organization_id: str, agent_id: str
 SNOOZE_CHOICES = ("hour", "tomorrow", "week")
 
 
-def snooze_until(choice: str, now: datetime) -> datetime:
-    """When a snooze picked from the inbox's menu ends: in an hour, tomorrow at 09:00 (UTC), or in a week."""
+def snooze_until(choice: str, now: datetime, zone: tzinfo) -> datetime:
+    """When a snooze picked from the inbox's menu ends: in an hour, tomorrow at 09:00 on the
+    organization's clock (`zone`), or in a week."""
     if choice == "tomorrow":
-        return (now + timedelta(days=1)).replace(hour=9, minute=0, second=0, microsecond=0)
+        tomorrow = now.astimezone(zone).date() + timedelta(days=1)
+        return datetime.combine(tomorrow, time(9), zone).astimezone(timezone.utc)
     return now + (timedelta(weeks=1) if choice == "week" else timedelta(hours=1))

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
+from datetime import timedelta
+
+from appliance.core import clock
 
 
 class WakeableThread(ABC):
@@ -13,6 +16,9 @@ class WakeableThread(ABC):
     wait short. A subclass names its thread and writes `_run`."""
 
     NAME = "background"
+    # How often a sleeping thread looks at the project's clock: a test that moves the clock sees
+    # the thread act at the moment it moved to, within this many seconds.
+    CLOCK_LOOK = 1.0
 
     def __init__(self):
         self._woken = threading.Event()
@@ -32,6 +38,15 @@ class WakeableThread(ABC):
 
     def wake(self) -> None:
         self._woken.set()
+
+    def _sleep(self, seconds: float) -> None:
+        """Sleep `seconds` of the project's clock, or until woken."""
+        until = clock.now() + timedelta(seconds=seconds)
+        while not self._woken.is_set() and not self._stopping.is_set():
+            left = (until - clock.now()).total_seconds()
+            if left <= 0:
+                return
+            self._woken.wait(min(left, self.CLOCK_LOOK))
 
     def stop(self, timeout: float = 15.0) -> None:
         """Finish the pass in hand and end (at most `timeout` seconds of waiting)."""

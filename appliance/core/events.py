@@ -42,6 +42,7 @@ WABA_DISCONNECTED = "waba.disconnected"
 WABA_NEEDS_REAUTH = "waba.needs_reauth"
 PHONE_NUMBER_COEXISTENCE_SYNC_REQUESTED = "phone_number.coexistence_sync_requested"
 TEMPLATE_STATUS = "template.status"
+BROADCAST_UPDATED = "broadcast.updated"  # its status, or a reply counted (the campaign's page follows it)
 CONTACT_CREATED = "contact.created"
 CONTACT_UPDATED = "contact.updated"
 CONTACT_DELETED = "contact.deleted"

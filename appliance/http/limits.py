@@ -13,6 +13,12 @@ from appliance.http.api import view_attr
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
+def _no_route() -> bool:
+    """The address or the method has no route (404, 405): that answer comes whatever the body is,
+    so the body's rules, which belong to a route, are not applied."""
+    return request.routing_exception is not None
+
+
 def _has_body() -> bool:
     return bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
 
@@ -26,7 +32,7 @@ def _needs_json_body() -> bool:
 def init_app(app: Flask, *, max_json_bytes: int) -> None:
     @app.before_request
     def check_body():
-        if request.method not in _BODY_METHODS:
+        if request.method not in _BODY_METHODS or _no_route():
             return
         if not _has_body():
             return
@@ -58,7 +64,7 @@ def init_required_body(app: Flask) -> None:
     body_required), after authentication: who may not call it hears 401/403/404 first."""
     @app.before_request
     def require_body():
-        if request.method not in _BODY_METHODS or _has_body():
+        if request.method not in _BODY_METHODS or _has_body() or _no_route():
             return
         if _needs_json_body():
             raise Invalid("This route needs a JSON body (an object, {} at least where every field is optional).",

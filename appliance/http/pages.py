@@ -9,7 +9,11 @@ Layouts (web/templates/layouts) read `t` (the page's texts), `layout` (their own
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
+
 from flask import render_template, request, session
+from jinja2 import pass_context
 from marshmallow import Schema, ValidationError
 
 from appliance.core.errors import AppError, Invalid
@@ -58,10 +62,10 @@ LAYOUT_TEXTS = Texts(
     "layouts",
     en={"brand": "Appliance", "inbox": "Inbox", "sign_out": "Sign out", "language": "Español",
         "other_language": "es", "sandbox": "Sandbox · simulated WhatsApp network, no real messages",
-        "navigation": "Main"},
+        "navigation": "Main", "times_in": "Times in {zone}"},
     es={"brand": "Appliance", "inbox": "Bandeja", "sign_out": "Cerrar sesión", "language": "English",
         "other_language": "en", "sandbox": "Sandbox · red de WhatsApp simulada, sin mensajes reales",
-        "navigation": "Principal"},
+        "navigation": "Principal", "times_in": "Horas en {zone}"},
 )
 
 
@@ -82,6 +86,29 @@ def render_page(template: str, texts: Texts | CombinedTexts, *, status: int = 20
     """The page `template` in the reader's language, with `t` its texts; (html, status)."""
     lang = page_language()
     return render_template(template, lang=lang, t=texts[lang], layout=LAYOUT_TEXTS[lang], **context), status
+
+
+UTC = ZoneInfo("UTC")
+
+
+@pass_context
+def org_time(context, moment: datetime | float | None, pattern: str = "%Y-%m-%d %H:%M", named: bool = False) -> str:
+    """`{{ moment|org_time }}`: a time as the organization's clock shows it, on every page (the one
+    helper; the inbox's script formats with the same zone, which the page hands it). The zone is
+    the page's `zone`: the console and the inbox put the organization's there. `named` adds the
+    zone's name where people compare times ("14:05 (America/Bogota)"); a page outside an
+    organization shows UTC and always says so. Takes a datetime (naive ones are UTC, as stored)
+    or epoch milliseconds (attendance's instants); None is an empty text."""
+    if moment is None:
+        return ""
+    zone = context.get("zone")
+    named, zone = named or zone is None, zone or UTC
+    if isinstance(moment, (int, float)):
+        moment = datetime.fromtimestamp(moment / 1000, timezone.utc)
+    elif moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    shown = moment.astimezone(zone).strftime(pattern)
+    return f"{shown} ({zone.key})" if named else shown
 
 
 def error_text(texts: Texts | CombinedTexts, error: AppError) -> str:

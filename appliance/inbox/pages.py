@@ -30,6 +30,7 @@ from appliance.messages import service as messages_service
 from appliance.messages import tasks as messages_tasks
 from appliance.messages.sending.service import Outgoing, do_send
 from appliance.organizations import service as organizations_service
+from appliance.organizations.zones import zone_of
 from appliance.push import service as push_service
 from appliance.tags import service as tags_service
 from appliance.quick_replies import service as quick_replies_service
@@ -53,6 +54,8 @@ def _render(template: str, **context) -> str:
     if current is not None and "action" not in context:  # the conversation's buttons post here
         context["action"] = url_for("inbox_pages.act", org_id=context["org_id"],
                                     conversation_id=current.conversation.id, action="ACTION")
+    if context.get("org_id"):  # times on the organization's clock (the `org_time` filter, and the script's)
+        context["zone"] = zone_of(db_session(), context["org_id"])
     html, _ = render_page(template, TEXTS, view=view, clock=clock, **context)
     return html
 
@@ -247,7 +250,8 @@ ACTIONS = {
     "reopen": ("conversations:write", lambda a, c: conversations_service.do_set_status(db_session(), actor=a, conversation_id=c.id,
                                                                        status="open")),
     "snooze": ("conversations:write", lambda a, c: conversations_service.do_set_status(
-        db_session(), actor=a, conversation_id=c.id, status="snoozed", snoozed_until=conversations_service.snooze_until(request.form.get("until", ""), clock.now()))),
+        db_session(), actor=a, conversation_id=c.id, status="snoozed", snoozed_until=conversations_service.snooze_until(request.form.get("until", ""), clock.now(),
+                                                          zone_of(db_session(), a.organization_id)))),
     "tag": ("conversations:write", _tag),
     "untag": ("conversations:write", lambda a, c: conversations_service.do_remove_tag(db_session(), actor=a, conversation_id=c.id,
                                                                       tag_id=_field("tag_id", 40) or "")),

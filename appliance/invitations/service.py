@@ -90,6 +90,7 @@ class InvitationPreview:
     email: str
     role_name: str
     system_role_key: str | None  # a system role's name is said in the reader's language
+    has_account: bool  # whether the invited address already has an account: the page offers that way first
 
 
 def _find(session: Session, token: str) -> Invitation:
@@ -105,7 +106,8 @@ def preview(session: Session, *, token: str) -> InvitationPreview:
     invitation = _find(session, token)
     role = session.get(Role, invitation.role_id)
     return InvitationPreview(session.get(Organization, invitation.organization_id).name, invitation.email,
-                             role.name, role.key if role.system else None)
+                             role.name, role.key if role.system else None,
+                             users_service.get_user_by_email(session, invitation.email) is not None)
 
 
 def check_accept(session: Session, *, actor: Actor, token: str) -> Membership:

@@ -2,7 +2,6 @@
 
 from types import SimpleNamespace
 
-from flask import url_for
 from flask.views import MethodView
 
 from appliance.http.api import Blueprint
@@ -17,8 +16,7 @@ blp = Blueprint("link_pages", __name__, url_prefix="/organizations/<uuid:org_id>
 def _shown(pages):
     """Pages with their items and public address, as the schema shows them."""
     items = service.items_of(db_session(), [page.id for page in pages])
-    return [SimpleNamespace(**page.model_dump(), items=items[page.id],
-                            url=url_for("link_pages_public.page", handle=page.handle, _external=True))
+    return [SimpleNamespace(**page.model_dump(), items=items[page.id], url=service.public_url(page))
             for page in pages]
 
 

@@ -3,7 +3,7 @@
 from flask import Response, request
 from flask.views import MethodView
 
-from appliance.core import runtime
+from appliance.core import events, runtime
 from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
 from appliance.live import feed
@@ -12,12 +12,13 @@ blp = Blueprint("live", __name__, url_prefix="/organizations/<uuid:org_id>/event
                 description="Live updates of the inbox (Server-Sent Events)")
 
 
-def event_stream_response(actor, last_event_id: str | None) -> Response:
-    """The stream as an HTTP answer (the API's route and the inbox page's share it)."""
+def event_stream_response(actor, last_event_id: str | None, names=events.LIVE) -> Response:
+    """The stream of `names` as an HTTP answer (the API's route, the inbox's and the console's
+    pages share it)."""
     settings = runtime.get().settings
     chunks = feed.open_stream(runtime.get().db, actor=actor, last_event_id=feed.parse_last_event_id(last_event_id),
                               heartbeat_seconds=settings.live_heartbeat_seconds,
-                              limit=feed.stream_limit(settings.threads),
+                              limit=feed.stream_limit(settings.threads), names=names,
                               client_gone=request.environ.get("waitress.client_disconnected", lambda: False))
     return Response(chunks, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -1,5 +1,6 @@
-"""Live updates: the outbox's inbox events as a Server-Sent Events stream, one per open browser
-tab or client.
+"""Live updates: the outbox's events as a Server-Sent Events stream, one per open browser tab or
+client: the inbox's (conversations and messages), and those a console page follows (a template's
+review, a campaign's progress and replies).
 
 A stream reads `outbox_events` past its cursor (the last id it sent, or the client's
 `Last-Event-ID` after a reconnect, so nothing is lost in between), keeps what the subject may see,
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from appliance.core import clock, events
 from appliance.core.actor import OrgActor
 from appliance.core.rows import driver_connection
-from appliance.core.errors import Invalid, TooMany, Unavailable
+from appliance.core.errors import Forbidden, Invalid, TooMany, Unavailable
 
 POLL_SECONDS = 5.0  # the longest a stream waits without looking (events of other processes)
 # The shortest time between two reads of one stream: under a stream of commits (a busy number posts
@@ -37,6 +38,15 @@ STREAMS_PER_CALLER = 5
 # How often a waiting stream asks the server whether its client is still there (waitress notices
 # a closed socket at once; the slot is free within this, not at the next heartbeat).
 GONE_CHECK_SECONDS = 0.5
+# The events a stream may carry, each with the permission its subject needs to hear it. The inbox
+# (and the API's stream) hears `events.LIVE`; a console page names what it follows.
+HEARD_WITH = {
+    events.CONVERSATION_CREATED: "conversations:read", events.CONVERSATION_UPDATED: "conversations:read",
+    events.CONVERSATION_ASSIGNMENT_CHANGED: "conversations:read",
+    events.CONVERSATION_HANDOFF_REQUESTED: "conversations:read",
+    events.MESSAGE_CREATED: "messages:read", events.MESSAGE_UPDATED: "messages:read",
+    events.TEMPLATE_STATUS: "templates:read", events.BROADCAST_UPDATED: "broadcasts:read",
+}
 
 
 class _Signal:
@@ -117,6 +127,25 @@ def stream_limit(threads: int) -> int:
     return max(1, threads - THREADS_KEPT_FOR_REQUESTS)
 
 
+def heard(actor: OrgActor, wanted: tuple[str, ...] | list[str]) -> list[str]:
+    """The names of `wanted` this subject may hear: 400 for a name no stream carries, 403 when it
+    may hear none of them."""
+    unknown = [name for name in wanted if name not in HEARD_WITH]
+    if unknown or not wanted:
+        raise Invalid("A stream carries only the live events.", code="unknown_live_events",
+                      errors={"events": [f"Not a live event: {', '.join(unknown)}." if unknown else "Name one."]})
+    names = [name for name in dict.fromkeys(wanted) if actor.can(HEARD_WITH[name])]
+    if not names:
+        raise Forbidden("You may not hear any of these events.", code="permission_missing")
+    return names
+
+
+def position(session) -> int:
+    """The outbox's newest event id: where a stream opened now starts (a page passes the position
+    it was drawn at, so nothing in between is missed)."""
+    return driver_connection(session).execute("SELECT coalesce(max(id), 0) FROM outbox_events").fetchone()[0]
+
+
 def parse_last_event_id(raw: str | None) -> int | None:
     if raw is None or raw == "":
         return None
@@ -135,26 +164,31 @@ class Subject:
     def restricted(self) -> bool:
         return bool(self.actor.phone_number_pks or self.actor.waba_pks)
 
-    def allowed_numbers(self, driver) -> set[str]:
-        sql, params = "SELECT id FROM phone_numbers WHERE organization_id = ?", [self.actor.organization_id]
+    def allowed(self, driver) -> tuple[set[str], set[str]]:
+        """The numbers and the business accounts the subject may see: a member's accounts, or
+        the accounts of a key's numbers (as the templates' routes read them)."""
+        sql, params = "SELECT id, waba_pk FROM phone_numbers WHERE organization_id = ?", [self.actor.organization_id]
         if self.actor.phone_number_pks:
             sql += f" AND id IN ({', '.join('?' * len(self.actor.phone_number_pks))})"
             params += list(self.actor.phone_number_pks)
         if self.actor.waba_pks:
             sql += f" AND waba_pk IN ({', '.join('?' * len(self.actor.waba_pks))})"
             params += list(self.actor.waba_pks)
-        return {row[0] for row in driver.execute(sql, params)}
+        rows = driver.execute(sql, params).fetchall()
+        accounts = {row[1] for row in rows} if self.actor.phone_number_pks else set(self.actor.waba_pks)
+        return {row[0] for row in rows}, accounts
 
 
 def open_stream(database, *, actor: OrgActor, last_event_id: int | None, heartbeat_seconds: float,
-                limit: int, client_gone: Callable[[], bool] = lambda: False) -> Iterator[str]:
+                limit: int, names: tuple[str, ...] | list[str] = events.LIVE,
+                client_gone: Callable[[], bool] = lambda: False) -> Iterator[str]:
     """Take a slot (503 when none is free, 429 past the organization's or the caller's share) and
-    answer the stream's text, chunk by chunk, until the server stops or `client_gone()`."""
-    names = [n for n in events.LIVE if n.startswith("conversation.") or actor.can("messages:read")]
-    with database.unit_of_work(write=False) as session:
-        driver = driver_connection(session)
-        if last_event_id is None:  # a new stream starts from now
-            (last_event_id,) = driver.execute("SELECT coalesce(max(id), 0) FROM outbox_events").fetchone()
+    answer the stream's text, chunk by chunk, until the server stops or `client_gone()`: the
+    events of `names` the subject may hear."""
+    names = heard(actor, names)
+    if last_event_id is None:  # a new stream starts from now
+        with database.unit_of_work(write=False) as session:
+            last_event_id = position(session)
     holder = (actor.organization_id, actor.caller_key)
     slots.take(limit, *holder)
     return _Slot(_stream(database, Subject(actor), names, last_event_id, heartbeat_seconds, client_gone), holder)
@@ -236,8 +270,9 @@ def _read_past(database, subject: Subject, names: list[str], cursor: int) -> tup
 
 
 def _only_visible(driver, subject: Subject, payloads: list) -> list:
-    """Events of the subject's numbers: named by the event (`phoneNumberId`), else by its conversation."""
-    allowed = subject.allowed_numbers(driver)
+    """Events of the subject's numbers: named by the event (`phoneNumberId`), else by its
+    conversation; an account's events (a template's status: `wabaId`) if it may see the account."""
+    numbers, accounts = subject.allowed(driver)
     conversation_ids = list({p[2].get("conversationId") for p in payloads
                              if p[2].get("conversationId") and not p[2].get("phoneNumberId")})
     number_of = {}
@@ -245,7 +280,11 @@ def _only_visible(driver, subject: Subject, payloads: list) -> list:
         part = conversation_ids[start:start + 500]
         number_of.update(driver.execute(
             f"SELECT id, phone_number_pk FROM conversations WHERE id IN ({', '.join('?' * len(part))})", part).fetchall())
-    return [p for p in payloads if (p[2].get("phoneNumberId") or number_of.get(p[2].get("conversationId"))) in allowed]
+
+    def visible(data: dict) -> bool:
+        number = data.get("phoneNumberId") or number_of.get(data.get("conversationId"))
+        return number in numbers if number is not None else data.get("wabaId") in accounts
+    return [p for p in payloads if visible(p[2])]
 
 
 def _iso_text(stored) -> str:

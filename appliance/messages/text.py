@@ -50,8 +50,10 @@ def plain_text(kind: str, payload) -> str | None:
         contacts = inner.get("contacts") if isinstance(inner.get("contacts"), list) else payload.get("contacts", [])
         names = [_text((c.get("name") or {}).get("formatted_name")) for c in contacts or [] if isinstance(c, dict)]
         return ", ".join(n for n in names if n) or None
-    if kind == "template":
-        return _text(inner.get("name"))
+    if kind == "template":  # what the customer read, when it was kept (sending/template_fill.py); else its name
+        shown = inner.get("rendered") if isinstance(inner.get("rendered"), dict) else {}
+        parts = [_text(shown.get(part)) for part in ("header", "body", "footer")]
+        return "\n".join(p for p in parts if p) or _text(inner.get("name"))
     return None
 
 

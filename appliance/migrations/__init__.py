@@ -3,12 +3,16 @@ the tests and the frozen bundle. New revision: `make migration MSG="what changed
 
 from __future__ import annotations
 
+import logging
+
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
 from appliance.paths import MIGRATIONS_DIR
+
+log = logging.getLogger("appliance.migrations")
 
 
 def include_object(obj, name, type_, reflected, compare_to) -> bool:
@@ -25,9 +29,14 @@ def _config(connection=None) -> Config:
 
 
 def upgrade(database) -> None:
-    """Bring the database to the newest revision, in one transaction."""
+    """Bring the database to the newest revision, in one transaction; one line says what changed
+    (alembic's own line per step is shown at DEBUG: bootstrap.CHATTY_LOGGERS)."""
     with database.writer.begin() as connection:
+        before = MigrationContext.configure(connection).get_current_revision()
         command.upgrade(_config(connection), "head")
+        after = MigrationContext.configure(connection).get_current_revision()
+    if after != before:
+        log.info("database upgraded from %s to %s", before or "empty", after)
 
 
 def current_revision(database) -> str | None:

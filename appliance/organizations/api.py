@@ -62,7 +62,7 @@ class OrganizationById(MethodView):
     @blp.arguments(schemas.OrganizationUpdateSchema)
     @blp.response(200, schemas.OrganizationSchema)
     def patch(self, body, org_id):
-        """Update name, billing email, country, time zone, business hours or opt-out settings"""
+        """Update name, billing email, country, currency, time zone, business hours or opt-out settings"""
         return service.check_update_organization(db_session(), actor=current_org_actor(), **body)
 
 

@@ -2,6 +2,7 @@ import re
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from appliance.core import regions
 from appliance.core.schema import ApiSchema, EmailAddress, IsoDateTime, Text, UuidString
 from appliance.organizations.slugs import RESERVED
 from appliance.users.schemas import TimeZoneName
@@ -9,15 +10,25 @@ from appliance.users.schemas import TimeZoneName
 _HHMM = re.compile(r"^(?:[01]\d|2[0-3]):[0-5]\d$")
 
 
-class UpperCode(fields.String):
-    """An ISO code (country, currency): upper-cased, letters only, of a fixed length."""
+class IsoCode(fields.String):
+    """A code from a list that exists (countries, currencies), upper-cased; the document lists them."""
 
-    def __init__(self, length: int, **kwargs):
-        super().__init__(validate=validate.Regexp(rf"^[A-Z]{{{length}}}$", error=f"Use a {length}-letter ISO code."),
-                         **kwargs)
+    def __init__(self, codes: frozenset[str], error: str, **kwargs):
+        super().__init__(validate=validate.OneOf(codes, error=error),
+                         metadata={"enum": sorted(codes), **kwargs.pop("metadata", {})}, **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         return super()._deserialize(value, attr, data, **kwargs).strip().upper()
+
+
+def _country(**kwargs) -> IsoCode:
+    return IsoCode(regions.COUNTRIES, "Unknown country; use an ISO 3166-1 alpha-2 code such as MX.", metadata={
+        "description": "ISO 3166-1 alpha-2 code (MX, CO, ES...)"}, **kwargs)
+
+
+def _currency(**kwargs) -> IsoCode:
+    return IsoCode(regions.CURRENCIES, "Unknown currency; use an ISO 4217 code in use, such as MXN.", metadata={
+        "description": "ISO 4217 code of a currency in use (MXN, COP, EUR...)"}, **kwargs)
 
 
 class IntervalSchema(ApiSchema):
@@ -71,9 +82,9 @@ class OrganizationCreateSchema(ApiSchema):
         "description": "3 to 48 lower-case letters, digits and single dashes; a few words are reserved",
         "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "minLength": 3, "maxLength": 48, "not": {"enum": sorted(RESERVED)}})
     billing_email = EmailAddress(required=True)
-    country = UpperCode(2)
-    currency = UpperCode(3)
-    timezone = TimeZoneName()
+    country = _country()
+    currency = _currency()
+    timezone = TimeZoneName(metadata={"description": "IANA zone; default: the country's main zone (UTC without a country)"})
     plan_slug = fields.String(validate=validate.Regexp(r"^[a-z0-9-]{1,40}$"))
     billing_interval = fields.String(validate=validate.OneOf(("MONTHLY", "YEARLY")))
     billing_parent_id = UuidString()
@@ -82,7 +93,8 @@ class OrganizationCreateSchema(ApiSchema):
 class OrganizationUpdateSchema(ApiSchema):
     name = Text(min_length=1, max_length=100)
     billing_email = EmailAddress()
-    country = UpperCode(2)
+    country = _country()
+    currency = _currency()
     timezone = TimeZoneName()
     business_hours_schedule = fields.Nested(BusinessHoursSchema)
     opt_out_enabled = fields.Boolean()

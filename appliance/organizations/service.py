@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
-from appliance.core import clock, events, runtime
+from appliance.core import clock, events, regions, runtime
 from appliance.core.actor import Actor, OrgActor
 from appliance.core.rows import read_row
 from appliance.core.errors import Conflict, Forbidden, Invalid, NotFound
@@ -79,6 +79,7 @@ def check_create_organization(session: Session, *, actor: Actor, name: str, slug
             raise Forbidden("Only an owner of the parent organization can attach to its billing group.",
                             code="not_parent_owner")
     fields["plan_slug"] = plans.check_plan_slug(fields.get("plan_slug") or runtime.get().settings.default_plan)
+    fields.setdefault("timezone", regions.main_zone(fields.get("country")) or "UTC")  # the country's, unless chosen
     now = clock.now()
     organization = Organization(name=name, slug=slug, billing_email=billing_email,
                                 billing_parent_id=billing_parent_id, created_by=actor.user_id,

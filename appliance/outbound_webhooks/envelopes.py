@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 from datetime import datetime
 from urllib.parse import urlsplit
 
@@ -28,13 +29,21 @@ GENERIC, TEAMCHAT = "GENERIC", "TEAMCHAT"
 FORMATS = (GENERIC, TEAMCHAT)
 _CHAT_HOSTS = ("hooks.slack.com", "chat.googleapis.com")
 _CHAT_HOST_SUFFIXES = (".webhook.office.com", ".logic.azure.com")
+# Mattermost runs on the business's own host: its incoming webhooks are `/hooks/` and a 26-character
+# id of lowercase letters and digits, and nothing after it. Automation tools' addresses may say
+# `/hooks/` too (hooks.zapier.com/hooks/catch/1/abc/) and want the JSON event: their hosted services
+# never count as a chat app, and on a host of the business's own (n8n) only Mattermost's shape does.
+_MATTERMOST_PATH = re.compile(r"/hooks/[a-z0-9]{26}/?\Z")
+_AUTOMATION_DOMAINS = ("zapier.com", "make.com", "n8n.cloud")
 
 
 def detect_format(url: str) -> str:
     """TEAMCHAT for the chat apps' incoming-webhook addresses, GENERIC for everything else."""
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
-    if host in _CHAT_HOSTS or host.endswith(_CHAT_HOST_SUFFIXES) or "/hooks/" in parts.path:
+    if any(host == domain or host.endswith("." + domain) for domain in _AUTOMATION_DOMAINS):
+        return GENERIC
+    if host in _CHAT_HOSTS or host.endswith(_CHAT_HOST_SUFFIXES) or _MATTERMOST_PATH.search(parts.path):
         return TEAMCHAT
     return GENERIC
 

@@ -3,8 +3,9 @@ asked for, writes one delivery per webhook in the listener's transaction (the cu
 them: an event is fanned out exactly once), then wakes the sender.
 
 The body is written here, once: the event's data made whole for a receiver (a conversation event
-carries the conversation's contact, status and assignee; a message event its number, direction
-and type), in the webhook's format.
+carries the conversation's contact, status and assignee; a message event the decided
+`{messageId, wamid, conversationId, phoneNumberId, contactId, direction, type, status, text}`), in
+the webhook's format.
 
 Scope: an event of a number goes to webhooks of all numbers or of that one; template.status to
 webhooks with any number of the template's business account; events of no number (an agent's
@@ -24,10 +25,14 @@ from appliance.core.db import after_commit
 from appliance.core.rows import bind_processor, driver_connection, from_json
 from appliance.core.events import Event
 from appliance.core.ids import new_id
+from appliance.messages.text import plain_text
 from appliance.outbound_webhooks import envelopes, sender, service
 from appliance.outbound_webhooks.models import PENDING, OutboundWebhook, WebhookDelivery
 from appliance.phone_numbers.models import PhoneNumber
 
+# What a message event's `data` always carries (the decisions' list).
+MESSAGE_DATA = ("messageId", "wamid", "conversationId", "phoneNumberId", "contactId", "direction", "type", "status",
+                "text")
 FROM_OUTBOX = tuple(name for name in envelopes.SUBSCRIBABLE  # conversation.unanswered is timed per webhook (unanswered.py)
                     if name in events.CATALOG and name != events.CONVERSATION_UNANSWERED)
 
@@ -163,8 +168,8 @@ class _Details:
             "SELECT id, phone_number_pk, contact_id, status, assignee_user_id FROM conversations "
             f"WHERE id IN ({', '.join('?' * len(conversation_ids))})", tuple(conversation_ids))} if conversation_ids else {}
         self._messages = {row[0]: row for row in connection.execute(
-            "SELECT id, conversation_id, phone_number_pk, contact_id, direction, type, status, error_code FROM messages "
-            f"WHERE id IN ({', '.join('?' * len(message_ids))})", tuple(message_ids))} if message_ids else {}
+            "SELECT id, wamid, conversation_id, phone_number_pk, contact_id, direction, type, status, error_code, payload "
+            f"FROM messages WHERE id IN ({', '.join('?' * len(message_ids))})", tuple(message_ids))} if message_ids else {}
         self._wabas: dict[str, set[str]] = {}
 
     def of(self, event: Event) -> dict:
@@ -173,14 +178,23 @@ class _Details:
             _, number, contact, status, assignee = self._conversations[data["conversationId"]]
             return {"conversationId": data["conversationId"], "phoneNumberId": number, "contactId": contact,
                     "status": status, "assigneeUserId": assignee, **data}
-        if event.name.startswith("message.") and data.get("messageId") in self._messages:
-            _, conversation, number, contact, direction, kind, status, error_code = self._messages[data["messageId"]]
-            return {"messageId": data["messageId"], "conversationId": conversation, "phoneNumberId": number,
-                    "contactId": contact, "direction": direction, "type": kind, "status": status,
-                    **({"errorCode": error_code} if error_code is not None else {}), **data}
+        if event.name.startswith("message."):
+            return self._message(data)
         if event.name == events.TEMPLATE_STATUS:
             data.setdefault("name", data.pop("templateName", None))
         return data
+
+    def _message(self, data: dict) -> dict:
+        """The decided keys (`text`: the message's words or null), each always there, then what
+        the event itself adds (a status change's `errorCode`, `sentBy`, `mediaStatus`...)."""
+        row = self._messages.get(data.get("messageId"))
+        if row is None:  # gone before its event was fanned out: what the event said, the rest null
+            return {**dict.fromkeys(MESSAGE_DATA), **data}
+        _, wamid, conversation, number, contact, direction, kind, status, error_code, payload = row
+        return {"messageId": data["messageId"], "wamid": wamid, "conversationId": conversation, "phoneNumberId": number,
+                "contactId": contact, "direction": direction, "type": kind, "status": status,
+                "text": plain_text(kind, from_json(payload)),
+                **({"errorCode": error_code} if error_code is not None else {}), **data}
 
     def numbers_of_waba(self, waba_id: str | None) -> set[str]:
         if waba_id not in self._wabas:

@@ -32,7 +32,8 @@ class WebhookCreateSchema(ApiSchema):
                          validate=validate.Length(min=1, max=len(envelopes.SUBSCRIBABLE) * 2),
                          metadata={"description": "Event names: " + ", ".join(envelopes.SUBSCRIBABLE)})
     format = fields.String(load_default=None, validate=validate.OneOf(envelopes.FORMATS), metadata={
-        "description": "Found from the URL when absent: TEAMCHAT for Slack, Google Chat, Teams and /hooks/ paths"})
+        "description": "Found from the URL when absent: TEAMCHAT for Slack, Google Chat, Teams workflows and Mattermost's "
+                       "/hooks/<26-character id>; GENERIC for everything else (Zapier, n8n, Make included)"})
     unanswered_threshold_minutes = fields.Integer(load_default=None, validate=_THRESHOLD)
     phone_number_ids = fields.List(UuidString(), load_default=None, validate=validate.Length(max=100))
     agent_statuses = fields.List(fields.String(validate=validate.OneOf(service.AGENT_STATUSES)), load_default=None,

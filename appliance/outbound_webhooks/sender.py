@@ -149,6 +149,12 @@ class Deliverer:
                 held.add(hook)  # its failure is not written yet: nothing of it goes this pass
         now = clock.now()
         chains, next_due = self._due(now, held) if start else ([], None)
+        # The retries these outcomes schedule were not in the table `_due` read (their rows were
+        # in the air): the next pass is due at the earliest of them too, or a retry due in 5 s
+        # would wait for the sender's idle look.
+        retries = [(due - now).total_seconds() for due in (after_attempt(o)[1] for o in outcomes) if due is not None]
+        if retries:
+            next_due = min(retries + ([next_due] if next_due is not None else []))
         if answers or chains:
             stamp = _stored("in_flight_since", now)
             with self._database.unit_of_work(write=True) as session:
@@ -280,23 +286,26 @@ def record_outcomes(session: Session, outcomes: list[Outcome]) -> None:
         for o in outcomes])
     as_text = bind_processor(_TABLE.c.next_attempt_at, session.get_bind().dialect)  # the updates' time columns
     delivered_at = as_text(now)
-    scale = runtime.get().settings.webhook_retry_scale
     updates, gone = [], []
     for o in outcomes:
         delivered = o.delivered
-        if delivered:
-            state, due = DELIVERED, None
-        elif o.status == 410:
-            state, due = FAILED, None
+        state, due = after_attempt(o)
+        if o.status == 410:
             gone.append(o.job.webhook_id)
-        elif o.job.number > len(RETRY_AFTER):
-            state, due = FAILED, None
-        else:
-            state, due = RETRYING, as_text(o.started_at + timedelta(seconds=RETRY_AFTER[o.job.number - 1] * scale))
-        updates.append((state, due, o.status, o.response, o.duration_ms, o.error, delivered_at if delivered else None,
-                        o.job.delivery_id))
+        updates.append((state, as_text(due) if due is not None else None, o.status, o.response, o.duration_ms, o.error,
+                        delivered_at if delivered else None, o.job.delivery_id))
     driver_connection(session).executemany(_UPDATE_OUTCOMES, updates)
     _health(session, outcomes, gone, now)
+
+
+def after_attempt(outcome: Outcome) -> tuple[str, datetime | None]:
+    """The delivery's state after this attempt, and when its next attempt is due (None: no more)."""
+    if outcome.delivered:
+        return DELIVERED, None
+    if outcome.status == 410 or outcome.job.number > len(RETRY_AFTER):
+        return FAILED, None
+    scale = runtime.get().settings.webhook_retry_scale
+    return RETRYING, outcome.started_at + timedelta(seconds=RETRY_AFTER[outcome.job.number - 1] * scale)
 
 
 def _health(session: Session, outcomes: list[Outcome], gone: list[str], now: datetime) -> None:
@@ -396,7 +405,7 @@ class _SenderThread(WakeableThread):
                 except Exception:
                     log.exception("webhook delivery pass failed; trying again")
                     wait = 1.0
-                self._woken.wait(min(wait if wait is not None else self.IDLE_SLEEP, self.IDLE_SLEEP))
+                self._sleep(min(wait if wait is not None else self.IDLE_SLEEP, self.IDLE_SLEEP))
                 self._stopping.wait(PASS_GATHER_SECONDS)  # the outcomes of a burst share one write
         finally:
             deliverer.close()  # attempts in the air finish (15 s at most)

@@ -64,9 +64,9 @@ class Device(MethodView):
 
 @blp.route("/subscriptions")
 class Subscriptions(MethodView):
-    @blp.response(200, schemas.PushMineSchema)
+    @blp.response(200, schemas.PushMineItemSchema(many=True))
     def get(self):
-        """My browsers and devices with push on"""
+        """My browsers and devices with push on, oldest first, in one list"""
         return service.list_mine(db_session(), actor=current_actor())
 
 

@@ -107,14 +107,10 @@ def _record(database, outcomes) -> dict:
                 counts["removed"] += 1
                 continue
             if error is None:
-                row.last_success_at, row.last_error = now, None
-                if model is PushSubscription:
-                    row.failures = 0
+                row.last_success_at, row.last_error, row.failures = now, None, 0
                 counts["sent"] += 1
             else:
-                row.last_error = error
-                if model is PushSubscription:
-                    row.failures += 1
+                row.last_error, row.failures = error, row.failures + 1
                 counts["failed"] += 1
             session.add(row)
     return counts

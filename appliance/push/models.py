@@ -54,6 +54,7 @@ class PushDevice(SQLModel, table=True):
     updated_at: datetime = Field(sa_type=UTCDateTime)
     last_success_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     last_error: str | None = Field(default=None, max_length=300)
+    failures: int = 0  # in a row
 
 
 class PushPreference(SQLModel, table=True):

@@ -62,9 +62,18 @@ class PushDeviceSchema(ApiSchema):
     last_error = fields.String(allow_none=True)
 
 
-class PushMineSchema(ApiSchema):
-    web_push = fields.List(fields.Nested(PushSubscriptionSchema))
-    devices = fields.List(fields.Nested(PushDeviceSchema))
+class PushMineItemSchema(ApiSchema):
+    """One of my browsers or devices."""
+    id = fields.String()
+    kind = fields.String(metadata={"description": "WEB (a browser), IOS or ANDROID (the mobile app)"})
+    endpoint = fields.String(allow_none=True, metadata={"description": "A browser's push endpoint (null for a device)"})
+    token = fields.String(allow_none=True, metadata={"description": "A device's token, shortened (null for a browser)"})
+    user_agent = fields.String(allow_none=True, metadata={"description": "A browser's user agent"})
+    app_version = fields.String(allow_none=True, metadata={"description": "A device's app version"})
+    created_at = IsoDateTime()
+    last_success_at = IsoDateTime(allow_none=True)
+    last_error = fields.String(allow_none=True)
+    failures = fields.Integer(metadata={"description": "Failed pushes in a row"})
 
 
 class PushDiagnoseArgsSchema(ApiSchema):

@@ -148,8 +148,8 @@ def do_register_device(session: Session, *, actor: Actor, token: str, platform: 
     row = session.exec(select(PushDevice).where(PushDevice.token == token)).first()
     if row is None:
         row = PushDevice(user_id=actor.user_id, token=token, platform=platform, created_at=now, updated_at=now)
-    row.user_id, row.platform, row.app_version, row.updated_at, row.last_error = (
-        actor.user_id, platform, app_version, now, None)
+    row.user_id, row.platform, row.app_version, row.updated_at, row.last_error, row.failures = (
+        actor.user_id, platform, app_version, now, None, 0)
     session.add(row)
     session.flush()
     return row
@@ -173,11 +173,28 @@ def do_remove_by_id(session: Session, *, actor: Actor, item_id: str) -> None:
 
 # Reading, preferences, test -------------------------------------------------------------------------
 
-def list_mine(session: Session, *, actor: Actor) -> dict:
-    return {"web_push": list(session.exec(select(PushSubscription).where(PushSubscription.user_id == actor.user_id)
-                                          .order_by(PushSubscription.created_at)).all()),
-            "devices": list(session.exec(select(PushDevice).where(PushDevice.user_id == actor.user_id)
-                                         .order_by(PushDevice.created_at)).all())}
+WEB = "WEB"  # the kind of a browser's subscription; a device's is its platform (IOS, ANDROID)
+
+
+def list_mine(session: Session, *, actor: Actor) -> list[dict]:
+    """My browsers and devices, oldest first, each in the one decided shape: a browser shows its
+    endpoint and user agent, a device its token shortened and its app's version."""
+    browsers = session.exec(select(PushSubscription).where(PushSubscription.user_id == actor.user_id)).all()
+    devices = session.exec(select(PushDevice).where(PushDevice.user_id == actor.user_id)).all()
+    items = [{"id": row.id, "kind": WEB, "endpoint": row.endpoint, "token": None, "user_agent": row.user_agent,
+              "app_version": None, "created_at": row.created_at, "last_success_at": row.last_success_at,
+              "last_error": row.last_error, "failures": row.failures} for row in browsers]
+    items += [{"id": row.id, "kind": row.platform, "endpoint": None, "token": shortened_token(row.token),
+               "user_agent": None, "app_version": row.app_version, "created_at": row.created_at,
+               "last_success_at": row.last_success_at, "last_error": row.last_error, "failures": row.failures}
+              for row in devices]
+    return sorted(items, key=lambda item: item["created_at"])
+
+
+def shortened_token(token: str) -> str:
+    """Enough of a device token to tell two phones apart; the whole token lets anyone holding the
+    app's push credentials reach that phone, so it is not shown."""
+    return token if len(token) <= 12 else f"{token[:6]}…{token[-4:]}"
 
 
 def diagnose(session: Session, *, actor: Actor, endpoint: str) -> dict:
@@ -212,4 +229,5 @@ def do_send_test(session: Session, *, actor: Actor, locale: str = "en") -> dict:
                    else ("Test notification", "This is how customers will get your attention."))
     enqueue_after_commit(session, delivery.push_to_users, [actor.user_id],
                          {"title": title, "body": body, "url": "/inbox", "tag": "test"})
-    return {"subscriptions": len(mine["web_push"]), "devices": len(mine["devices"])}
+    browsers = sum(1 for item in mine if item["kind"] == WEB)
+    return {"subscriptions": browsers, "devices": len(mine) - browsers}

@@ -18,6 +18,7 @@ that assumes a single process.
 from __future__ import annotations
 
 import logging
+from urllib.parse import urlsplit
 
 from appliance.netsim.google_double import CLIENT_ID as GOOGLE_CLIENT_ID, CLIENT_SECRET as GOOGLE_CLIENT_SECRET
 from appliance.netsim.simulator import Simulator
@@ -29,7 +30,7 @@ _simulator: Simulator | None = None
 
 def local_url(settings) -> str:
     """How this process reaches itself (the simulator's Graph API and our webhook)."""
-    return f"http://127.0.0.1:{settings.port}"
+    return settings.served_url
 
 
 def graph_url(settings) -> str:
@@ -63,6 +64,18 @@ def same_origin(url: str, settings) -> str:
     return url[len(base):] if url.startswith(public_url(settings) + "/") else url
 
 
+def ai_double_url(settings) -> str:
+    """The AI double's OpenAI-compatible address, where sandbox organizations' LOCAL provider points."""
+    return graph_url(settings) + "/ai/openai"
+
+
+def is_ai_double(base_url: str | None) -> bool:
+    """Whether a provider's address is the simulator's AI double (what sandbox organizations get as
+    their LOCAL provider): its answers are made up, and pages say so. By the path, so it is still
+    recognised after the server moved to another port."""
+    return bool(base_url) and urlsplit(base_url).path.startswith(f"{MOUNT_PATH}/ai/")
+
+
 def simulator() -> Simulator:
     if _simulator is None:
         raise RuntimeError("the sandbox is not running")
@@ -88,5 +101,6 @@ def start(settings) -> Simulator:
     from appliance.wabas import network
     network.route_simulated_tokens(owns_token, graph_url(settings))
     restored = service.restore(_simulator, webhook_url(settings))
+    service.repoint_ai_doubles(ai_double_url(settings))
     log.info("sandbox: simulated network at %s (%d business accounts restored)", graph_url(settings), restored)
     return _simulator

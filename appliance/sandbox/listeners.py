@@ -17,4 +17,4 @@ def connect_sandbox_account(session: Session, event: Event) -> None:
     service.do_connect_sandbox(session, sandbox.simulator(), organization_id=event.organization_id,
                                webhook_url=sandbox.webhook_url(settings))
     service.do_configure_ai_double(session, organization_id=event.organization_id,
-                                   base_url=sandbox.graph_url(settings) + "/ai/openai")
+                                   base_url=sandbox.ai_double_url(settings))

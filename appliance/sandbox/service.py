@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from sqlmodel import Session, select
 
 from appliance.ai_agents import providers as ai_providers
@@ -42,6 +44,23 @@ def do_configure_ai_double(session: Session, *, organization_id: str, base_url: 
     system = OrgActor(user_id=None, kind="system", organization_id=organization_id, membership_id=None, role_key=None,
                       permissions=frozenset())
     ai_providers.do_put(session, actor=system, provider="LOCAL", base_url=base_url)
+
+
+def repoint_ai_doubles(url: str) -> int:
+    """The sandbox organizations' LOCAL providers that point at the AI double, pointed at it where
+    this server serves it (they keep the address of the server that made them, which may have run on
+    another port). Only organizations with a sandbox account: another's address is its own. Answers
+    how many moved."""
+    path = urlsplit(url).path
+    with runtime.get().db.unit_of_work(write=True) as session:
+        sandboxed = select(BusinessAccount.organization_id).where(BusinessAccount.sandbox.is_(True))
+        rows = session.exec(select(ProviderCredential).where(ProviderCredential.provider == "LOCAL",
+                                                             ProviderCredential.organization_id.in_(sandboxed))).all()
+        moved = [row for row in rows if row.base_url and urlsplit(row.base_url).path == path and row.base_url != url]
+        for row in moved:
+            row.base_url = url
+            session.add(row)
+        return len(moved)
 
 
 def restore(simulator, webhook_url: str) -> int:

@@ -13,6 +13,7 @@ from appliance.core.errors import Conflict
 from appliance.core.queue import enqueue_after_commit
 from appliance.core.schema import camelcase
 from appliance.mail import service as mail_service
+from appliance.organizations.zones import zone_of
 from appliance.push import delivery as push_delivery
 from appliance.shift_reminders.models import CHANNELS, ShiftReminder, ShiftReminderSettings
 from appliance.users.models import User
@@ -85,7 +86,8 @@ def do_send_test(session: Session, *, actor: OrgActor) -> ShiftReminder:
         raise Conflict("No channel is enabled: turn on e-mail, push or the inbox first.", code="no_channel_enabled")
     now = clock.now()
     return send(session, settings=settings, organization_id=actor.organization_id, user=session.get(User, actor.user_id),
-                kind="test", shift_start_ms=int(now.timestamp() * 1000), at=now.strftime("%H:%M"))
+                kind="test", shift_start_ms=int(now.timestamp() * 1000),
+                at=now.astimezone(zone_of(session, actor.organization_id)).strftime("%H:%M"))  # as the real ones say it
 
 
 def unseen(session: Session, organization_id: str, user_id: str) -> ShiftReminder | None:

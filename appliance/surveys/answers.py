@@ -1,5 +1,6 @@
 """The customer answers: a tap on a survey's button or list row (its id names the survey, the
-question and the option), then, when the survey asks for one, the next text is the comment.
+question and the option), or the option typed instead of tapped ("excelente", case, accents and
+punctuation aside), then, when the survey asks for one, the next text is the comment.
 
 An answer is the survey's, never the bot's (`claims`, asked by the bot before it wakes) and does
 not bring the conversation back to the inbox: the customer's message reopened it as any message
@@ -9,11 +10,14 @@ ignored (and still not the bot's)."""
 
 from __future__ import annotations
 
+import re
+
 from sqlalchemy import or_
 from sqlmodel import Session, select
 
 from appliance.conversations import recording
 from appliance.core import clock, events
+from appliance.core.text import fold
 from appliance.core.rows import insert_many
 from appliance.core.events import Event
 from appliance.core.ids import new_id
@@ -32,6 +36,33 @@ def tapped(message) -> tuple[str, int, int] | None:
     inner = message.payload.get("interactive") or {}
     reply = inner.get("button_reply") or inner.get("list_reply") or {}
     return sender.parse_reply_id(str(reply.get("id") or ""))
+
+
+_NOT_WORDS = re.compile(r"[^\w]+")
+
+
+def _words(text: str) -> str:
+    """What is compared of a typed answer: its words, folded ('¡Excelente! 😀' -> 'excelente')."""
+    return " ".join(_NOT_WORDS.sub(" ", fold(text)).split())
+
+
+def typed(delivery: SurveyDelivery, message) -> int | None:
+    """The option of the question `delivery` is asking that the customer's text `message` names
+    (its whole words, written after the question), else None."""
+    if (message.type != "text" or delivery.step >= len(delivery.questions) or delivery.prompt_message_id is None
+            or message.id <= delivery.prompt_message_id):
+        return None
+    words = _words(((message.payload or {}).get("text") or {}).get("body") or "")
+    options = [_words(option) for option in delivery.questions[delivery.step]["options"]]
+    return options.index(words) if words and words in options else None
+
+
+def _asking(session: Session, conversation_id: str) -> SurveyDelivery | None:
+    """The survey waiting for an answer in the conversation (a question or the comment), if any."""
+    return session.exec(select(SurveyDelivery).where(SurveyDelivery.conversation_id == conversation_id,
+                                                     SurveyDelivery.status.in_(OPEN),
+                                                     SurveyDelivery.finished_at.is_(None))
+                       .order_by(SurveyDelivery.closed_at.desc())).first()
 
 
 def claimed(session: Session, conversation_id: str, messages) -> set[str]:
@@ -60,7 +91,14 @@ def _surveyed(session: Session, conversation_id: str) -> bool:
 def _answers_among(session: Session, conversation_id: str, messages) -> set[str]:
     ids = {m.id for m in messages if tapped(m) is not None}
     texts = [m.id for m in messages if m.type == "text"]
-    if texts:
+    if texts:  # typed answers: those the survey took already, and those it has still to hear
+        ids |= set(session.exec(select(SurveyAnswer.message_id)  # through the conversation's surveys (indexed)
+                                .join(SurveyDelivery, SurveyDelivery.id == SurveyAnswer.delivery_id)
+                                .where(SurveyDelivery.conversation_id == conversation_id,
+                                       SurveyAnswer.message_id.in_(texts))).all())
+        asking = _asking(session, conversation_id)
+        if asking is not None:
+            ids |= {m.id for m in messages if typed(asking, m) is not None}
         for delivery in session.exec(select(SurveyDelivery).where(
                 SurveyDelivery.conversation_id == conversation_id,
                 or_(SurveyDelivery.comment_message_id.in_(texts),
@@ -112,7 +150,12 @@ def hear_answers(session: Session, batch: list[Event]) -> None:
             if found is not None:
                 _record_tap(session, message, *found)
         elif message.conversation_id in waiting:
-            _record_comment(session, message)
+            asking = _asking(session, message.conversation_id)
+            option = typed(asking, message) if asking is not None else None
+            if option is not None:
+                _record_tap(session, message, asking.id, asking.step, option)
+            else:
+                _record_comment(session, message)
 
 
 def _record_tap(session: Session, message: Message, delivery_id: str, question: int, option: int) -> None:

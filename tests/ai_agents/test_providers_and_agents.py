@@ -29,7 +29,11 @@ def test_a_key_is_sealed_never_returned_and_checked_against_the_provider(line, c
     assert_problem(api.put(_url(line, "/providers/OPENAI"), {"baseUrl": "https://proxy.example"}, token=token),
                    400, "api_key_required")
     assert_problem(api.put(_url(line, "/providers/LOCAL"), {"apiKey": "x"}, token=token), 400, "base_url_required")
-    assert_problem(api.put(_url(line, "/providers/WATSON"), {"apiKey": "x"}, token=token), 404, "unknown_provider")
+    for unknown in (api.put(_url(line, "/providers/WATSON"), {"apiKey": "x"}, token=token),
+                    api.delete(_url(line, "/providers/WATSON"), token=token),
+                    api.post(_url(line, "/providers/WATSON/check"), token=token)):
+        assert_problem(unknown, 400, "unknown_provider")  # a value outside the six, not a missing page
+        assert "provider" in unknown.json["errors"]
     assert_problem(api.put(_url(line, "/providers/OPENAI"), {"apiKey": "has space"}, token=token), 400, "validation_failed")
     saved = api.put(_url(line, "/providers/ANTHROPIC"), {"apiKey": KEY, "baseUrl": f"{line.netsim_url}/ai/anthropic"},
                     token=token)

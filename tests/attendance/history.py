@@ -6,11 +6,16 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from sqlmodel import update
+
 from appliance.attendance import timeline
-from appliance.attendance.models import AttendanceSession
+from appliance.attendance.models import AttendanceSession, AttendanceSettings
 from appliance.core import clock
 from appliance.core.rows import insert_many
 from appliance.core.ids import new_id
+from appliance.memberships.models import Membership
+
+LONG_AGO = datetime(2020, 1, 1, tzinfo=ZoneInfo("UTC"))
 
 
 def at(day: date, hhmm: str, timezone: str) -> int:
@@ -37,3 +42,24 @@ def add(session, rows: list[dict]) -> None:
 def last_monday(timezone: str) -> date:
     today = datetime.now(ZoneInfo(timezone)).date()
     return today - timedelta(days=today.weekday() + 7)
+
+
+def joined_at(session, organization_id: str, moment: datetime = LONG_AGO, user_id: str | None = None) -> None:
+    """The organization's members (or one of them) joined at `moment`."""
+    chosen = update(Membership).where(Membership.organization_id == organization_id)
+    if user_id is not None:
+        chosen = chosen.where(Membership.user_id == user_id)
+    session.exec(chosen.values(created_at=moment))
+
+
+def turned_on_at(session, organization_id: str, moment: datetime = LONG_AGO) -> None:
+    """Attendance was turned on at `moment`."""
+    session.exec(update(AttendanceSettings).where(AttendanceSettings.organization_id == organization_id)
+                 .values(enabled_at=moment))
+
+
+def counted_since(session, organization_id: str, moment: datetime = LONG_AGO) -> None:
+    """Everyone joined, and attendance was turned on, at `moment`: a past for history to be judged
+    in (no day before both is expected of anyone)."""
+    joined_at(session, organization_id, moment)
+    turned_on_at(session, organization_id, moment)

@@ -88,6 +88,7 @@ def fill(data_dir: str, org_id: str) -> dict:
                                start_date=start.isoformat(), end_date=(start + timedelta(days=9)).isoformat(),
                                created_at=now))
         insert_many(session, Leave.__table__, leaves)
+        history.counted_since(session, org_id)  # the team was there, and attendance on, for the whole history
     count = 0
     for user in users:
         rows = []

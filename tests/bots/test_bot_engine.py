@@ -104,11 +104,12 @@ def test_welcome_disclosure_and_fallback_in_that_order(line, api):
          disclosureMessage="Soy un asistente automático.", fallbackEnabled=True,
          fallbackMessage="No te entendí; escribe 'pan' o 'asesor'.")
     _write(line, "Hola")
-    assert _texts(line) == ["Soy un asistente automático.", "¡Bienvenida a Panadería Sol!",
-                            "No te entendí; escribe 'pan' o 'asesor'."]
+    # The welcome replaces the fallback on a first message nothing else answers.
+    assert _texts(line) == ["Soy un asistente automático.", "¡Bienvenida a Panadería Sol!"]
     _write(line, "¿y mañana?")
-    assert _texts(line)[3:] == ["No te entendí; escribe 'pan' o 'asesor'."]  # welcomed and disclosed once
-    assert _kinds(line) == ["WELCOME_SENT", "FALLBACK_SENT", "FALLBACK_SENT"]
+    assert _texts(line)[2:] == ["No te entendí; escribe 'pan' o 'asesor'."]  # welcomed and disclosed once
+    assert _kinds(line) == ["WELCOME_SENT", "FALLBACK_SKIPPED", "FALLBACK_SENT"]
+    assert line.get("/bot/activity?kind=FALLBACK_SKIPPED")["items"][0]["detail"] == {"reason": "welcomed"}
 
 
 def test_handoff_keywords_hand_off_and_the_bot_then_stays_silent_until_returned(line, api):

@@ -53,6 +53,20 @@ def test_a_link_redirects_to_whatsapp_and_counts_people_not_previews(line, clien
     assert sum(d["clicks"] for d in stats["byDay"]) == 3
 
 
+def test_stats_count_the_new_conversations_that_began_with_the_prefilled_text(line, client):
+    link = _make(line, prefilledMessage="Hola, vi el afiche 🥐")
+    _click(client, link)
+    for wa_id, first, then in (("573001110001", "Hola, vi el afiche 🥐", None),  # came through the link
+                               ("573001110002", "Buenas, ¿abren hoy?", "Hola, vi el afiche 🥐"),  # not its first
+                               ("573001110003", "Hola, vi el afiche 🥐 ", "¿Tienen croissants?")):  # and wrote on
+        line.customer_writes({"type": "text", "text": {"body": first}}, wa_id=wa_id)
+        line.deliver()
+        if then:
+            line.customer_writes({"type": "text", "text": {"body": then}}, wa_id=wa_id)
+            line.deliver()
+    assert line.get(f"/chatapp-links/{link['id']}/stats")["conversations"] == 2
+
+
 def test_archived_and_unknown_slugs_are_the_same_404_and_delete_toggles(line, client):
     link = _make(line)
     archived = line.api.delete(f"{_links(line)}/{link['id']}", token=line.owner["token"]).json["data"]

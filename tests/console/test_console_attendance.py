@@ -41,6 +41,8 @@ def test_an_owner_runs_attendance_from_the_console(client, api, owner):
     assert "Attendance is off" in client.get(f"/console/{org}/attendance").text
     settings = _enable(client, org)
     assert "Saved." in settings.text
+    with runtime.get().db.unit_of_work(write=True) as session:
+        history.counted_since(session, org)  # Luis joined, and attendance was on, before his Monday
 
     board = client.get(f"/console/{org}/attendance")
     assert board.status_code == 200 and 'data-agent="Ana"' in board.text  # factories name everyone Ana

@@ -53,6 +53,31 @@ def test_the_administrator_sets_the_mail_server_after_a_test_mail(client, api, o
     assert "give this link" not in client.get(team).text
 
 
+def test_an_invitation_is_said_to_be_sent_only_when_mail_is_set(client, api, owner, mailbox, smtp):
+    """Issue 43, item 15a: without a mail server the team page said "Invitation sent." above "Mail is
+    not set up"; now it says the invitation was created and gives its link to copy right there.
+    Once mail is set, it is sent, and the page says so."""
+    sign_in(client, email="owner@example.com")
+    team = f"/console/{owner['org']['id']}/team"
+    agent_role = re.search(r'<option value="([0-9a-f-]+)" selected>Agent</option>', client.get(team).text).group(1)
+    invited = _post_from(client, team, f"{team}/invitations", {"email": "beto@example.com", "role_id": agent_role})
+    page = client.get(invited.headers["Location"]).text
+    assert "Invitation sent" not in page
+    note = re.search(r'id="done".*?</div>', page, re.S).group(0)
+    assert "Invitation created. Mail is not set up, so it was not sent" in note
+    assert re.search(r'<code id="invite-new"[^>]*>http://appliance\.test/invitations/accept\?token=[\w-]+</code>', note)
+    assert 'data-copy="#invite-new"' in note
+
+    form = {"host": "127.0.0.1", "port": str(smtp[1]), "security": "none", "username": "", "password": "",
+            "sender": "hola@sol.test"}
+    assert _post_from(client, "/console/mail", "/console/mail", form).status_code == 302
+    invitation = re.search(rf"{team}/invitations/([0-9a-f-]+)/resend", client.get(team).text).group(1)
+    resent = _post_from(client, team, f"{team}/invitations/{invitation}/resend")
+    page = client.get(resent.headers["Location"]).text
+    assert "Invitation sent again with a new link." in page and "Mail is not set up" not in page
+    assert "/invitations/accept?token=" in mailbox.last_to("beto@example.com").get_content()
+
+
 def test_only_the_installation_administrator_may_open_it(client, api, owner):
     api.signup(email="other@example.com", password=PASSWORD, name="Other")
     sign_in(client, email="other@example.com")

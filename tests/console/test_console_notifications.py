@@ -32,7 +32,7 @@ def test_preferences_browsers_and_a_test_from_the_console(client, api, owner, pu
     assert "Test sent to 1 browsers and phones" in client.get(tested.headers["Location"]).text
     assert len(laptop.got()) == 1
 
-    item = _me(api, owner["token"])("GET", "/subscriptions").json["data"]["webPush"][0]["id"]
+    item = _me(api, owner["token"])("GET", "/subscriptions").json["data"][0]["id"]
     removed = client.post(f"/console/account/notifications/{item}/remove", data={"csrf": csrf_of(listed)})
     assert removed.status_code == 302 and "No browser or phone" in client.get("/console/account/notifications").text
     client.post("/inbox/push/subscribe", data={"csrf": csrf_of(inbox), **laptop.subscription})

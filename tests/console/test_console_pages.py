@@ -8,6 +8,7 @@ import pyotp
 from sqlmodel import select
 
 from appliance.core import runtime
+from appliance.organizations.models import Organization
 from appliance.users.models import User
 from tests.browser_forms import PASSWORD, csrf_of, sign_in
 from tests.factories import add_member
@@ -46,6 +47,42 @@ def test_the_first_run_creates_the_owner_and_the_business_once(client):
     assert 'name="hours-mon-open" value="1" checked' in page.text and 'value="17:00"' in page.text
     assert client.get("/setup").status_code == 404
     assert client.get("/").status_code == 200
+
+
+def test_the_first_run_offers_countries_and_currencies_as_lists(client):
+    """Issue 43: countries and currencies are chosen from lists named in the page's language, so
+    "Mexico" is never cut to ME (Montenegro); the time zone left empty is the country's."""
+    english = client.get("/setup", headers={"Accept-Language": "en"}).text
+    assert '<select name="country"' in english and '<select name="currency"' in english
+    assert '<option value="MX">Mexico</option>' in english and '<option value="MXN">MXN · Mexican Peso</option>' in english
+    spanish = client.get("/setup", headers={"Accept-Language": "es"}).text
+    assert '<option value="MX">México</option>' in spanish and '<option value="MXN">MXN · Peso mexicano</option>' in spanish
+    typed = _post(client, "/setup", **{**SETUP, "country": "Mexico", "currency": "pesos"})  # what a script might post
+    assert typed.status_code == 400 and "Unknown country" in typed.text and "Unknown currency" in typed.text
+    done = _post(client, "/setup", **{**SETUP, "country": "MX", "currency": "MXN", "timezone": ""})
+    assert done.status_code == 302, done.text
+    with runtime.get().db.unit_of_work(write=False) as session:
+        organization = session.exec(select(Organization)).one()
+        assert (organization.country, organization.currency, organization.timezone) == (
+            "MX", "MXN", "America/Mexico_City")
+
+
+def test_the_organization_page_corrects_country_and_currency(client, api, owner):
+    org_id, path = owner["org"]["id"], f"/console/{owner['org']['id']}/organization"
+    with runtime.get().db.unit_of_work(write=True) as session:
+        session.get(Organization, org_id).currency = "PES"  # what the cut field stored before
+    sign_in(client, email="owner@example.com")
+    page = client.get(path).text
+    assert '<option value="PES" selected>PES (not a code in use: choose one)</option>' in page
+    assert '<option value="MXN">MXN · Mexican Peso</option>' in page
+    fields = {"org_name": "Acme", "billing_email": "billing@acme.test", "timezone": "America/Mexico_City"}
+    refused = _post_from(client, path, path, **fields, country="MX", currency="PES")
+    assert refused.status_code == 400 and "Unknown currency" in refused.text
+    saved = _post_from(client, path, path, **fields, country="MX", currency="MXN")
+    assert saved.status_code == 302
+    data = api.get(f"/organizations/{org_id}", token=owner["token"]).json["data"]
+    assert (data["country"], data["currency"]) == ("MX", "MXN")
+    assert '<option value="MXN" selected>MXN · Mexican Peso</option>' in client.get(path).text
 
 
 def test_sign_up_forgot_password_and_the_sign_in_page_link_them(client, owner, mailbox):

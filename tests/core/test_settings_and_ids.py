@@ -110,3 +110,17 @@ def test_generated_row_makers_convert_like_the_columns_say(tmp_path):
     assert row.name is None
     with pytest.raises(ValueError, match="columns"):
         _as_row(table, values[:-1])
+
+
+def test_the_base_address_follows_the_address_and_port_served():
+    """Without APPLIANCE_BASE_URL, links start where the server is served: its port (18080, not
+    the default 8080), loopback when it listens on every address, its own address when it names
+    one; a base URL set wins."""
+    assert load_settings({"APPLIANCE_PORT": "18080"}).base_url == "http://127.0.0.1:18080"
+    assert load_settings({"APPLIANCE_PORT": "18080", "APPLIANCE_HOST": "0.0.0.0"}).base_url == "http://127.0.0.1:18080"
+    assert load_settings({"APPLIANCE_HOST": "192.168.1.20"}).base_url == "http://192.168.1.20:8080"
+    assert load_settings({"APPLIANCE_HOST": "::1", "APPLIANCE_PORT": "9000"}).base_url == "http://[::1]:9000"
+    assert load_settings({"APPLIANCE_HOST": "::", "APPLIANCE_PORT": "9000"}).base_url == "http://[::1]:9000"
+    assert load_settings({"APPLIANCE_PORT": "18080"}).replace(port=40123).base_url == "http://127.0.0.1:40123"
+    assert load_settings({"APPLIANCE_PORT": "18080",
+                          "APPLIANCE_BASE_URL": "https://sol.example/"}).base_url == "https://sol.example"

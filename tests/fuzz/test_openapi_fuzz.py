@@ -56,6 +56,8 @@ EXPECTED_REFUSALS = {
                                                "documents and numbers the organization's own",
     "PATCH /organizations/{org_id}/bot/agents/{agent_id}": "the model must be one its provider offers",
     "PUT /organizations/{org_id}/bot/providers/{provider}": "LOCAL needs an address, the others a key the first time",
+    "POST /organizations/{org_id}/bot/providers/{provider}/check": "a provider is set up (its key, LOCAL's address) "
+                                                                   "before its connection is tested",
     "PATCH /organizations/{org_id}/conversations/{conversation_id}/agent": "the agent must be one of the organization's",
     "POST /organizations/{org_id}/bot/servicios": "each price needs its own label (a cross-field rule)",
     "PATCH /organizations/{org_id}/bot/servicios/{service_id}": "each price needs its own label (a cross-field rule)",

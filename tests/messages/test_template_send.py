@@ -92,6 +92,9 @@ def test_unknown_unapproved_and_foreign_templates(outbox):
     line = outbox.line
     unknown = outbox.send(type="template", templateName="no_existe", variables=[])
     assert_problem(unknown, 400, "template_not_found")
+    unknown_id = outbox.send(type="template", templateId="0190a0a0-0000-7000-8000-000000000000", variables=[])
+    assert_problem(unknown_id, 400, "template_not_found")
+    assert "templateId" in unknown_id.json["errors"]
     pending = line.api.post(f"/organizations/{line.org_id}/templates", {
         "businessAccountId": line.waba["id"], "name": "pendiente", "language": "es", "category": "UTILITY",
         "components": [{"type": "BODY", "text": "Hola"}]}, token=line.owner["token"]).json["data"]
@@ -112,3 +115,22 @@ def test_the_networks_own_template_object_is_passed_through(outbox, pedido):
     assert failed["status"] == "failed" and failed["errorCode"] == 132000 and failed["errorGuidance"]["es"]
     assert outbox.send(type="template", payload={"name": "x"}).status_code == 400
     assert CUSTOMER
+
+
+def test_a_native_template_object_is_kept_with_what_the_customer_reads_whatever_its_parameters(outbox, pedido):
+    """The network's own object: what the customer reads is kept beside it (`rendered`), never sent,
+    and odd parameters (numbers, strings, currencies) make no 500."""
+    native = {"name": "pedido_listo", "language": {"code": "es"}, "components": [
+        {"type": "body", "parameters": [{"type": "text", "text": "Ana"},
+                                        {"type": "currency", "currency": {"fallback_value": "$5", "code": "USD",
+                                                                          "amount_1000": 5000}}]}]}
+    created = outbox.send(type="template", payload=native)
+    assert created.status_code == 201, created.json
+    assert created.json["data"]["payload"]["rendered"]["body"] == "Hola Ana, tu pedido $5 está listo"
+    for parameters in ([{"type": "text", "text": 5}], "x", ["x"], [None]):
+        odd = {**native, "components": [{"type": "body", "parameters": parameters}],
+               "rendered": {"body": "a caller's words are not ours to keep"}}
+        answer = outbox.send(type="template", payload=odd)
+        assert answer.status_code in (201, 400), answer.json
+        if answer.status_code == 201:
+            assert "not ours" not in answer.json["data"]["payload"]["rendered"]["body"]

@@ -3,6 +3,8 @@
 import re
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+import pytest
+
 from appliance.core import clock
 from tests.oauth.conftest import REDIRECT, Flow, register
 from tests.problems import assert_problem
@@ -94,6 +96,23 @@ def test_token_endpoint_errors(client, owner, flow):
     _described(client.post("/oauth/token", data={}), "unsupported_grant_type")
     _described(client.post("/oauth/revoke", data={"token": "x", "client_id": "mc_nobody"}), "invalid_client")
     assert flow.exchange(code).status_code == 200  # the failed attempts spent nothing
+
+
+ENDPOINTS = ("/oauth/token", "/oauth/revoke", "/oauth/introspect", "/oauth/userinfo", "/oauth/authorize",
+             "/.well-known/oauth-authorization-server")
+BODIES = {"none": {}, "json": {"json": {"grant_type": "authorization_code"}},
+          "form": {"data": {"grant_type": "authorization_code"}},
+          "broken json": {"data": "{nope", "content_type": "application/json"},
+          "xml": {"data": "<grant/>", "content_type": "text/xml"}}
+
+
+@pytest.mark.parametrize("body", BODIES)
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH"])
+def test_a_method_an_oauth_endpoint_does_not_take_is_405_whatever_the_body(client, method, body):
+    for path in ENDPOINTS:
+        answer = client.open(path, method=method, **BODIES[body])
+        assert answer.status_code == 405, (path, answer.status_code, answer.get_data(as_text=True)[:200])
+        assert "POST" in answer.headers["Allow"] or "GET" in answer.headers["Allow"]
 
 
 def test_code_replay_with_the_right_verifier_revokes_what_it_issued(client, owner, flow):

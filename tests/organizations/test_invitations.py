@@ -135,3 +135,23 @@ def test_a_bad_link_says_so(client):
     """An unknown token shows an explanation with 404."""
     page = client.get("/invitations/accept?token=made-up", headers={"Accept": "text/html", "Accept-Language": "es"})
     assert page.status_code == 404 and "no es válida".encode() in page.data
+
+
+def _open_way(page) -> str:
+    """Which of the join page's two forms is open (its hidden `action`), and that it comes first."""
+    ways = re.findall(r'<details( open)?>.*?name="action" value="(\w+)"', page.get_data(as_text=True), re.S)
+    assert [opened for opened, _ in ways] == [" open", ""], ways
+    return ways[0][1]
+
+
+def test_the_join_page_opens_on_the_way_that_fits_the_invited_address(api, owner, mailbox, client):
+    """Issue 43, item 15b: someone without an account finds "I am new here" open, not "I have an
+    account"; once the address has an account, signing in is the way offered first."""
+    _invite(api, owner)
+    link = f"/invitations/accept?token={_token(mailbox)}"
+    assert _open_way(client.get(link, headers=HTML)) == "signup"
+    api.signup(email="bo@example.com", password="bo's good password")
+    assert _open_way(client.get(link, headers=HTML)) == "signin"
+    wrong = client.post("/invitations/accept", data={"token": _token(mailbox), "action": "signup", "name": "Bo",
+                                                     "password": "another good one"}, headers=HTML)
+    assert wrong.status_code == 409 and _open_way(wrong) == "signup"  # the way just tried stays open

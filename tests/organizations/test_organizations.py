@@ -120,3 +120,49 @@ def test_agents_read_but_cannot_change_settings(api, owner):
     assert denied.json["permission"] == "organizations:write"
     assert api.get(f"/organizations/{org_id}/roles", token=agent).status_code == 403
     assert len(api.get(f"/organizations/{org_id}/memberships", token=agent).json["data"]) == 2
+
+
+def test_country_and_currency_are_codes_that_exist(api, owner):
+    """Issue 43: "Mexico" is not cut to ME (Montenegro), QQ is no country, PES no currency in use; the
+    error names the field. Lower case is taken."""
+    token = owner["token"]
+
+    def create(**fields):
+        return api.post("/organizations", {"name": "Sol", "slug": "sol-mx", "billingEmail": "b@sol.test", **fields},
+                        token=token)
+    for fields, field in (({"country": "QQ"}, "country"), ({"country": "Mexico"}, "country"),
+                          ({"currency": "PES"}, "currency"), ({"currency": "pesos"}, "currency"),
+                          ({"currency": "MXV"}, "currency")):  # a fund code, not money a business takes
+        answer = create(**fields)
+        assert_problem(answer, 400, "validation_failed")
+        assert set(answer.json["errors"]) == {field}, fields
+    created = create(country="mx", currency="mxn")
+    assert created.status_code == 201, created.json
+    assert (created.json["data"]["country"], created.json["data"]["currency"]) == ("MX", "MXN")
+
+
+def test_patch_corrects_country_and_currency(api, owner):
+    org_id, token = owner["org"]["id"], owner["token"]
+    for body, field in (({"country": "QQ"}, "country"), ({"currency": "PES"}, "currency")):
+        answer = api.patch(f"/organizations/{org_id}", body, token=token)
+        assert_problem(answer, 400, "validation_failed")
+        assert set(answer.json["errors"]) == {field}
+    answer = api.patch(f"/organizations/{org_id}", {"country": "MX", "currency": "mxn"}, token=token)
+    assert answer.status_code == 200, answer.json
+    assert (answer.json["data"]["country"], answer.json["data"]["currency"]) == ("MX", "MXN")
+    fixed = api.patch(f"/organizations/{org_id}", {"currency": "COP"}, token=token).json["data"]
+    assert fixed["currency"] == "COP" and api.get(f"/organizations/{org_id}", token=token).json["data"]["currency"] == "COP"
+
+
+def test_the_time_zone_defaults_to_the_countrys_main_zone(api, owner):
+    other = api.signup(email="other@example.com")["tokens"]["accessToken"]
+
+    def create(slug, token=owner["token"], **fields):
+        answer = api.post("/organizations", {"name": "Sol", "slug": slug, "billingEmail": "b@sol.test", **fields},
+                          token=token)
+        assert answer.status_code == 201, answer.json
+        return answer.json["data"]["timezone"]
+    assert create("sol-mx", country="MX") == "America/Mexico_City"
+    assert create("sol-br", country="BR") == "America/Sao_Paulo"  # not Noronha, zone.tab's first for Brazil
+    assert create("sol-es", other, country="ES", timezone="Atlantic/Canary") == "Atlantic/Canary"  # a zone given is kept
+    assert owner["org"]["timezone"] == "UTC"  # no country, no zone

@@ -5,11 +5,13 @@ cut short, and a person's retry. The clock is moved instead of waiting for the s
 import json
 from urllib.parse import urlsplit
 
+import pytest
 from sqlmodel import select
 
 from appliance.core import clock, runtime
 from appliance.outbound_webhooks import sender
 from appliance.outbound_webhooks.models import WebhookDelivery
+from tests.waiting import eventually
 
 
 def _due():
@@ -43,6 +45,34 @@ def test_failures_retry_on_the_schedule_and_nothing_newer_overtakes_an_unavailab
     assert [(a["number"], a["outcome"], a["responseStatus"]) for a in detail["attempts"]] == [
         (1, "failed", 503), (2, "delivered", 200)]
     assert webhooks.get(f"/{created['id']}")["failureCount"] == 0
+
+
+@pytest.fixture
+def sender_thread():
+    """The server's own sender thread over this test's database (requests wake it instead of
+    delivering inline)."""
+    sender.sender_thread.start(runtime.get().db)
+    yield sender.sender_thread
+    sender.sender_thread.stop()
+
+
+@pytest.mark.parametrize("failure", [503, 422], ids=["unavailable", "refused"])
+def test_the_servers_sender_makes_a_retry_when_it_falls_due(webhooks, hook, sender_thread, failure):
+    """The retry 5 s after a failed attempt goes out 5 s later, not when the thread would next look
+    with nothing to do (30 s): the sender wakes at the earliest next attempt, the one it has just
+    written included."""
+    created = webhooks.create(url=hook.url, events=["conversation.updated"])
+    hook.plan = [failure, 200]
+    delivery = _test(webhooks, created["id"])
+
+    def logged():
+        return webhooks.get(f"/{created['id']}/deliveries/{delivery['id']}")
+    eventually(logged, lambda d: d["status"] == "RETRYING")
+    assert len(hook.requests) == 1
+    clock.advance(sender.RETRY_AFTER[0])
+    done = eventually(logged, lambda d: d["status"] == "DELIVERED", seconds=15)  # not the idle look, 25 s on
+    assert [(a["number"], a["outcome"]) for a in done["attempts"]] == [(1, "failed"), (2, "delivered")]
+    assert len(hook.requests) == 2
 
 
 def test_an_event_the_receiver_refuses_does_not_hold_up_the_others(webhooks, hook):

@@ -9,6 +9,7 @@ from standardwebhooks.webhooks import Webhook
 
 from tests import factories
 from tests.broadcasts.conftest import Campaigns
+from tests.messages.conftest import Outbox
 from tests.outbound_webhooks.conftest import Webhooks
 
 
@@ -29,10 +30,28 @@ def test_a_webhook_is_created_listed_without_its_secret_and_revealed_on_request(
     assert secret.startswith("whsec_") and len(secret) > 40
 
 
-@pytest.mark.parametrize("url", ["https://hooks.slack.com/services/T0/B0/x", "https://chat.googleapis.com/v1/spaces/A/messages",
-                                 "https://acme.webhook.office.com/webhookb2/x", "http://mattermost.lan/hooks/abc"])
+MATTERMOST_ID = "xq7kd3zc1pfn8ghw5ubya4rm6e"  # 26 lowercase letters and digits, as Mattermost makes them
+
+
+@pytest.mark.parametrize("url", [
+    "https://hooks.slack.com/services/T0/B0/x", "https://chat.googleapis.com/v1/spaces/A/messages",
+    "https://acme.webhook.office.com/webhookb2/x",
+    "https://prod-12.westus.logic.azure.com/workflows/abc/triggers/manual/paths/invoke?api-version=1",
+    f"https://chat.example.com/hooks/{MATTERMOST_ID}", f"https://example.com/mattermost/hooks/{MATTERMOST_ID}/"])
 def test_chat_apps_are_recognised_by_their_address(webhooks, url):
     assert webhooks.create(url=url, events=["conversation.handoff_requested"])["format"] == "TEAMCHAT"
+
+
+@pytest.mark.parametrize("url", [
+    "https://hooks.zapier.com/hooks/catch/123456/abcdef/",
+    f"https://hooks.zapier.com/hooks/{MATTERMOST_ID}",  # Zapier's host never gets the chat-app body
+    "https://n8n.example.com/webhook/0b7c0e6e-8d1c-4f0b-9c43-2a2f4f6c1e11",
+    "https://n8n.example.com/hooks/order-created", "https://acme.app.n8n.cloud/webhook/orders",
+    "https://hook.eu1.make.com/abcdefghijklmnopqrstuvwxyz123456", "https://example.com/hooks/abc",
+    f"https://example.com/hooks/{MATTERMOST_ID.upper()}", f"https://example.com/hooks/{MATTERMOST_ID}/more",
+    "https://example.com/api/events"])
+def test_automation_tools_and_other_receivers_get_the_json_event(webhooks, url):
+    assert webhooks.create(url=url, events=["conversation.handoff_requested"])["format"] == "GENERIC"
 
 
 @pytest.mark.parametrize("body, field, code", [
@@ -103,6 +122,31 @@ def test_a_customer_message_reaches_the_webhooks_that_asked_and_only_those(line,
     assert webhooks.deliveries(templates["id"]) == []
 
 
+MESSAGE_DATA = {"messageId", "wamid", "conversationId", "phoneNumberId", "contactId", "direction", "type", "status", "text"}
+
+
+def test_message_events_carry_the_decided_data_with_the_words_and_the_networks_id(line, api, hook):
+    webhooks = Webhooks(api, line.owner)
+    webhooks.create(url=hook.url, events=["message.created", "message.updated"])
+    line.customer_writes()
+    line.deliver()
+    reply = Outbox(line).text("Sí, recién salido del horno")
+    line.deliver()  # the network's statuses of the reply
+    envelopes = [json.loads(r["body"]) for r in hook.requests]
+    [inbound] = [e["data"] for e in envelopes if e["type"] == "message.created" and e["data"]["direction"] == "in"]
+    [outbound] = [e["data"] for e in envelopes if e["type"] == "message.created" and e["data"]["direction"] == "out"]
+    updates = [e["data"] for e in envelopes if e["type"] == "message.updated"]
+    for data in (inbound, outbound, *updates):
+        assert MESSAGE_DATA <= set(data), data
+        assert data["phoneNumberId"] == line.number["id"] and data["conversationId"] and data["contactId"]
+    assert inbound["text"] == "Hola, ¿tienen pan?" and inbound["wamid"] and inbound["type"] == "text"
+    assert outbound["messageId"] == reply["id"] and outbound["text"] == "Sí, recién salido del horno"
+    assert [u["status"] for u in updates][:2] == ["sent", "delivered"]
+    sent = Outbox(line).get(reply["id"])
+    assert all(u["messageId"] == reply["id"] and u["wamid"] == sent["wamid"] and u["text"] == outbound["text"]
+               for u in updates)
+
+
 def test_a_webhook_scoped_to_another_number_hears_nothing_of_this_one(line, api, hook, app):
     webhooks = Webhooks(api, line.owner)
     other = factories.another_number(line.org_id)
@@ -125,7 +169,7 @@ def test_a_chat_app_gets_one_sentence_in_the_organizations_language(api, hook):
     token = factories.person(api, email="eva@example.com", locale="es")["tokens"]["accessToken"]
     org = factories.organization(api, token, name="Pan", slug="pan")
     webhooks = Webhooks(api, {"token": token, "org": org})
-    created = webhooks.create(url=hook.url.replace("/in", "/hooks/abc"), events=["conversation.updated"])
+    created = webhooks.create(url=hook.url.replace("/in", f"/hooks/{MATTERMOST_ID}"), events=["conversation.updated"])
     assert created["format"] == "TEAMCHAT"
     webhooks.post(f"/{created['id']}/test")
     body = json.loads(hook.requests[-1]["body"])

@@ -109,7 +109,7 @@ def test_iphones_get_pushes_from_apns_on_one_connection_and_a_removed_app_is_for
                                                "body": "This is how customers will get your attention."}
     assert sent["payload"]["url"] == "/inbox"
 
-    devices = {d["platform"]: d for d in api.client.get("/push/subscriptions", headers=headers).json["data"]["devices"]}
+    devices = {d["kind"]: d for d in api.client.get("/push/subscriptions", headers=headers).json["data"]}
     assert len(devices) == 2  # the removed app's token is forgotten
     assert devices["IOS"]["lastSuccessAt"] and not devices["ANDROID"]["lastSuccessAt"]
 
@@ -123,5 +123,6 @@ def test_a_key_that_cannot_be_read_is_said_on_the_device(api, owner, apple, sett
     headers = {"Authorization": f"Bearer {owner['token']}"}
     api.client.post("/push/device", json={"token": "a1b2c3d4", "platform": "IOS"}, headers=headers)
     api.client.post("/push/test", headers=headers)
-    [device] = api.client.get("/push/subscriptions", headers=headers).json["data"]["devices"]
+    [device] = api.client.get("/push/subscriptions", headers=headers).json["data"]
     assert device["lastError"].startswith("APNs is not usable") and apple.sent == []
+    assert device["failures"] == 1

@@ -85,7 +85,7 @@ def test_devices_get_native_pushes_and_one_that_left_the_app_is_forgotten(api, o
     sent = next(m for m in Google.sent if m["token"] == "pixel-8")
     assert sent["notification"] == {"title": "Test notification", "body": "This is how customers will get your attention."}
     assert sent["data"] == {"url": "/inbox", "tag": "test"} and sent["android"]["priority"] == "high"
-    devices = api.client.get("/push/subscriptions", headers=headers).json["data"]["devices"]
+    devices = api.client.get("/push/subscriptions", headers=headers).json["data"]
     assert len(devices) == 1 and devices[0]["lastSuccessAt"]
     api.client.post("/push/test", headers=headers)
     assert Google.tokens_issued == 1  # the access token is kept until it nears its end

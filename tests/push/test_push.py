@@ -35,8 +35,8 @@ def test_a_test_push_reaches_the_browser_encrypted_and_signed(api, owner, push_s
                       "url": "/inbox", "tag": "test"}
     diagnosis = call("GET", "/diagnose", endpoint=browser.endpoint).json["data"]
     assert diagnosis["found"] is True and diagnosis["lastSuccessAt"] and diagnosis["failures"] == 0
-    mine = call("GET", "/subscriptions").json["data"]
-    assert [s["endpoint"] for s in mine["webPush"]] == [browser.endpoint] and mine["devices"] == []
+    [mine] = call("GET", "/subscriptions").json["data"]
+    assert mine["kind"] == "WEB" and mine["endpoint"] == browser.endpoint and mine["lastSuccessAt"]
 
 
 def test_a_subscription_the_push_service_says_is_gone_is_removed(api, owner, push_service):
@@ -90,9 +90,9 @@ def test_devices_are_kept_and_dropped_and_someone_elses_subscription_is_not_mine
     device = call("POST", "/device", {"token": "fcm-token-1", "platform": "ANDROID", "appVersion": "1.2.0"})
     assert device.status_code == 200 and device.json["data"]["platform"] == "ANDROID"
     assert call("POST", "/device", {"token": "t", "platform": "WINDOWS"}).status_code == 400
-    assert len(call("GET", "/subscriptions").json["data"]["devices"]) == 1
+    assert len(call("GET", "/subscriptions").json["data"]) == 1
     assert call("DELETE", "/device", {"token": "fcm-token-1"}).status_code == 204
-    assert call("GET", "/subscriptions").json["data"]["devices"] == []
+    assert call("GET", "/subscriptions").json["data"] == []
 
     browser = Browser(push_service[0], "shared")
     call("POST", "/subscribe", browser.subscription)
@@ -100,6 +100,26 @@ def test_devices_are_kept_and_dropped_and_someone_elses_subscription_is_not_mine
     assert _me(api, other)("GET", "/diagnose", endpoint=browser.endpoint).json["data"]["found"] is False
     assert _me(api, other)("DELETE", "/subscribe", {"endpoint": browser.endpoint}).status_code == 204
     assert call("GET", "/diagnose", endpoint=browser.endpoint).json["data"]["found"] is True  # still mine
+
+
+def test_my_browsers_and_devices_are_one_list_in_the_decided_shape(api, owner, push_service):
+    call = _me(api, owner["token"])
+    browser = Browser(push_service[0], "ana-laptop")
+    call("POST", "/subscribe", browser.subscription)
+    iphone_token = "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2"
+    call("POST", "/device", {"token": iphone_token, "platform": "IOS", "appVersion": "2.1.0"})
+    call("POST", "/device", {"token": "pixel-registration-token-0123456789", "platform": "ANDROID"})
+    listed = call("GET", "/subscriptions").json["data"]
+    keys = {"id", "kind", "endpoint", "token", "userAgent", "appVersion", "createdAt", "lastSuccessAt", "lastError",
+            "failures"}
+    assert all(set(item) == keys for item in listed), listed
+    web, iphone, android = listed  # oldest first
+    assert (web["kind"], web["endpoint"], web["token"], web["failures"]) == ("WEB", browser.endpoint, None, 0)
+    assert (iphone["kind"], iphone["appVersion"], iphone["endpoint"], iphone["failures"]) == ("IOS", "2.1.0", None, 0)
+    assert android["kind"] == "ANDROID" and android["appVersion"] is None
+    # A native token is shown shortened: enough to tell two phones apart, not the token itself.
+    assert iphone["token"].startswith(iphone_token[:6]) and iphone["token"].endswith(iphone_token[-4:])
+    assert len(iphone["token"]) < 16 and iphone_token not in str(listed)
 
 
 def test_an_api_key_cannot_use_push(line, api):

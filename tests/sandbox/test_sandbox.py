@@ -99,3 +99,26 @@ def test_the_control_api_answers_only_on_this_machine_and_webhooks_stay_on_it(se
     anywhere = create_app(settings.replace(sandbox=True, sandbox_control_from_anywhere=True), queue_immediate=True)
     assert anywhere.test_client().get("/netsim/_control/sent", environ_base={"REMOTE_ADDR": "192.168.1.50"}).status_code == 200
     runtime.get().db.dispose()
+
+
+def test_the_sandbox_ai_follows_the_server_to_another_port(settings):
+    """A sandbox organization's LOCAL provider points at the AI double where the server that made it
+    ran; started again on another port, it points at the double where this one runs (before, every AI
+    answer failed after the move)."""
+    first = settings.replace(sandbox=True, port=18080, base_url="")
+    client = create_app(first, queue_immediate=True).test_client()
+    token = client.post("/auth/signup", json={"email": "o@example.com", "password": "correct horse battery",
+                                              "name": "O"}).json["data"]["tokens"]["accessToken"]
+    auth = {"Authorization": f"Bearer {token}"}
+    org = client.post("/organizations", json={"name": "Sol", "slug": "sol", "billingEmail": "b@sol.test"},
+                      headers=auth).json["data"]
+    local = next(p for p in client.get(f"/organizations/{org['id']}/bot/providers", headers=auth).json["data"]
+                 if p["provider"] == "LOCAL")
+    assert local["baseUrl"] == "http://127.0.0.1:18080/netsim/ai/openai"
+    runtime.get().db.dispose()
+
+    moved = create_app(settings.replace(sandbox=True, port=18081, base_url=""), queue_immediate=True).test_client()
+    local = next(p for p in moved.get(f"/organizations/{org['id']}/bot/providers", headers=auth).json["data"]
+                 if p["provider"] == "LOCAL")
+    assert local["baseUrl"] == "http://127.0.0.1:18081/netsim/ai/openai"
+    runtime.get().db.dispose()

@@ -2,7 +2,12 @@
 // - data-copy="#id": copy that element's text (secrets shown once, the webhook URL).
 // - data-confirm="question" on a form: ask before a destructive action.
 // - data-autosubmit on a select: submit its form on change (the button stays for no-JS).
-// - data-detect-timezone: fill an empty time zone field with the browser's own.
+// - data-zone-from-country: a time zone field left empty follows the country chosen in its form (each
+//   option's data-zone: the country's main zone) until the person types a zone of their own.
+// All in a scope of its own: an upload's answer page is written into this same window
+// (document.write, below), which runs this script again there; names declared at the top level
+// would then be declared twice, an error that stops the whole script.
+(() => {
 document.addEventListener("click", async (event) => {
   const button = event.target.closest("[data-copy]");
   if (!button) return;
@@ -28,8 +33,17 @@ document.addEventListener("change", (event) => {
 });
 document.addEventListener("DOMContentLoaded", () => {
   document.documentElement.classList.add("js");
-  for (const field of document.querySelectorAll("[data-detect-timezone]")) {
-    if (!field.value) field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  for (const field of document.querySelectorAll("[data-zone-from-country]")) {
+    const country = field.form && field.form.querySelector("select[name=country]");
+    if (!country) continue;
+    let filled = field.value === "" ? "" : null;  // null: a zone of the person's own, left alone
+    const follow = () => {
+      if (filled === null || field.value !== filled) { filled = null; return; }
+      const option = country.selectedOptions[0];
+      filled = field.value = (option && option.dataset.zone) || "";
+    };
+    country.addEventListener("change", follow);
+    follow();
   }
 });
 
@@ -149,3 +163,4 @@ for (const zone of document.querySelectorAll("[data-dropzone]")) {
   });
   input.addEventListener("change", show);
 }
+})();

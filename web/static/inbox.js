@@ -96,16 +96,21 @@
   });
   document.addEventListener("htmx:afterSwap", () => scrollThread(true));
 
-  // Times arrive in UTC; people read them in their own zone: today's as 14:05, older ones with the date.
-  const hourFormat = new Intl.DateTimeFormat(document.documentElement.lang, {hour: "2-digit", minute: "2-digit"});
-  const dateFormat = new Intl.DateTimeFormat(document.documentElement.lang, {day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"});
+  // Times arrive in UTC; everyone reads them on the organization's clock (its zone, which the page
+  // hands over; the server's `org_time` filter shows the same), whatever the browser's own zone:
+  // today's as 14:05, older ones with the date, the whole moment and the zone's name on hover.
+  const lang = document.documentElement.lang, timeZone = body.dataset.zone || "UTC";
+  const hourFormat = new Intl.DateTimeFormat(lang, {timeZone, hour: "2-digit", minute: "2-digit"});
+  const dateFormat = new Intl.DateTimeFormat(lang, {timeZone, day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"});
+  const dayFormat = new Intl.DateTimeFormat("en-CA", {timeZone, year: "numeric", month: "2-digit", day: "2-digit"});
+  const fullFormat = new Intl.DateTimeFormat(lang, {timeZone, dateStyle: "full", timeStyle: "short"});
   function localTimes(root) {
-    const today = new Date().toDateString();
+    const today = dayFormat.format(new Date());
     (root || document).querySelectorAll("time[datetime]").forEach((el) => {
       const when = new Date(el.getAttribute("datetime"));
       if (isNaN(when)) return;
-      el.textContent = (when.toDateString() === today ? hourFormat : dateFormat).format(when);
-      el.title = when.toLocaleString(document.documentElement.lang);
+      el.textContent = (dayFormat.format(when) === today ? hourFormat : dateFormat).format(when);
+      el.title = `${fullFormat.format(when)} (${timeZone})`;
     });
   }
   document.addEventListener("htmx:afterSettle", (e) => localTimes(e.detail.elt && e.detail.elt.parentNode || document));

@@ -16,7 +16,7 @@ import threading
 
 from appliance.graph_api.client import TRANSPORT_ERROR, GraphError
 from appliance.graph_api.errors import explain
-from appliance.messages.sending import local_media
+from appliance.messages.sending import local_media, template_fill
 from appliance.messages.sending.pacing import Pacer
 from appliance.messages.sending.queue import MAX_ATTEMPTS, MAYBE_DELIVERED, Answer, Job, Line
 from appliance.wabas.network import graph_client
@@ -27,8 +27,10 @@ RETRY_SECONDS = (2, 10, 30, 120, 600)  # before attempts 2..6
 
 
 def network_body(job: Job, payload=None) -> dict:
+    if payload is None:
+        payload = template_fill.network_template(job.payload) if job.kind == "template" else job.payload
     body = {"recipient_type": "individual", "to": job.to, "type": job.kind,
-            job.kind: job.payload if payload is None else payload, "biz_opaque_callback_data": job.message_id}
+            job.kind: payload, "biz_opaque_callback_data": job.message_id}
     if job.reply_to_wamid and job.kind != "reaction":
         body["context"] = {"message_id": job.reply_to_wamid}
     return body

@@ -159,7 +159,7 @@ def _payload(session: Session, actor: OrgActor, number, outgoing: Outgoing) -> A
         return template_fill.fill(template, outgoing.variables)
     if outgoing.payload is None:
         raise compose.problem("payload", "A template send needs templateId, templateName or the template object as payload.")
-    return template_fill.check_native(outgoing.payload)
+    return template_fill.check_native(session, number.waba_pk, outgoing.payload)
 
 
 def _check_window(found, to: str) -> None:

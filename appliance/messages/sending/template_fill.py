@@ -5,6 +5,11 @@ later, as a failed message, are a 400 naming what is missing instead.
 
 `variables` is an array (positional body values) or an object:
 `{body: [..] | {name: value}, header: {type: text|image|video|document, text | link | id}, buttons: [{index, value}]}`.
+
+A filled template also keeps what the customer reads (`rendered`: the header, body and footer with
+the values in place, the buttons' titles), so the thread shows it, the AI step reads it as the
+business's last words and a search finds it; the sender leaves it out of what goes to the network
+(`network_template`).
 """
 
 from __future__ import annotations
@@ -14,9 +19,10 @@ from typing import Any
 from sqlmodel import Session, select
 
 from appliance.core.actor import OrgActor
+from appliance.core.errors import NotFound
 from appliance.messages.sending.compose import https_url, problem, string
 from appliance.templates import service as templates_service
-from appliance.templates.components import expected_variables
+from appliance.templates.components import PLACEHOLDER, expected_variables
 from appliance.templates.models import Template
 
 VALUE_MAX = 1024  # a body parameter; the network's own limit for the whole body is 1024 too
@@ -28,7 +34,11 @@ def resolve(session: Session, *, actor: OrgActor, waba_pk: str, template_id: str
     """The approved template a send refers to, of the sending number's business account. By name
     without a language: the first approved one of that name (the oldest)."""
     if template_id:
-        template = templates_service.access_template(session, actor=actor, template_pk=template_id)
+        try:
+            template = templates_service.access_template(session, actor=actor, template_pk=template_id)
+        except NotFound:  # a field of the body, not the address: 400 naming it
+            raise problem("templateId", "No template with this id in this organization; list them with GET "
+                          "/templates.", code="template_not_found") from None
         if template.waba_pk != waba_pk:
             raise problem("templateId", "This template belongs to another business account than the number's.",
                           code="template_not_found")
@@ -84,7 +94,57 @@ def _filled(template: Template, expected: dict, variables: Any) -> dict:
     result: dict = {"name": template.name, "language": {"code": template.language}}
     if components:
         result["components"] = components
+    result[RENDERED] = rendered(template, components)
     return result
+
+
+RENDERED = "rendered"  # what the customer reads; ours, never sent (messages/text.py reads it by this name)
+
+
+def _shown(parameter: dict) -> str:
+    """What a body or header parameter reads as: its text, or a currency's or a date's fallback
+    value (a native payload may carry anything: never more than a string comes out)."""
+    kind = parameter.get("type")
+    value = parameter.get("text") if kind == "text" else (parameter.get(kind) or {}).get("fallback_value") \
+        if kind in ("currency", "date_time") and isinstance(parameter.get(kind), dict) else None
+    return value if isinstance(value, str) else ""
+
+
+def network_template(payload: dict) -> dict:
+    """The template object as the network takes it (without what we keep for ourselves)."""
+    return {key: value for key, value in payload.items() if key != RENDERED} if RENDERED in payload else payload
+
+
+def rendered(template: Template, components: list[dict]) -> dict:
+    """`{header, body, footer, buttons}` as the customer sees them: the template's texts with the
+    filled components' values in place (`media`: the kind of a media header, e.g. "image")."""
+    values = {"header": [], "body": {}}
+    for component in components:
+        parameters = component.get("parameters")
+        parameters = [p for p in parameters if isinstance(p, dict)] if isinstance(parameters, list) else []
+        if component.get("type") == "header":
+            values["header"] = [_shown(p) for p in parameters if p.get("type") == "text"]
+        elif component.get("type") == "body":
+            names = expected_variables(template.components)["body"]
+            values["body"] = {str(p.get("parameter_name") or (names[i] if i < len(names) else i + 1)): _shown(p)
+                              for i, p in enumerate(parameters)}
+    shown: dict = {"header": None, "body": "", "footer": None, "buttons": []}
+    for component in template.components or []:
+        kind = str(component.get("type", "")).upper()
+        if kind == "HEADER":
+            header_format = str(component.get("format", "TEXT")).upper()
+            if header_format == "TEXT":
+                given = iter(values["header"])
+                shown["header"] = PLACEHOLDER.sub(lambda m: next(given, m.group(0)), component.get("text") or "")
+            else:
+                shown["media"] = header_format.lower()
+        elif kind == "BODY":
+            shown["body"] = PLACEHOLDER.sub(lambda m: values["body"].get(m.group(1), m.group(0)), component.get("text") or "")
+        elif kind == "FOOTER":
+            shown["footer"] = component.get("text") or None
+        elif kind == "BUTTONS":
+            shown["buttons"] = [b["text"] for b in component.get("buttons") or [] if b.get("text")]
+    return shown
 
 
 def _count(names: list[str]) -> str:
@@ -177,9 +237,10 @@ def _buttons(expected: list[tuple[int, str]], given: Any) -> list[dict]:
     return components
 
 
-def check_native(payload: Any) -> dict:
+def check_native(session: Session, waba_pk: str, payload: Any) -> dict:
     """A template object given as `payload` (the network's own shape): its outline only; the
-    network checks it against the template."""
+    network checks it against the template. When the business account's synced templates know it,
+    what the customer reads is kept beside it, as for a filled one."""
     if not isinstance(payload, dict):
         raise problem("payload", "The network's template object {name, language: {code}, components?}.")
     string(payload.get("name"), "payload.name", max_length=512)
@@ -188,4 +249,10 @@ def check_native(payload: Any) -> dict:
         raise problem("payload.language", "An object {code}.")
     if "components" in payload and not isinstance(payload["components"], list):
         raise problem("payload.components", "An array of components.")
+    payload = network_template(payload)  # a caller's `rendered` is not ours to trust
+    template = session.exec(select(Template).where(Template.waba_pk == waba_pk, Template.name == payload["name"],
+                                                   Template.language == language["code"])).first()
+    if template is not None:
+        components = [c for c in payload.get("components") or [] if isinstance(c, dict)]
+        payload = {**payload, RENDERED: rendered(template, components)}
     return payload
