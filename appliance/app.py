@@ -13,6 +13,7 @@ from appliance.blueprints import BLUEPRINTS, PAGES
 from appliance.netsim.app import create_netsim_app
 from appliance.oauth.server import server as oauth_server
 from appliance.http import browser, cors, docs, errors, headers, idempotency, limits, pages, unit_of_work
+from appliance.http.api import SpoolingRequest
 from appliance.paths import WEB_DIR
 from appliance.settings import Settings, load_settings
 
@@ -27,6 +28,7 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),
                 static_folder=str(WEB_DIR / "static"))
     app.config["APPLIANCE_SETTINGS"] = settings
+    app.request_class = SpoolingRequest  # uploads go to disk as they arrive (core/files.py)
     app.json.sort_keys = False
     # Short links are answered before Flask (chat_links/lane.py), inside ProxyFix (the client's address).
     app.wsgi_app = chat_links_lane.install(app.wsgi_app, settings)
@@ -52,10 +54,11 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     app.jinja_env.globals["sandbox"] = settings.sandbox
     app.jinja_env.filters["phone"] = phones.for_people  # {{ contact.wa_id|phone }}: "+57 300 1234567"
     app.jinja_env.filters["org_time"] = pages.org_time  # {{ message.created_at|org_time }}: the organization's clock
-    # The simulated network beside the app, at /netsim: the whole network in sandbox mode, else
-    # only for organizations that try the sandbox (its control API closed).
-    netsim = create_netsim_app(sandbox.start(settings), control=settings.sandbox,
-                               control_from_anywhere=settings.sandbox_control_from_anywhere)
+    # The simulated network beside the app, at /netsim: the whole network and the other services'
+    # doubles in sandbox mode, else only the Graph API of organizations that try the sandbox.
+    netsim = create_netsim_app(sandbox.start(settings), sandbox=settings.sandbox,
+                               control_from_anywhere=settings.sandbox_control_from_anywhere,
+                               google_redirect_origin=settings.base_url)
     if settings.proxy_count:  # the client's address, not the proxy's, decides "this machine"
         netsim.wsgi_app = ProxyFix(netsim.wsgi_app, x_for=settings.proxy_count, x_proto=settings.proxy_count)
     netsim.config["MOUNT_PATH"] = sandbox.MOUNT_PATH

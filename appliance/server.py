@@ -10,12 +10,16 @@ waitress's channel callbacks, waitress logs the exception and keeps serving.)
 from __future__ import annotations
 
 import errno
+import functools
 import gc
 import logging
+import select
 import signal
 import threading
+import time
 
-from waitress.server import create_server
+from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer, create_server
 
 from appliance.app import create_app
 from appliance.chat_links import clicks as link_clicks
@@ -34,11 +38,74 @@ from appliance.settings import Settings
 log = logging.getLogger("appliance.server")
 DRAIN_SECONDS = 10  # how long requests in progress may take to finish after a stop signal
 
+# Slow or idle clients must not hold the server's connections: 110 sockets trickling their headers
+# once stopped all service, unauthenticated (waitress took 100 connections and kept each while
+# bytes kept coming, up to 120 s idle). A connection costs a socket, not a thread (waitress reads
+# requests on its I/O loop and hands whole ones to the threads), so there is room for many, and
+# each must earn its place: its request's headers within HEADER_SECONDS of their first byte, and
+# a connection with nothing asked closes after IDLE_SECONDS (a live stream is never idle: its
+# request runs). An attacker then needs a thousand sockets renewed every 10 seconds.
+CONNECTION_LIMIT = 1000 if hasattr(select, "poll") else 500  # select() on Windows watches at most 512
+HEADER_SECONDS = 10
+IDLE_SECONDS = 30
+SWEEP_SECONDS = 1  # how often waitress looks for connections to close (its cleanup_interval)
+
 
 def _building(environ, start_response):
     """The app's stand-in while it is built (see serve)."""
     start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
     return [b"starting"]
+
+
+class _TimedChannel(HTTPChannel):
+    """A connection that notes when the request it is reading began."""
+
+    request_began = 0.0
+
+    def received(self, data):
+        if self.request is None and data:
+            self.request_began = time.time()
+        return super().received(data)
+
+
+def _sweep(listener: BaseWSGIServer, now: float) -> None:
+    """waitress's own sweep (idle connections), then connections whose request's headers are still
+    coming HEADER_SECONDS after they began (a slow body of a finished head is not cut: uploads)."""
+    BaseWSGIServer.maintenance(listener, now)
+    cutoff = now - HEADER_SECONDS
+    for channel in list(listener.active_channels.values()):
+        request = channel.request
+        if request is not None and not request.headers_finished and not channel.requests \
+                and getattr(channel, "request_began", now) < cutoff:
+            channel.will_close = True
+
+
+def _close_slow_headers(server) -> None:
+    """Every listening socket of the server makes `_TimedChannel`s and sweeps with `_sweep`."""
+    listeners = [server] if isinstance(server, BaseWSGIServer) else \
+        [d for d in server.map.values() if isinstance(d, BaseWSGIServer)]
+    for listener in listeners:
+        listener.channel_class = _TimedChannel
+        listener.maintenance = functools.partial(_sweep, listener)
+
+
+def _room_for_connections(wanted: int) -> int:
+    """The connections this process can hold: the open-file limit raised (within what the system
+    allows) to the connections plus room for the database, the queue, files and outgoing calls."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit on sockets
+        return wanted
+    spare = 512
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted + spare:
+        target = wanted + spare if hard == resource.RLIM_INFINITY else min(wanted + spare, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return wanted if soft == resource.RLIM_INFINITY else max(100, min(wanted, soft - spare))
 
 
 def serve(settings: Settings) -> None:
@@ -52,9 +119,12 @@ def serve(settings: Settings) -> None:
     # answered before server.run below, so the stand-in app never sees a request.
     try:
         server = create_server(_building, host=settings.host, port=settings.port, threads=settings.threads,
-                               ident="appliance", channel_timeout=120,
+                               ident="appliance", channel_timeout=IDLE_SECONDS, cleanup_interval=SWEEP_SECONDS,
+                               connection_limit=_room_for_connections(CONNECTION_LIMIT),
+                               asyncore_use_poll=True,  # select() stops at descriptor 1024; poll where there is one
                                # reads ahead on a connection, so a stream learns at once that its client left
                                channel_request_lookahead=1)
+        _close_slow_headers(server)
     except OSError as exc:
         lock.release()
         if exc.errno == errno.EADDRINUSE:
@@ -64,6 +134,8 @@ def serve(settings: Settings) -> None:
     settings = settings.replace(port=server.effective_port)
     server.application = create_app(settings, migrate=True)
     consumer = queue.make_consumer(settings.queue_workers)
+    slow_consumer = queue.make_slow_consumer(settings.slow_lane_workers,
+                                             per_organization=settings.slow_lane_per_organization)
     stop = threading.Event()
     received = []
 
@@ -78,6 +150,7 @@ def serve(settings: Settings) -> None:
     # periodic sweep could claim and send in the gap, and recovery then fail a message it sent.)
     sender.start(runtime.get().db)
     consumer.start()
+    slow_consumer.start()
     # Nothing processes knowledge documents before the consumer runs: any left PROCESSING were cut short.
     knowledge_processing.resume_interrupted(runtime.get().db, older_than=None)
     ai_workers.start(runtime.get().db, settings.ai_workers)
@@ -114,9 +187,11 @@ def serve(settings: Settings) -> None:
         ai_workers.stop()  # answers in progress finish (a provider's timeout at most); the rest resume at start
         sender.stop()
         consumer.stop(graceful=True)
+        slow_consumer.stop(graceful=True)  # a document being read finishes (its 5 minutes at most) or resumes at start
         events.dispatcher.stop()
         checkpointer.stop()
-        queue.huey.storage.close()
+        for lane in queue.LANES:
+            lane.storage.close()
         runtime.get().db.dispose()
         lock.release()
         log.info("stopped")

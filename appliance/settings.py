@@ -47,6 +47,29 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def parse_origins(text: str) -> frozenset:
+    """`scheme://host[:port]` entries separated by commas (or new lines: the console's list), as
+    (scheme, host, port or None for any port): the private servers the appliance may reach for
+    tenants. Raises ValueError naming the first entry that is not one."""
+    from urllib.parse import urlsplit
+
+    origins = set()
+    for entry in text.replace("\n", ",").split(","):
+        entry = entry.strip().rstrip("/")
+        if not entry:
+            continue
+        try:
+            parts = urlsplit(entry)
+            port = parts.port
+        except ValueError:
+            raise ValueError(f"not scheme://host[:port]: {entry!r}") from None
+        if (parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query
+                or parts.fragment or parts.username is not None or "#" in entry or "?" in entry):
+            raise ValueError(f"not http(s)://host[:port]: {entry!r}")
+        origins.add((parts.scheme, parts.hostname.rstrip(".").lower(), port))
+    return frozenset(origins)
+
+
 def _above_zero(text: str) -> float:
     value = float(text)
     if not value > 0:
@@ -80,6 +103,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_GRAPH_API_VERSION", "v23.0", "Graph API version used in every call."),
     Setting("APPLIANCE_GRAPH_TIMEOUT_SECONDS", "15", "Seconds to wait for the Graph API before a call counts as failed (and retryable).", float),
     Setting("APPLIANCE_KNOWLEDGE_ALLOW_PRIVATE_URLS", "false", "Let the knowledge base read web pages on private, loopback and link-local addresses (an intranet wiki); by default only public pages.", _bool),
+    Setting("APPLIANCE_ALLOWED_PRIVATE_URLS", "", "Private servers the appliance may reach for organizations (AI providers, webhooks, knowledge pages, push endpoints), comma separated scheme://host[:port] (no port: any port of that host), e.g. http://127.0.0.1:11434 for an Ollama on this machine, http://192.168.1.50. Every other loopback, private, link-local or reserved address is refused. Empty: the list the installation's administrator keeps in the console; set, it wins over that list.", parse_origins),
     Setting("APPLIANCE_SHORT_LINK_BASE", "", "Public address chat links are published under (https://sol.co/l); empty: {APPLIANCE_BASE_URL}/l. The appliance answers its path."),
     Setting("APPLIANCE_GOOGLE_CLIENT_ID", "", "OAuth client id (a Google Cloud project's web client) with which organizations connect Google Calendar; empty: connecting is offered only in sandbox mode (against the built-in Google double)."),
     Setting("APPLIANCE_GOOGLE_CLIENT_SECRET", "", "That OAuth client's secret."),
@@ -96,7 +120,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_APNS_URL", "https://api.push.apple.com", "Base URL of APNs (https://api.sandbox.push.apple.com for development builds of the app)."),
     Setting("APPLIANCE_WEBHOOK_RETRY_SCALE", "1", "Multiplies the outbound webhooks' retry delays (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h): 0.01 replays a day of retries in 17 minutes, for benchmarks and trials. Leave 1 in use.", _above_zero),
     Setting("APPLIANCE_AI_WORKERS", "64", "Threads that wait on AI providers for the bot's answers (each holds one answer in progress and mostly sleeps; none holds the database). Answers beyond this many at once wait their turn.", int),
-    Setting("APPLIANCE_QUEUE_WORKERS", "2", "Background task threads running inside the server process.", int),
+    Setting("APPLIANCE_QUEUE_WORKERS", "2", "Background task threads running inside the server process, for short work (inbound media, mail, notifications).", int),
+    Setting("APPLIANCE_SLOW_LANE_WORKERS", "2", "Background task threads for slow work (reading documents and web pages into the knowledge base), apart from the short work's, so that it never waits behind them.", int),
+    Setting("APPLIANCE_SLOW_LANE_PER_ORGANIZATION", "1", "Slow tasks of one organization that may run at once; the others wait their turn while other organizations' run.", int),
     Setting("APPLIANCE_LOG_LEVEL", "INFO", "Log level: DEBUG, INFO, WARNING or ERROR. DEBUG also shows each migration step and every queue task run."),
 )
 

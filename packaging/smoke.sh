@@ -7,6 +7,8 @@ set -euo pipefail
 binary=${1:?usage: smoke.sh path/to/appliance}
 data=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+# The webhook receiver below listens on this machine: the installation allows that one private server.
+hook_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 log="$data/serve.log"
 # The bundle holds the shipped data files and nothing a running appliance wrote into ./data.
 bundled_data=$(dirname "$binary")/_internal/data
@@ -14,7 +16,7 @@ shipped=$(cd "$(dirname "$0")/.." && git ls-files data | xargs -n1 basename | so
 found=$(ls -A "$bundled_data" | sort)
 [ "$shipped" = "$found" ] || { echo "bundle data differs from the tracked data files:"; diff <(echo "$shipped") <(echo "$found"); exit 1; }
 "$binary" --data-dir "$data" doctor
-"$binary" --data-dir "$data" serve --port "$port" >"$log" 2>&1 &
+APPLIANCE_ALLOWED_PRIVATE_URLS="http://127.0.0.1:$hook_port" "$binary" --data-dir "$data" serve --port "$port" >"$log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; rm -rf "$data"' EXIT
 for _ in $(seq 1 100); do
@@ -54,7 +56,6 @@ feed=$(curl -fsS -XPOST "http://127.0.0.1:$port/organizations/$org/agenda/feed-t
 curl -fsS "http://127.0.0.1:$port/${feed#*://*/}" | grep -q 'SUMMARY:Prueba de cita' \
   || { cat "$log"; echo "the agenda's ICS feed failed in the bundle"; exit 1; }
 # A signed webhook test reaches a local receiver: libcurl (pycurl's wheel) and certifi's store travel in the bundle.
-hook_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 python3 -c '
 import http.server, sys
 class H(http.server.BaseHTTPRequestHandler):

@@ -18,6 +18,7 @@ from appliance import bootstrap
 from appliance.app import create_app
 from appliance.core import clock, crypto
 from appliance.settings import load_settings
+from tests.fixtures.doubles import allowed_doubles
 
 # Fixtures every folder may use, without importing them: people, the simulated network, a business on it.
 pytest_plugins = ["tests.fixtures.people", "tests.fixtures.network", "tests.fixtures.line", "tests.fixtures.hook",
@@ -93,7 +94,7 @@ def settings(request, tmp_path, template_data_dir, smtp):
                              base_url="http://appliance.test")
     if "netsim_url" in request.fixturenames:  # the test plays the network: the app's Graph API is it
         settings = settings.replace(graph_api_url=request.getfixturevalue("netsim_url"), graph_timeout_seconds=2.0)
-    return settings
+    return settings.replace(allowed_private_urls=allowed_doubles(request))
 
 
 @pytest.fixture
@@ -121,9 +122,10 @@ def _real_clock():
     clock.reset()
 
 
-# Settings every test sets to its own (its data directory, its SMTP server, its simulator), which
+# Settings every test sets to its own (its data directory, its SMTP server, its simulator, the
+# doubles it may reach), which
 # the app reads through the runtime, never while it is being built.
-_PER_TEST = {"data_dir", "smtp_url", "graph_api_url", "graph_timeout_seconds", "base_url"}
+_PER_TEST = {"data_dir", "smtp_url", "graph_api_url", "graph_timeout_seconds", "base_url", "allowed_private_urls"}
 _apps: dict[tuple, object] = {}
 
 

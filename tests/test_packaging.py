@@ -36,3 +36,64 @@ def test_a_bundle_ships_the_tracked_data_files_and_no_runtime_file(tmp_path):
                                                                     "permissions.json", "plans.json"]
     ignored = (ROOT / ".gitignore").read_text()
     assert all(f"!/data/{pattern}" in ignored for pattern in SHIPPED_DATA_PATTERNS), "git and the bundle must agree"
+
+
+def _declared() -> dict:
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return {canonicalize_name(Requirement(line).name): Requirement(line) for line in project["project"]["dependencies"]}
+
+
+def test_pip_install_dot_gets_what_the_lock_pins_and_every_package_the_code_imports():
+    """Issue 44, item 18: `pip install .` built an app that failed on import (phonenumberslite was
+    in requirements.lock, which `make run` installs, but not in pyproject's dependencies). The
+    dependencies are the lock's direct ones: pinned alike, and with what they require (read from
+    the installed packages' metadata) they make the lock, no more and no less (setuptools aside:
+    the build needs it); and every third-party module imported anywhere under appliance/ (lazy
+    imports too) comes from a declared dependency, not from one that happens to bring it."""
+    import ast
+    import sys
+    import tomllib
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    declared, lock = _declared(), {canonicalize_name(name): version for name, version in _pins("requirements.lock").items()}
+    assert {name: str(req.specifier) for name, req in declared.items()} == {name: f"=={lock.get(name)}" for name in declared}
+    reached, waiting = set(), list(declared)
+    while waiting:
+        name = waiting.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        for line in metadata.distribution(name).requires or ():
+            requirement = Requirement(line)
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                waiting.append(canonicalize_name(requirement.name))
+    build = {canonicalize_name(Requirement(line).name)
+             for line in tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]}
+    assert set(lock) - reached - build == set(), "pinned in the lock, but nothing declared needs it"
+    assert reached - set(lock) == set(), "needed by what is declared, but not pinned in the lock"
+
+    imported: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "appliance").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules = [node.module]
+            else:
+                continue
+            for module in modules:
+                top = module.split(".")[0]
+                if top not in sys.stdlib_module_names and top not in ("appliance", "__future__"):
+                    imported.setdefault(top, set()).add(str(path.relative_to(ROOT)))
+    providers = metadata.packages_distributions()
+    undeclared = {top: sorted(where) for top, where in imported.items()
+                  if not {canonicalize_name(dist) for dist in providers.get(top, ())} & set(declared)}
+    assert undeclared == {}, "imported, but no dependency of pyproject.toml provides it"

@@ -176,3 +176,57 @@ def test_started_on_any_free_port_it_says_where_last_and_its_links_use_that_port
     assert any(f"simulated network at {address}/netsim" in line for line in lines)  # the sandbox calls itself there
     assert any("database upgraded from empty to" in line for line in lines)
     assert not [line for line in lines if "Running upgrade" in line or " huey" in line], lines
+
+
+def test_slow_clients_cannot_hold_the_servers_connections(tmp_path):
+    """Issue 44, finding 6: 110 sockets trickling their headers, without any credentials, stopped all
+    service (waitress took 100 connections and waited 120 s for each). With them open and trickling,
+    a normal request is answered within a second, and a request whose headers are still coming after
+    10 s is cut off (server.py: HEADER_SECONDS)."""
+    port = _free_port()
+    log_path = tmp_path / "server.log"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", str(tmp_path / "data"), "serve",
+                                 "--port", str(port)], stdout=log, stderr=subprocess.STDOUT, text=True)
+    slow: list[socket.socket] = []
+    stop, trickling = threading.Event(), threading.Event()
+
+    def trickle():  # one more header line on every socket, every half second: never idle, never done
+        line = 0
+        while not stop.wait(0.5):
+            line += 1
+            for sock in slow:
+                try:
+                    sock.sendall(f"X-Slow-{line}: a\r\n".encode())
+                except OSError:
+                    pass
+            trickling.set()
+    try:
+        assert _wait_ready(port, proc, timeout=60)
+        for _ in range(110):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            sock.sendall(b"GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            slow.append(sock)
+        threading.Thread(target=trickle, daemon=True).start()
+        assert trickling.wait(10)  # every slow socket has sent more than its first line
+        for _ in range(3):
+            began = time.monotonic()
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/live", timeout=5) as answer:
+                assert answer.status == 200
+            assert time.monotonic() - began < 1.0
+        first = slow[0]
+        first.settimeout(20)
+
+        def cut_off():
+            try:
+                return first.recv(1024) == b""
+            except ConnectionResetError:
+                return True
+        began = time.monotonic()
+        assert cut_off() and time.monotonic() - began < 15  # closed by the server, not answered
+    finally:
+        stop.set()
+        for sock in slow:
+            sock.close()
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, frozenset[str]]] = [
     ("entry", frozenset({"__main__", "cli", "server", "app", "bootstrap", "blueprints", "tasks",
                          "model_registry"})),
     ("edge", frozenset({"callers", "channels", "channels.whatsapp", "console", "inbox", "live", "sandbox", "pages"})),
-    ("domain", frozenset({"health", "users", "auth", "mail", "permissions", "organizations", "roles",
+    ("domain", frozenset({"health", "users", "installation", "auth", "mail", "permissions", "organizations", "roles",
                           "memberships", "invitations", "api_keys", "oauth", "wabas", "phone_numbers",
                           "templates", "business_profiles", "contacts", "contact_lists", "tags", "conversations", "messages",
                           "whatsapp_flows", "bots", "team_tasks", "quick_replies", "services_catalog", "knowledge", "ai_agents",
@@ -39,9 +39,10 @@ LAYERS: list[tuple[str, frozenset[str]]] = [
     ("http", frozenset({"http"})),
     ("core", frozenset({"core"})),
     ("protocol", frozenset({"graph_api", "ai_providers", "google_calendar"})),
-    # How HTTP handles are made for the hot paths (libcurl); imports nothing of the appliance, like
-    # the protocol clients above it, which may use it.
-    ("transport", frozenset({"libcurl"})),
+    # How HTTP handles are made for the hot paths (libcurl) and the rule on the addresses reached for
+    # tenants (address_rule); import nothing of the appliance, like the protocol clients above
+    # them, which may use them.
+    ("transport", frozenset({"libcurl", "address_rule"})),
     ("base", frozenset({"settings", "paths", "__init__"})),
 ]
 PROTOCOL_LAYER = "protocol"

@@ -5,6 +5,8 @@ from flask import Response
 from flask.views import MethodView
 
 from appliance.agenda import appointments, feed, provider, schemas, slots
+from appliance.agenda.managing import MANAGE
+from appliance.agenda.pages import begin_connect
 from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
@@ -67,10 +69,11 @@ class Slots(MethodView):
 
 @blp.route("/feed-token")
 class FeedToken(MethodView):
-    @blp.requires("calendar:write")
+    @blp.requires(MANAGE)
     @blp.response(201, schemas.FeedTokenSchema)
     def post(self, org_id):
-        """A new address for the ICS feed (the previous one stops working)"""
+        """A new address for the ICS feed (the previous one stops working, and this one once its maker
+        may no longer make it; 400 person_required for an API key)"""
         return feed.do_new_token(db_session(), actor=current_org_actor())
 
 
@@ -85,23 +88,24 @@ class CalendarStatus(MethodView):
 
 @blp.route("/calendar-provider/connect")
 class CalendarConnect(MethodView):
-    @blp.requires("calendar:write")
+    @blp.requires(MANAGE)
     @blp.response(200, schemas.CalendarConnectSchema)
     def get(self, org_id):
-        """Google's consent URL (409 calendar_not_configured without an OAuth client)"""
-        return {"url": provider.connect_url(actor=current_org_actor())}
+        """Google's consent URL, for the browser that asks (a cookie holds its state's secret; 409
+        calendar_not_configured without an OAuth client, 400 person_required for an API key)"""
+        return {"url": begin_connect(current_org_actor())}
 
 
 @blp.route("/calendar-provider")
 class CalendarProvider(MethodView):
-    @blp.requires("calendar:write")
+    @blp.requires(MANAGE)
     @blp.arguments(schemas.CalendarPatchSchema)
     @blp.response(200, schemas.CalendarStatusSchema)
     def patch(self, body, org_id):
         """pushEnabled (appointments become events), blockBusyEnabled (busy times block slots)"""
         return provider.do_update(db_session(), actor=current_org_actor(), **body)
 
-    @blp.requires("calendar:write")
+    @blp.requires(MANAGE)
     @blp.response(200, schemas.CalendarStatusSchema)
     def delete(self, org_id):
         """Disconnect (the tokens are forgotten)"""

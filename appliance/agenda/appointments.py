@@ -3,7 +3,8 @@ chair, one professional; several resources are a later wave). A booked appointme
 another booked one (409 `appointment_overlaps`), nor, when the connected calendar blocks busy
 times, a busy span there (409 `calendar_busy`). Every change that the connected calendar should
 hear marks the appointment pending for sync.py; a deleted one stays as a tombstone until its
-event is gone."""
+event is gone. An appointment about a conversation belongs to its number: a key or member kept to
+other numbers neither sees it (404) nor books one there (403)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ from sqlmodel import Session, select
 
 from appliance.agenda import busy, sync
 from appliance.agenda.models import Appointment, CalendarConnection
+from appliance.conversations import inbox as conversations_inbox
 from appliance.core import clock, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.rows import read_row
 from appliance.core.errors import Conflict, Invalid, NotFound
-from appliance.memberships.models import Membership
+from appliance.memberships import service as memberships_service
 
 MAX_LENGTH = timedelta(days=7)
 FIELDS = ("title", "contact_id", "conversation_id", "assignee_user_id", "start_at", "end_at", "notes", "status")
@@ -33,12 +35,14 @@ def list_appointments(session: Session, *, actor: OrgActor, start: datetime | No
         query = query.where(Appointment.start_at < end)
     if status is not None:
         query = query.where(Appointment.status == status)
+    query = conversations_inbox.about_visible(query, Appointment.conversation_id, actor)
     return list(session.exec(query.order_by(Appointment.start_at, Appointment.id).limit(1000)).all())
 
 
 def access_appointment(session: Session, *, actor: OrgActor, appointment_id: str) -> Appointment:
     found = session.get(Appointment, appointment_id)
-    if found is None or found.organization_id != actor.organization_id or found.sync_state == "delete":
+    if found is None or found.organization_id != actor.organization_id or found.sync_state == "delete" or \
+            not conversations_inbox.sees_about(session, actor=actor, conversation_id=found.conversation_id):
         raise NotFound("No appointment with this id in this organization.", code="appointment_not_found")
     return found
 
@@ -51,21 +55,24 @@ def _busy(actor: OrgActor, fields: dict) -> list:
     return busy.busy_spans(actor.organization_id, fields["start_at"], fields["end_at"]) or []
 
 
+def _check_links(session: Session, actor: OrgActor, fields: dict) -> None:
+    """The records a body names are the organization's (400 `unknown_ids`), the assignee an active
+    member: on every change that names them, whether or not the times move."""
+    for name, table, field in (("contact_id", "contacts", "contactId"), ("conversation_id", "conversations", "conversationId")):
+        if fields.get(name):
+            tenancy.check_ids_in_org(session, table, [fields[name]], actor, field=field)
+    conversations_inbox.check_may_link(session, actor=actor, conversation_id=fields.get("conversation_id"))
+    if fields.get("assignee_user_id"):
+        memberships_service.check_assignable(session, actor=actor, user_id=fields["assignee_user_id"],
+                                             field="assigneeUserId")
+
+
 def _check(session: Session, actor: OrgActor, fields: dict, spans: list, *, exclude: Appointment | None = None) -> None:
     start, end = fields["start_at"], fields["end_at"]
     if end <= start:
         raise Invalid("end must be after start.", code="invalid_times", errors={"end": ["After start."]})
     if end - start > MAX_LENGTH:
         raise Invalid("An appointment lasts at most 7 days.", code="invalid_times", errors={"end": ["At most 7 days after start."]})
-    for name, table, field in (("contact_id", "contacts", "contactId"), ("conversation_id", "conversations", "conversationId")):
-        if fields.get(name):
-            tenancy.check_ids_in_org(session, table, [fields[name]], actor, field=field)
-    if fields.get("assignee_user_id"):
-        member = session.exec(select(Membership).where(Membership.organization_id == actor.organization_id,
-                                                       Membership.user_id == fields["assignee_user_id"])).first()
-        if member is None or member.suspended_at is not None:
-            raise Invalid("Assign to an active member of this organization.", code="assignee_not_member",
-                          errors={"assigneeUserId": ["Not an active member."]})
     if fields.get("status", "BOOKED") != "BOOKED":
         return
     clash = session.exec(select(Appointment.id).where(
@@ -83,7 +90,9 @@ def _check(session: Session, actor: OrgActor, fields: dict, spans: list, *, excl
 
 def do_create(session: Session, *, actor: OrgActor, **fields) -> Appointment:
     fields.setdefault("status", "BOOKED")
-    _check(session, actor, fields, _busy(actor, fields))
+    spans = _busy(actor, fields)
+    _check_links(session, actor, fields)
+    _check(session, actor, fields, spans)
     now = clock.now()
     appointment = Appointment(organization_id=actor.organization_id, created_by_user_id=actor.user_id,
                               created_at=now, updated_at=now, **{k: v for k, v in fields.items() if k in FIELDS})
@@ -98,6 +107,7 @@ def do_update(session: Session, *, actor: OrgActor, appointment_id: str, **chang
     mine = before is not None and before.organization_id == actor.organization_id
     spans = _busy(actor, {name: changes.get(name, getattr(before, name)) for name in FIELDS}) if mine else []
     appointment = access_appointment(session, actor=actor, appointment_id=appointment_id)
+    _check_links(session, actor, changes)
     merged = {name: changes.get(name, getattr(appointment, name)) for name in FIELDS}
     moved = any(merged[name] != getattr(appointment, name) for name in ("start_at", "end_at", "status"))
     if moved:

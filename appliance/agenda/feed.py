@@ -2,7 +2,8 @@
 Outlook): a secret token in the URL; only its hash is kept, and a new token replaces the old (the
 old address answers 404 at once). Written with the `icalendar` package (RFC 5545: folding,
 escaping, time zones are its business), appointments from 30 days back to a year ahead, cancelled
-ones as STATUS:CANCELLED so subscribed calendars drop them."""
+ones as STATUS:CANCELLED so subscribed calendars drop them. The address is its maker's: it stops
+working once they may no longer make it (managing.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from datetime import timedelta
 import icalendar
 from sqlmodel import Session, select
 
+from appliance.agenda import managing
 from appliance.agenda.models import AgendaFeed, Appointment
 from appliance.core import clock, runtime
 from appliance.core.actor import OrgActor
@@ -26,6 +28,7 @@ def feed_url(token: str) -> str:
 
 
 def do_new_token(session: Session, *, actor: OrgActor) -> dict:
+    managing.check_person(actor)
     token = random_token(32)
     feed = session.get(AgendaFeed, actor.organization_id) or AgendaFeed(organization_id=actor.organization_id)
     feed.token_hash = runtime.get().keyring.token_hash("agenda-feed:" + token)
@@ -43,7 +46,7 @@ def calendar_of(session: Session, token: str) -> bytes:
     """The feed of the organization whose token this is; 404 for any other (never saying why)."""
     found = session.exec(select(AgendaFeed).where(
         AgendaFeed.token_hash == runtime.get().keyring.token_hash("agenda-feed:" + (token or "")[:100]))).first()
-    if found is None:
+    if found is None or not managing.still_manages(session, found.organization_id, found.created_by_user_id):
         raise NotFound("No such calendar.", code="calendar_feed_not_found")
     organization = session.get(Organization, found.organization_id)
     now = clock.now()

@@ -3,18 +3,28 @@ minutes, naming the organization and the person), the public callback that excha
 (tokens sealed, the account read from the primary calendar), the switches, disconnecting, and a
 valid access token for the calls (refreshed when it nears expiry). Google refusing the grant
 (revoked in the person's Google account, or expired) disconnects with the reason: the agenda
-stops pushing and the console says to connect again."""
+stops pushing and the console says to connect again.
+
+A `state` is used once and only by the browser that began the connection: it carries the hash of
+a secret that only that browser holds (a cookie, agenda/pages.py), and its first use is counted
+(`core.throttle`, one use in its lifetime), so a state seen in a log, a history or a referrer, or
+replayed by a client with no session, connects nothing."""
 
 from __future__ import annotations
 
+import hmac
+from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlmodel import Session, delete, update
 
+from appliance.agenda import managing
 from appliance.agenda.models import Appointment, CalendarConnection
-from appliance.core import clock, runtime
+from appliance.core import clock, outside_calls, runtime, throttle
 from appliance.core.actor import OrgActor
-from appliance.core.errors import AppError, Conflict
+from appliance.core.crypto import random_token
+from appliance.core.db import Database
+from appliance.core.errors import AppError, Conflict, TooMany
 from appliance.google_calendar.client import CalendarError, GoogleCalendar, GoogleEndpoints
 
 STATE_SECONDS = 600
@@ -49,33 +59,61 @@ def status(session: Session, *, actor: OrgActor) -> dict:
             "available": google() is not None}
 
 
-def connect_url(*, actor: OrgActor) -> str:
+@dataclass(frozen=True)
+class ConnectStart:
+    url: str  # Google's consent page
+    browser_secret: str  # for the browser that asked, and nobody else (agenda/pages.py keeps it in a cookie)
+
+
+def start_connect(*, actor: OrgActor) -> ConnectStart:
     client = google()
     if client is None:
         raise Conflict("Google Calendar is not set up on this appliance: its administrator sets "
                        "APPLIANCE_GOOGLE_CLIENT_ID and APPLIANCE_GOOGLE_CLIENT_SECRET.", code="calendar_not_configured")
-    state = runtime.get().keyring.sign(STATE_PURPOSE, {"o": actor.organization_id, "u": actor.user_id},
-                                       expires_at=clock.now().timestamp() + STATE_SECONDS)
-    return client.authorization_url(redirect_uri=callback_url(actor.organization_id), state=state)
+    managing.check_person(actor)
+    keyring, secret = runtime.get().keyring, random_token(24)
+    state = keyring.sign(STATE_PURPOSE, {"o": actor.organization_id, "u": actor.user_id,
+                                         "b": keyring.token_hash(STATE_PURPOSE + secret)},
+                         expires_at=clock.now().timestamp() + STATE_SECONDS)
+    return ConnectStart(client.authorization_url(redirect_uri=callback_url(actor.organization_id), state=state),
+                        secret)
 
 
-def state_user(organization_id: str, state: str) -> str | None:
-    """The person a `state` was made for, if it is ours, unexpired and for this organization."""
-    data = runtime.get().keyring.verify(STATE_PURPOSE, state, now=clock.now().timestamp())
-    return data.get("u") if data and data.get("o") == organization_id else None
+def use_state(database: Database, organization_id: str, state: str, browser_secret: str) -> str | None:
+    """The person a `state` was made for, if it is ours, unexpired, for this organization, presented
+    by the browser that began it (its secret), used for the first time, and its maker may still
+    manage the calendar; None otherwise. The use is written in a unit of its own, before Google is
+    asked: it holds whatever happens next."""
+    keyring = runtime.get().keyring
+    data = keyring.verify(STATE_PURPOSE, state, now=clock.now().timestamp())
+    if not data or data.get("o") != organization_id or not browser_secret or not hmac.compare_digest(
+            str(data.get("b", "")), keyring.token_hash(STATE_PURPOSE + browser_secret)):
+        return None
+    with database.unit_of_work(write=True) as session:
+        if not managing.still_manages(session, organization_id, data.get("u")):
+            return None
+        try:
+            throttle.take(session, "calendar-state:" + keyring.token_hash(state), limit=1,
+                          window_seconds=STATE_SECONDS)
+        except TooMany:
+            return None
+    return data["u"]
 
 
 def fetch_tokens(*, organization_id: str, code: str) -> tuple:
-    """Google's answer to the callback's code: (tokens, account). Outside any transaction."""
+    """Google's answer to the callback's code: (tokens, account). Outside any transaction, within
+    the limits of calls made for a request (core/outside_calls.py)."""
     client = google()
     if client is None:
         raise Conflict("Google Calendar is not set up on this appliance.", code="calendar_not_configured")
-    try:
+
+    def exchange():
         tokens = client.exchange(code=code, redirect_uri=callback_url(organization_id))
-        account = client.primary_calendar(tokens.access_token).get("id")
+        return tokens, client.primary_calendar(tokens.access_token).get("id")
+    try:
+        return outside_calls.call(organization_id, exchange)
     except CalendarError as error:
         raise AppError(error.message, code="calendar_connect_failed") from None
-    return tokens, account
 
 
 def do_store_connection(session: Session, *, organization_id: str, user_id: str | None, tokens, account: str | None
@@ -85,7 +123,7 @@ def do_store_connection(session: Session, *, organization_id: str, user_id: str 
     connection.connected, connection.account = True, (account or "")[:320] or None
     connection.access_token_sealed = keyring.seal(tokens.access_token)
     connection.refresh_token_sealed = keyring.seal(tokens.refresh_token)
-    connection.access_expires_at, connection.last_error = tokens.expires_at, None
+    connection.access_expires_at, connection.last_error = clock.now() + timedelta(seconds=tokens.expires_in), None
     connection.connected_by_user_id, connection.connected_at, connection.updated_at = user_id, now, now
     session.add(connection)
     # What is still ahead goes to the new calendar too (pushing is on unless turned off).
@@ -165,7 +203,8 @@ def access_token(database, organization_id: str, *, force_refresh: bool = False,
         connection = session.get(CalendarConnection, organization_id)
         if connection is not None and connection.connected:
             connection.access_token_sealed = keyring.seal(tokens.access_token)
-            connection.access_expires_at, connection.updated_at = tokens.expires_at, clock.now()
+            connection.access_expires_at = clock.now() + timedelta(seconds=tokens.expires_in)
+            connection.updated_at = clock.now()
             session.add(connection)
     return tokens.access_token
 

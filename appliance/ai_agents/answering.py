@@ -19,12 +19,13 @@ from sqlmodel import select
 from appliance.ai_agents import catalog, providers, service as agents_service, spend
 from appliance.ai_agents.models import BotAgent
 from appliance.agenda import booking
-from appliance.ai_providers.base import ChatReply, ChatRequest, Message, ProviderError, Tool
-from appliance.core import text as bot_text
+from appliance.ai_providers.base import NOT_ALLOWED, ChatReply, ChatRequest, Message, ProviderError, Tool
+from appliance.core import outside_calls, text as bot_text
 from appliance.core.actor import OrgActor
 from appliance.core.db import Database
 from appliance.core.rows import read_row
-from appliance.core.errors import BadGateway
+from appliance.core.errors import AppError, BadGateway, Invalid
+from appliance.installation import addresses
 from appliance.knowledge import search as knowledge_search
 from appliance.organizations.models import Organization
 from appliance.services_catalog.models import CatalogService
@@ -226,9 +227,12 @@ def _agenda(database: Database, actor: OrgActor, call, result: Answer, customer:
     return booked
 
 
-def provider_failed(error: ProviderError) -> BadGateway:
-    """What a person who asked (the probador, the configurador) is told: 502 with the provider's
-    sentence and the kind of failure."""
+def provider_failed(error: ProviderError) -> AppError:
+    """What a person who asked (the probador, the configurador) is told: 502 with the client's
+    sentence (ours, never the provider's words) and the kind of failure; an address the appliance
+    may not reach is 400 url_not_allowed, as when it is saved."""
+    if error.kind == NOT_ALLOWED:
+        return Invalid(str(error), code=addresses.URL_NOT_ALLOWED, provider=error.provider)
     return BadGateway(str(error), code="ai_provider_failed", provider=error.provider, kind=error.kind)
 
 
@@ -241,7 +245,8 @@ def probe(database: Database, *, actor: OrgActor, agent_id: str, messages: list[
         spend.check_within_caps(session, actor.organization_id)
         session.expunge(agent)
     try:
-        result = answer(database, actor=actor, agent=agent, messages=[(m["role"], m["content"]) for m in messages])
+        result = outside_calls.call(actor.organization_id, answer, database, actor=actor, agent=agent,
+                                    messages=[(m["role"], m["content"]) for m in messages])
     except ProviderError as exc:
         raise provider_failed(exc) from None
     with database.unit_of_work(write=True) as session:  # a test costs what a reply costs

@@ -56,9 +56,11 @@ class ProviderCheck(MethodView):
     @providers_blp.requires("bot:write")
     @providers_blp.response(201, schemas.ProviderCheckSchema)
     def post(self, org_id, provider):
-        """Test the connection: ask the provider for its models (no transaction waits for it)"""
+        """Test the connection: ask the provider for its models (no transaction waits for it); a failure
+        is a sentence of ours and its code, never what the server answered"""
         models, error = providers.check_connection(runtime.get().db, actor=current_org_actor(), provider=provider)
-        return {"ok": error is None, "models": models, "error": str(error) if error else None}
+        return {"ok": error is None, "models": models, "error": str(error) if error else None,
+                "error_code": error.kind if error else None}
 
 
 @agents_blp.route("")

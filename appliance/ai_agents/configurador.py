@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from appliance.ai_agents import answering, catalog, providers, service as agents_service, spend
 from appliance.ai_providers.base import BAD_ANSWER, ChatRequest, Message, ProviderError
+from appliance.core import outside_calls
 from appliance.core.actor import OrgActor
 from appliance.core.db import Database
 from appliance.organizations.models import Organization
@@ -51,8 +52,8 @@ def propose(database: Database, *, actor: OrgActor, agent_id: str, goal: str) ->
     system = "\n\n".join((INSTRUCTIONS.format(count=MAX_PROPOSALS), facts, f"What the assistant can do: {abilities}.",
                           f"Its system prompt today:\n{current}"))
     try:
-        reply = client.chat(ChatRequest(model=model, system=system, messages=(Message("user", goal),),
-                                        temperature=0.7, max_tokens=max_tokens))
+        reply = outside_calls.call(actor.organization_id, client.chat, ChatRequest(
+            model=model, system=system, messages=(Message("user", goal),), temperature=0.7, max_tokens=max_tokens))
     except ProviderError as exc:
         raise answering.provider_failed(exc) from None
     result = Proposals(read_proposals(reply.text), reply.tokens_in, reply.tokens_out,

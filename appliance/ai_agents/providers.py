@@ -1,6 +1,9 @@
 """An organization's AI providers: credentials sealed at rest and never returned, the address
 (LOCAL needs one; the others default to the vendor's), and the last error a call met, so the
-console can say what is wrong before a customer meets it."""
+console can say what is wrong before a customer meets it. An address is a tenant's choice: it
+follows the installation's rule on addresses (installation/addresses.py) when it is saved and at
+every call, and what a provider answers is never passed on beyond its model list (the clients'
+errors are sentences of ours)."""
 
 from __future__ import annotations
 
@@ -11,13 +14,14 @@ from sqlmodel import Session, select
 
 from appliance.ai_agents import catalog
 from appliance.ai_agents.models import ProviderCredential
-from appliance.ai_providers.base import ChatClient, ProviderError
+from appliance.ai_providers.base import TIMEOUT, ChatClient, ProviderError
 from appliance.ai_providers.clients import PROVIDERS, client_for
-from appliance.core import clock, runtime
+from appliance.core import clock, outside_calls, runtime
 from appliance.core.actor import OrgActor
 from appliance.core.db import Database
 from appliance.core.rows import read_row
-from appliance.core.errors import Invalid, NotFound
+from appliance.core.errors import GatewayTimeout, Invalid, NotFound
+from appliance.installation import addresses
 
 LOCAL = "LOCAL"
 TIMEOUT_SECONDS = 30.0
@@ -47,7 +51,11 @@ def list_providers(session: Session, *, actor: OrgActor) -> list[ProviderStatus]
 def do_put(session: Session, *, actor: OrgActor, provider: str, api_key: str | None = None,
            base_url: str | None = None, clear_base_url: bool = False) -> ProviderStatus:
     """Set the key and/or the address; a key not given keeps the one stored. LOCAL needs an address
-    (400 base_url_required); the others need a key the first time (400 api_key_required)."""
+    (400 base_url_required); the others need a key the first time (400 api_key_required). An
+    address the appliance may not reach is 400 url_not_allowed (looked up before the unit's first
+    statement: no write lock waits for a name server)."""
+    if base_url:
+        base_url = addresses.check_url(base_url, field="baseUrl", base=True)
     catalog.check_provider(provider)
     now = clock.now()
     row = session.get(ProviderCredential, (actor.organization_id, provider))
@@ -60,8 +68,8 @@ def do_put(session: Session, *, actor: OrgActor, provider: str, api_key: str | N
     elif clear_base_url:
         row.base_url = None
     if provider == LOCAL and not row.base_url:
-        raise Invalid("LOCAL needs the address of an OpenAI-compatible server (Ollama: http://localhost:11434).",
-                      code="base_url_required", errors={"baseUrl": ["Required for LOCAL."]})
+        raise Invalid("LOCAL needs the address of an OpenAI-compatible server (an Ollama on this machine: "
+                      "http://127.0.0.1:11434).", code="base_url_required", errors={"baseUrl": ["Required for LOCAL."]})
     if provider != LOCAL and row.api_key_sealed is None:
         raise Invalid(f"Paste the API key {provider} gave you.", code="api_key_required",
                       errors={"apiKey": ["Required the first time."]})
@@ -88,7 +96,8 @@ def client_of(session: Session, organization_id: str, provider: str) -> ChatClie
         raise Invalid(f"{provider} is not set up: add its key in the bot's AI providers.",
                       code="provider_not_configured", provider=provider)
     key = runtime.get().keyring.unseal(row.api_key_sealed) if row.api_key_sealed else None
-    return client_for(provider, api_key=key, base_url=row.base_url, timeout=TIMEOUT_SECONDS)
+    return client_for(provider, api_key=key, base_url=row.base_url, addresses=addresses.rule(),
+                      timeout=TIMEOUT_SECONDS)
 
 
 def note_outcome(session: Session, organization_id: str, provider: str, error: ProviderError | None) -> None:
@@ -106,9 +115,12 @@ def check_connection(database: Database, *, actor: OrgActor, provider: str) -> t
     with database.unit_of_work(write=False) as session:
         client = client_of(session, actor.organization_id, catalog.check_provider(provider))
     try:
-        found, error = client.list_models(), None
+        found, error = outside_calls.call(actor.organization_id, client.list_models), None
     except ProviderError as exc:
         found, error = [], exc
+    except GatewayTimeout:  # the request's limit (core/outside_calls.py): a failed check, noted as such
+        found, error = [], ProviderError(TIMEOUT, f"{provider} did not answer within {outside_calls.LIMIT_SECONDS:g} "
+                                         "seconds.", provider=provider)
     with database.unit_of_work(write=True) as session:
         note_outcome(session, actor.organization_id, provider, error)
     return found, error
@@ -129,8 +141,9 @@ def models_with_local(database: Database, *, actor: OrgActor) -> list[dict]:
         key = runtime.get().keyring.unseal(row.api_key_sealed) if row.api_key_sealed else None
         base_url = row.base_url
     try:
-        names = client_for(LOCAL, api_key=key, base_url=base_url, timeout=LOCAL_LIST_TIMEOUT).list_models()
-    except ProviderError:
+        names = outside_calls.call(actor.organization_id, client_for(
+            LOCAL, api_key=key, base_url=base_url, addresses=addresses.rule(), timeout=LOCAL_LIST_TIMEOUT).list_models)
+    except (ProviderError, GatewayTimeout):
         names = []
     return found + [{"provider": LOCAL, "model": name, "context_tokens": None, "price_in_per1_m": 0.0,
                      "price_out_per1_m": 0.0} for name in names]

@@ -1,7 +1,8 @@
 from marshmallow import fields, post_load, validate
 
+from appliance.ai_providers.base import KINDS as PROVIDER_FAILURES
 from appliance.ai_providers.clients import PROVIDERS
-from appliance.core.schema import ApiSchema, Credential, IsoDateTime, Text, UuidString
+from appliance.core.schema import ApiSchema, Credential, IsoDateTime, Text, UuidString, WebAddress
 
 
 def _tags(**kwargs):
@@ -95,14 +96,15 @@ class ProviderSchema(ApiSchema):
 class ProviderPutSchema(ApiSchema):
     min_fields = 1
     api_key = Credential(max_length=500, metadata={"description": "Kept sealed, never returned; absent: keep the stored one"})
-    base_url = fields.Url(allow_none=True, schemes={"http", "https"}, require_tld=False, validate=validate.Length(max=500),
-                          metadata={"description": "LOCAL: the server's address (required); others: the vendor's by default"})
+    base_url = WebAddress(allow_none=True, any_host=True, max_length=500, metadata={
+        "description": "LOCAL: the server's address (required); others: the vendor's by default"})
 
 
 class ProviderCheckSchema(ApiSchema):
     ok = fields.Boolean()
     models = fields.List(fields.String())
-    error = fields.String(allow_none=True)
+    error = fields.String(allow_none=True, metadata={"description": "What went wrong, in a sentence of ours"})
+    error_code = fields.String(allow_none=True, data_key="errorCode", metadata={"enum": [*PROVIDER_FAILURES, None]})
 
 
 class ConversationAgentSchema(ApiSchema):

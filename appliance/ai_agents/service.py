@@ -1,6 +1,8 @@
 """Agents: written with every field checked (provider and model against the catalog, capabilities,
 the numbers and documents of the organization, route tags unique across its agents), one default
-per number, and conversations pinned to one of them."""
+per number, and conversations pinned to one of them. A key or member kept to some numbers reads the
+agents of one of them (and of every number) and changes only those of theirs alone
+(core.tenancy.NumberScope)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid
 from appliance.knowledge.models import KnowledgeDocument
 from appliance.organizations import plans
+from appliance.phone_numbers import service as phone_numbers_service
 from appliance.phone_numbers.models import PhoneNumber
 
 FIELDS = ("name", "phone_number_pks", "provider", "model", "system_prompt", "temperature", "max_tokens",
@@ -23,15 +26,26 @@ FIELDS = ("name", "phone_number_pks", "provider", "model", "system_prompt", "tem
 
 def list_agents(session: Session, *, actor: OrgActor, phone_number_pk: str | None = None) -> list[BotAgent]:
     """By name; with a number, the agents that serve it (theirs, and those of every number)."""
-    agents = list(session.exec(select(BotAgent).where(BotAgent.organization_id == actor.organization_id)
-                               .order_by(BotAgent.name, BotAgent.created_at)).all())
+    agents = phone_numbers_service.scope_of(session, actor).only_concerning(
+        session.exec(select(BotAgent).where(BotAgent.organization_id == actor.organization_id)
+                     .order_by(BotAgent.name, BotAgent.created_at)).all(), lambda agent: agent.phone_number_pks)
     if phone_number_pk:
         agents = [a for a in agents if not a.phone_number_pks or phone_number_pk in a.phone_number_pks]
     return agents
 
 
 def access_agent(session: Session, *, actor: OrgActor, agent_id: str) -> BotAgent:
-    return tenancy.access_in_org(session, BotAgent, agent_id, actor, what="agent", code="agent_not_found")
+    """An agent the actor reads (and may try in the probador): 404 for another number's."""
+    scope = phone_numbers_service.scope_of(session, actor)
+    return tenancy.access_in_org(session, BotAgent, agent_id, actor, what="agent", code="agent_not_found",
+                                 usable=lambda agent: scope.concerns(agent.phone_number_pks))
+
+
+def _own_agent(session: Session, actor: OrgActor, agent_id: str) -> BotAgent:
+    """An agent the actor may change: one it reads (404 otherwise) for numbers it all reaches (403)."""
+    agent = access_agent(session, actor=actor, agent_id=agent_id)
+    phone_numbers_service.scope_of(session, actor).check_covers(agent.phone_number_pks)
+    return agent
 
 
 def _check(session: Session, actor: OrgActor, agent: BotAgent, changes: dict) -> None:
@@ -71,21 +85,24 @@ def _save(session: Session, actor: OrgActor, agent: BotAgent, changes: dict) -> 
         if name in changes:
             value = changes[name]
             setattr(agent, name, list(dict.fromkeys(value)) if isinstance(value, list) else value)
+    phone_numbers_service.scope_of(session, actor).check_covers(agent.phone_number_pks)
     agent.updated_at = clock.now()
     session.add(agent)
     session.flush()
     if agent.is_default:
-        _only_default(session, agent)
+        _only_default(session, actor, agent)
     return agent
 
 
-def _only_default(session: Session, agent: BotAgent) -> None:
+def _only_default(session: Session, actor: OrgActor, agent: BotAgent) -> None:
     """One default per number: another default sharing a number (an agent of every number shares
-    them all) stops being one."""
+    them all) stops being one; an actor kept to some numbers may not unseat one it could not change."""
+    scope = phone_numbers_service.scope_of(session, actor)
     for other in session.exec(select(BotAgent).where(BotAgent.organization_id == agent.organization_id,
                                                      BotAgent.id != agent.id, BotAgent.is_default.is_(True))).all():
         if not agent.phone_number_pks or not other.phone_number_pks or \
                 set(agent.phone_number_pks) & set(other.phone_number_pks):
+            scope.check_covers(other.phone_number_pks)
             other.is_default = False
             other.updated_at = agent.updated_at
             session.add(other)
@@ -101,12 +118,12 @@ def do_create(session: Session, *, actor: OrgActor, **fields) -> BotAgent:
 
 
 def do_update(session: Session, *, actor: OrgActor, agent_id: str, **changes) -> BotAgent:
-    return _save(session, actor, access_agent(session, actor=actor, agent_id=agent_id), changes)
+    return _save(session, actor, _own_agent(session, actor, agent_id), changes)
 
 
 def do_delete(session: Session, *, actor: OrgActor, agent_id: str) -> BotAgent:
     """Conversations pinned to it go back to the router."""
-    agent = access_agent(session, actor=actor, agent_id=agent_id)
+    agent = _own_agent(session, actor, agent_id)
     conversations_service.do_forget_bot_agent(session, organization_id=actor.organization_id, agent_id=agent.id)
     session.delete(agent)
     return agent

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from appliance.address_rule import AddressRule
 from appliance.ai_providers.base import (BAD_ANSWER, ChatReply, ChatRequest, ProviderError, ToolCall, Transport,
                                          arguments_of, number)
 
@@ -12,9 +13,10 @@ API_VERSION = "2023-06-01"
 class AnthropicClient:
     provider = "ANTHROPIC"
 
-    def __init__(self, *, base_url: str | None, api_key: str | None, timeout: float = 30.0):
+    def __init__(self, *, base_url: str | None, api_key: str | None, addresses: AddressRule, timeout: float = 30.0):
         self.base_url = (base_url or DEFAULT_URL).rstrip("/").removesuffix("/v1")
-        self.transport = Transport(self.provider, timeout, {"x-api-key": api_key or "", "anthropic-version": API_VERSION})
+        self.transport = Transport(self.provider, addresses, timeout,
+                                   {"x-api-key": api_key or "", "anthropic-version": API_VERSION})
 
     def chat(self, request: ChatRequest) -> ChatReply:
         body = {"model": request.model, "max_tokens": request.max_tokens, "messages": _messages(request)}

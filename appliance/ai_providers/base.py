@@ -3,7 +3,12 @@
 A conversation is a system prompt and messages (`user`, `assistant` with optional tool calls,
 `tool` results); tools are JSON-schema functions. An answer is text and/or tool calls, with the
 token counts the provider reported. Failures are `ProviderError`, whose `kind` says what to do
-and whose message is a sentence a person can act on. Secrets never appear in either.
+and whose message is a sentence of ours a person can act on: never the provider's own words (a
+base URL is a tenant's choice, and whatever answers there must not be read back through us), and
+never a secret.
+
+Every call keeps an `AddressRule` (appliance/address_rule.py), given by the caller: the URL is
+checked before the call and each new connection's address as it is opened.
 """
 
 from __future__ import annotations
@@ -15,9 +20,12 @@ from typing import Any, Protocol
 
 import urllib3
 
+from appliance.address_rule import AddressRule, NotAllowed, PoolsByRule
+
 # What a failure means to the caller: fix the key, wait, fix the request, or try later.
-AUTH, RATE_LIMITED, UNAVAILABLE, TIMEOUT, BAD_REQUEST, NOT_FOUND, BAD_ANSWER = (
-    "auth", "rate_limited", "unavailable", "timeout", "bad_request", "not_found", "bad_answer")
+AUTH, RATE_LIMITED, UNAVAILABLE, TIMEOUT, BAD_REQUEST, NOT_FOUND, BAD_ANSWER, NOT_ALLOWED = (
+    "auth", "rate_limited", "unavailable", "timeout", "bad_request", "not_found", "bad_answer", "url_not_allowed")
+KINDS = (AUTH, RATE_LIMITED, UNAVAILABLE, TIMEOUT, BAD_REQUEST, NOT_FOUND, BAD_ANSWER, NOT_ALLOWED)
 MAX_RETRY_WAIT = 5.0  # seconds: a Retry-After longer than this is not waited for (the customer is waiting)
 
 
@@ -84,29 +92,35 @@ class ChatClient(Protocol):
 
 # As many kept connections per provider as answers the AI workers wait on at once (APPLIANCE_AI_WORKERS):
 # beyond maxsize urllib3 opens a connection per call and throws it away (a TLS handshake each, to a vendor).
-_pool = urllib3.PoolManager(num_pools=16, maxsize=64, retries=False)
+_pools = PoolsByRule(num_pools=16, maxsize=64, retries=False)
 
 
 @dataclass
 class Transport:
     """JSON over HTTP with a timeout and one retry on 429 and 5xx (and on a connection that failed
     before anything was sent). Messages name the provider, never the URL's query (Gemini's key may
-    ride there) nor any header."""
+    ride there), any header, or what the server answered."""
 
     provider: str
+    addresses: AddressRule
     timeout: float = 30.0
     headers: dict = field(default_factory=dict)
 
     def request(self, method: str, url: str, body: dict | None = None) -> tuple[dict, int]:
         """The answer's JSON and the milliseconds it took."""
         started = time.monotonic()
+        try:
+            self.addresses.check_url(url)
+        except NotAllowed as refused:
+            raise ProviderError(NOT_ALLOWED, str(refused), provider=self.provider) from None
         for attempt in (1, 2):
             try:
-                response = _pool.request(method, url, body=json.dumps(body).encode() if body is not None else None,
-                                         headers={"Content-Type": "application/json", "Accept": "application/json",
-                                                  **self.headers},
-                                         timeout=urllib3.Timeout(connect=min(5.0, self.timeout), read=self.timeout),
-                                         redirect=False)
+                response = _pools.for_rule(self.addresses).request(
+                    method, url, body=json.dumps(body).encode() if body is not None else None,
+                    headers={"Content-Type": "application/json", "Accept": "application/json", **self.headers},
+                    timeout=urllib3.Timeout(connect=min(5.0, self.timeout), read=self.timeout), redirect=False)
+            except NotAllowed as refused:  # an address of the name, refused before connecting
+                raise ProviderError(NOT_ALLOWED, str(refused), provider=self.provider) from None
             except urllib3.exceptions.NewConnectionError as exc:  # refused or unresolvable: nothing was sent
                 if attempt == 1:
                     continue
@@ -137,21 +151,23 @@ class Transport:
         raise AssertionError("unreachable")
 
     def _refusal(self, response) -> ProviderError:
-        detail = _error_message(response.data)
+        """Our sentence for the status: the body is not read back (whatever server the address
+        names, its words are not ours to pass on)."""
         status, who = response.status, self.provider
         if status in (401, 403):
-            return ProviderError(AUTH, f"{who} refused the API key ({detail}). Paste a valid key in the provider's settings.",
+            return ProviderError(AUTH, f"{who} refused the API key. Paste a valid key in the provider's settings.",
                                  status=status, provider=who)
         if status == 429:
-            return ProviderError(RATE_LIMITED, f"{who} is limiting requests or the account is out of credit ({detail}). "
+            return ProviderError(RATE_LIMITED, f"{who} is limiting requests or the account is out of credit. "
                                  "Wait, or raise the plan's limits.", status=status, provider=who)
         if status == 404:
-            return ProviderError(NOT_FOUND, f"{who} does not know this model or address ({detail}). Choose a model "
-                                 "it offers.", status=status, provider=who)
+            return ProviderError(NOT_FOUND, f"{who} does not know this model or address. Choose a model it offers, "
+                                 "and check the provider's address.", status=status, provider=who)
         if status >= 500:
             return ProviderError(UNAVAILABLE, f"{who} failed on its side (HTTP {status}). Try again later.",
                                  status=status, provider=who)
-        return ProviderError(BAD_REQUEST, f"{who} refused the request ({detail}).", status=status, provider=who)
+        return ProviderError(BAD_REQUEST, f"{who} refused the request (HTTP {status}). Check the model and the "
+                             "agent's settings.", status=status, provider=who)
 
 
 def _retry_wait(response) -> float:
@@ -165,20 +181,6 @@ def _retry_wait(response) -> float:
 def _reason(exc: Exception) -> str:
     reason = getattr(exc, "reason", None) or exc
     return reason.__class__.__name__
-
-
-def _error_message(data: bytes) -> str:
-    """The provider's own words about a refusal (the three shapes put them in `error.message`)."""
-    try:
-        body = json.loads(data)
-    except ValueError:
-        return "no details"
-    error = body.get("error") if isinstance(body, dict) else None
-    if isinstance(error, dict) and isinstance(error.get("message"), str):
-        return error["message"][:300]
-    if isinstance(error, str):
-        return error[:300]
-    return "no details"
 
 
 def number(value: Any) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
+from appliance.address_rule import AddressRule
 from appliance.ai_providers.base import (BAD_ANSWER, ChatReply, ChatRequest, ProviderError, ToolCall, Transport,
                                          arguments_of, number)
 
@@ -15,9 +16,9 @@ DEFAULT_URL = "https://generativelanguage.googleapis.com"
 class GeminiClient:
     provider = "GEMINI"
 
-    def __init__(self, *, base_url: str | None, api_key: str | None, timeout: float = 30.0):
+    def __init__(self, *, base_url: str | None, api_key: str | None, addresses: AddressRule, timeout: float = 30.0):
         self.base_url = (base_url or DEFAULT_URL).rstrip("/").removesuffix("/v1beta")
-        self.transport = Transport(self.provider, timeout, {"x-goog-api-key": api_key or ""})
+        self.transport = Transport(self.provider, addresses, timeout, {"x-goog-api-key": api_key or ""})
 
     def chat(self, request: ChatRequest) -> ChatReply:
         body: dict = {"contents": _contents(request), "generationConfig": {"maxOutputTokens": request.max_tokens}}

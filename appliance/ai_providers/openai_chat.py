@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from appliance.address_rule import AddressRule
 from appliance.ai_providers.base import (BAD_ANSWER, ChatReply, ChatRequest, Message, ProviderError, ToolCall,
                                          Transport, arguments_of, number)
 
@@ -13,10 +14,11 @@ DEFAULT_URLS = {"OPENAI": "https://api.openai.com", "GROQ": "https://api.groq.co
 
 
 class OpenAIChatClient:
-    def __init__(self, provider: str, *, base_url: str, api_key: str | None, timeout: float = 30.0):
+    def __init__(self, provider: str, *, base_url: str, api_key: str | None, addresses: AddressRule,
+                 timeout: float = 30.0):
         self.provider = provider
         self.base_url = base_url.rstrip("/").removesuffix("/v1")
-        self.transport = Transport(provider, timeout, {"Authorization": f"Bearer {api_key}"} if api_key else {})
+        self.transport = Transport(provider, addresses, timeout, {"Authorization": f"Bearer {api_key}"} if api_key else {})
 
     def chat(self, request: ChatRequest) -> ChatReply:
         body = {"model": request.model, "messages": _messages(request), "max_tokens": request.max_tokens}

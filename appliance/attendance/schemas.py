@@ -53,8 +53,10 @@ class AttendanceEndBodySchema(ApiSchema):
 
 
 class AttendanceRangeArgsSchema(ApiSchema):
-    from_ = fields.Date(data_key="from", attribute="first", metadata={"description": "YYYY-MM-DD"})
-    to = fields.Date(attribute="last", metadata={"description": "YYYY-MM-DD, included"})
+    from_ = fields.Date(data_key="from", attribute="first", metadata={
+        "description": "YYYY-MM-DD (default: 29 days before to); not after to (400 invalid_range), and the range "
+                       "covers at most 366 days (400 range_too_long)"})
+    to = fields.Date(attribute="last", metadata={"description": "YYYY-MM-DD, included (default: today)"})
 
 
 class AttendanceReportArgsSchema(AttendanceRangeArgsSchema):
@@ -308,7 +310,9 @@ class HolidaySeedArgsSchema(ApiSchema):
     country = fields.String(load_default="CO", validate=validate.Regexp(r"^[A-Z]{2}$", error="Use a 2-letter ISO code."))
 
 
-class LeaveArgsSchema(AttendanceRangeArgsSchema):
+class LeaveArgsSchema(ApiSchema):
+    from_ = fields.Date(data_key="from", attribute="first", metadata={"description": "YYYY-MM-DD: leaves ending on or after it"})
+    to = fields.Date(attribute="last", metadata={"description": "YYYY-MM-DD: leaves starting on or before it"})
     agent_id = UuidString()
 
 

@@ -17,6 +17,7 @@ from appliance.core import clock, pagination
 from appliance.core.actor import OrgActor
 from appliance.core.rows import insert_many
 from appliance.core.ids import new_id
+from appliance.phone_numbers import service as phone_numbers_service
 
 
 RECENT = timedelta(hours=24)  # how far back the health looks for failures
@@ -42,12 +43,11 @@ def record_in(session: Session, conversation, kind: str, **detail) -> None:
 def list_activity(session: Session, *, actor: OrgActor, take: int, cursor: str | None,
                   phone_number_pk: str | None = None, conversation_id: str | None = None,
                   kind: str | None = None) -> pagination.Page:
-    """Newest first; a key restricted to numbers sees theirs only."""
+    """Newest first; a key or member kept to some numbers sees theirs only."""
     query = select(BotActivity).where(BotActivity.organization_id == actor.organization_id)
     if phone_number_pk:
         query = query.where(BotActivity.phone_number_pk == phone_number_pk)
-    if actor.phone_number_pks:
-        query = query.where(BotActivity.phone_number_pk.in_(actor.phone_number_pks))
+    query = phone_numbers_service.scope_of(session, actor).only_numbers(query, BotActivity.phone_number_pk)
     if conversation_id:
         query = query.where(BotActivity.conversation_id == conversation_id)
     if kind:

@@ -16,21 +16,21 @@ from appliance.ai_agents import service as agents_service
 from appliance.bots.models import BotActivity
 from appliance.core import clock
 from appliance.core.actor import OrgActor
+from appliance.phone_numbers import service as phone_numbers_service
 
 EMPTY = {"conversations": 0, "replies": 0, "handoffs": 0, "errors": 0, "tokens_in": 0, "tokens_out": 0, "cost_usd": 0.0}
 
 
 def agent_stats(session: Session, *, actor: OrgActor, days: int) -> list[dict]:
-    """One row per agent (those without activity too), busiest first; a key restricted to numbers
-    counts those numbers' conversations only."""
+    """One row per agent the actor reads (those without activity too), busiest first; a key or
+    member kept to some numbers counts those numbers' conversations only."""
     since = clock.now() - timedelta(days=days)
     agent_id = BotActivity.detail["agentId"].as_string()
+    scope = phone_numbers_service.scope_of(session, actor)
 
     def scoped(query):
         query = query.where(BotActivity.organization_id == actor.organization_id, BotActivity.created_at >= since)
-        if actor.phone_number_pks:
-            query = query.where(BotActivity.phone_number_pk.in_(actor.phone_number_pks))
-        return query.group_by(agent_id)
+        return scope.only_numbers(query, BotActivity.phone_number_pk).group_by(agent_id)
 
     replies = session.exec(scoped(select(
         agent_id, func.count(), func.count(distinct(BotActivity.conversation_id)),

@@ -4,7 +4,7 @@ from flask.views import MethodView
 
 from appliance.bots import activity, agent_stats, flows, image_schemas, images, rules, schemas, service
 from appliance.http.api import Blueprint, takes_upload, uploaded_file, uploaded_form
-from appliance.http.files import serve_stored_file
+from appliance.http.files import file_answer, serve_stored_file
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
 
@@ -195,8 +195,7 @@ class BotImages(MethodView):
     def post(self, org_id):
         """Add an image (multipart: file, label, caption); 400 unsupported_file_type, 413 over 5 MB"""
         fields = uploaded_form()
-        content, _, _ = uploaded_file()
-        return images.do_upload(db_session(), actor=current_org_actor(), content=content, **fields)
+        return images.do_upload(db_session(), actor=current_org_actor(), upload=uploaded_file(), **fields)
 
 
 @images_blp.route("/<uuid:image_id>")
@@ -220,9 +219,7 @@ class BotImageById(MethodView):
 @images_blp.route("/<uuid:image_id>/file")
 class BotImageFile(MethodView):
     @images_blp.requires("bot:read")
-    @images_blp.doc(responses={"200": {"description": "The image, inline with its type (image/jpeg, image/png or "
-                                       "image/webp)", "content": {
-        "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}})
+    @images_blp.doc(responses=file_answer("The image, inline with its type", images.SERVED_AS))
     def get(self, org_id, image_id):
         """The image itself (also of an image deleted since: messages sent show it)"""
         found = images.file_of(db_session(), actor=current_org_actor(), image_id=str(image_id))

@@ -11,14 +11,13 @@ import json
 
 from sqlmodel import Session, select
 
-from appliance.ai_agents.models import BotAgent
 from appliance.bots.models import BotFlow, BotRule
 from appliance.bots.schemas import FlowStepSchema
 from appliance.core import clock, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, Invalid
 from appliance.paths import SHIPPED_DATA_DIR
-from appliance.tags import service as tags_service
+from appliance.phone_numbers import service as phone_numbers_service
 
 FIELDS = ("name", "phone_number_pks", "trigger_keywords", "enabled", "steps")
 WAITING_STEPS = ("question", "buttons")  # steps that wait for the customer's answer
@@ -27,12 +26,24 @@ _WIRE_NAMES = {name: field.data_key or name for name, field in FlowStepSchema().
 
 
 def list_flows(session: Session, *, actor: OrgActor) -> list[BotFlow]:
-    return list(session.exec(select(BotFlow).where(BotFlow.organization_id == actor.organization_id)
-                             .order_by(BotFlow.created_at)).all())
+    """Oldest first; for a key or member kept to some numbers, the flows of one of them (and of every
+    number)."""
+    flows = session.exec(select(BotFlow).where(BotFlow.organization_id == actor.organization_id)
+                         .order_by(BotFlow.created_at)).all()
+    return phone_numbers_service.scope_of(session, actor).only_concerning(flows, lambda flow: flow.phone_number_pks)
 
 
 def access_flow(session: Session, *, actor: OrgActor, flow_id: str) -> BotFlow:
-    return tenancy.access_in_org(session, BotFlow, flow_id, actor, what="bot flow", code="bot_flow_not_found")
+    scope = phone_numbers_service.scope_of(session, actor)
+    return tenancy.access_in_org(session, BotFlow, flow_id, actor, what="bot flow", code="bot_flow_not_found",
+                                 usable=lambda flow: scope.concerns(flow.phone_number_pks))
+
+
+def _own_flow(session: Session, actor: OrgActor, flow_id: str) -> BotFlow:
+    """A flow the actor may change: one it reads (404 otherwise) for numbers it all reaches (403)."""
+    flow = access_flow(session, actor=actor, flow_id=flow_id)
+    phone_numbers_service.scope_of(session, actor).check_covers(flow.phone_number_pks)
+    return flow
 
 
 def _wire(step: dict) -> dict:
@@ -81,17 +92,13 @@ def _invalid(index: int, field: str, message: str) -> Invalid:
 def _check(session: Session, actor: OrgActor, flow: BotFlow) -> None:
     check_steps(flow.steps)
     for index, step in enumerate(flow.steps):
-        if step["type"] == "set_tag" and not tags_service.tags_by_id(session, organization_id=actor.organization_id,
-                                                                     tag_ids=[step["tagId"]]):
-            raise Invalid("No tag with this id in this organization.", code="tag_not_found",
-                          errors={f"steps.{index}.tagId": ["Unknown tag."]})
+        if step["type"] == "set_tag":
+            tenancy.check_ids_in_org(session, "tags", [step["tagId"]], actor, field=f"steps.{index}.tagId")
         if step["type"] == "transfer_to_ai" and step.get("agentId"):
-            agent = session.get(BotAgent, step["agentId"])
-            if agent is None or agent.organization_id != actor.organization_id:
-                raise Invalid("No AI agent with this id in this organization.", code="agent_not_found",
-                              errors={f"steps.{index}.agentId": ["Unknown agent."]})
+            tenancy.check_ids_in_org(session, "bot_agents", [step["agentId"]], actor, field=f"steps.{index}.agentId")
     flow.phone_number_pks = tenancy.check_ids_in_org(session, "phone_numbers", flow.phone_number_pks, actor,
                                                      field="phoneNumberIds")
+    phone_numbers_service.scope_of(session, actor).check_covers(flow.phone_number_pks)
 
 
 def _save(session: Session, actor: OrgActor, flow: BotFlow, changes: dict) -> BotFlow:
@@ -112,12 +119,12 @@ def do_create(session: Session, *, actor: OrgActor, **fields) -> BotFlow:
 
 
 def do_update(session: Session, *, actor: OrgActor, flow_id: str, **fields) -> BotFlow:
-    return _save(session, actor, access_flow(session, actor=actor, flow_id=flow_id), fields)
+    return _save(session, actor, _own_flow(session, actor, flow_id), fields)
 
 
 def do_delete(session: Session, *, actor: OrgActor, flow_id: str) -> None:
     """A flow that rules start cannot go (they would stop working): 409 naming them."""
-    flow = access_flow(session, actor=actor, flow_id=flow_id)
+    flow = _own_flow(session, actor, flow_id)
     starters = session.exec(select(BotRule.name).where(BotRule.organization_id == actor.organization_id,
                                                        BotRule.flow_id == flow.id)).all()
     if starters:

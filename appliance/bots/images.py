@@ -4,7 +4,6 @@ messages show it."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from sqlmodel import Session, select
@@ -13,11 +12,13 @@ from appliance.bots.models import BotImage, BotRule
 from appliance.core import clock, runtime, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, Invalid, NotFound, TooLarge
+from appliance.core.files import Upload
 from appliance.messages.media_store import write_atomically
 from appliance.messages.sending import local_media
 
 MAX_BYTES = 5 * 1024 * 1024
 ACCEPTED = "JPG, PNG or WEBP"
+SERVED_AS = ("image/jpeg", "image/png", "image/webp")  # what sniff() finds: the only types stored
 SOURCE = "bot_image"  # how a queued message names one of these files (messages/sending/local_media.py)
 
 
@@ -45,19 +46,20 @@ def access_image(session: Session, *, actor: OrgActor, image_id: str) -> BotImag
     return tenancy.access_in_org(session, BotImage, image_id, actor, what="bot image", code="bot_image_not_found")
 
 
-def do_upload(session: Session, *, actor: OrgActor, content: bytes, label: str, caption: str = "") -> BotImage:
-    if not content:
+def do_upload(session: Session, *, actor: OrgActor, upload: Upload | None, label: str, caption: str = "") -> BotImage:
+    """The file is read from where the request spooled it: its first bytes, then its pieces."""
+    if upload is None or not upload.size:
         raise Invalid("The file is empty.", code="file_missing", errors={"file": ["Empty."]})
-    if len(content) > MAX_BYTES:
-        raise TooLarge(f"Images may be at most 5 MB; this one is {len(content) // 1024} KB.", code="image_too_large",
+    if upload.size > MAX_BYTES:
+        raise TooLarge(f"Images may be at most 5 MB; this one is {upload.size // 1024} KB.", code="image_too_large",
                        limitBytes=MAX_BYTES)
-    mime_type = sniff(content)
+    mime_type = sniff(upload.head(16))
     if mime_type is None:
         raise Invalid(f"Send a {ACCEPTED} image.", code="unsupported_file_type", errors={"file": [f"Not a {ACCEPTED} image."]})
     now = clock.now()
     image = BotImage(organization_id=actor.organization_id, label=label, caption=caption, mime_type=mime_type,
-                     size_bytes=len(content), sha256=hashlib.sha256(content).hexdigest(), created_at=now, updated_at=now)
-    write_atomically(path_of(image.organization_id, image.id), content)
+                     size_bytes=upload.size, sha256=upload.sha256(), created_at=now, updated_at=now)
+    write_atomically(path_of(image.organization_id, image.id), upload)
     session.add(image)
     session.flush()
     return image

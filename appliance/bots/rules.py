@@ -1,5 +1,7 @@
 """Keyword rules of the organization's bots: saved checked (a rule that can never act is refused
-when saved, not when a customer writes), listed in the order they are tried."""
+when saved, not when a customer writes), listed in the order they are tried. A key or member kept
+to some numbers reads the rules that apply to one of them and changes only those that apply to
+theirs alone (core.tenancy.NumberScope)."""
 
 from __future__ import annotations
 
@@ -7,20 +9,21 @@ from types import SimpleNamespace
 
 from sqlmodel import Session, select
 
-from appliance.bots import flows, images, snapshots
+from appliance.bots import snapshots
 from appliance.bots.matching import CompiledRule, compile_rule, normalize
 from appliance.bots.models import BotRule
 from appliance.core import clock, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.errors import Invalid, NotFound
-from appliance.tags import service as tags_service
+from appliance.core.errors import Invalid
+from appliance.phone_numbers import service as phone_numbers_service
 
 FIELDS = ("name", "phone_number_pks", "keywords", "match_type", "reply", "action", "flow_id", "tag_id",
           "image_id", "priority", "enabled")
 
 
 def list_rules(session: Session, *, actor: OrgActor) -> list[BotRule]:
-    return _rules_of(session, actor.organization_id)
+    return phone_numbers_service.scope_of(session, actor).only_concerning(
+        _rules_of(session, actor.organization_id), lambda rule: rule.phone_number_pks)
 
 
 def _rules_of(session: Session, organization_id: str) -> list[BotRule]:
@@ -30,7 +33,16 @@ def _rules_of(session: Session, organization_id: str) -> list[BotRule]:
 
 
 def access_rule(session: Session, *, actor: OrgActor, rule_id: str) -> BotRule:
-    return tenancy.access_in_org(session, BotRule, rule_id, actor, what="bot rule", code="bot_rule_not_found")
+    scope = phone_numbers_service.scope_of(session, actor)
+    return tenancy.access_in_org(session, BotRule, rule_id, actor, what="bot rule", code="bot_rule_not_found",
+                                 usable=lambda rule: scope.concerns(rule.phone_number_pks))
+
+
+def _own_rule(session: Session, actor: OrgActor, rule_id: str) -> BotRule:
+    """A rule the actor may change: one it reads (404 otherwise) for numbers it all reaches (403)."""
+    rule = access_rule(session, actor=actor, rule_id=rule_id)
+    phone_numbers_service.scope_of(session, actor).check_covers(rule.phone_number_pks)
+    return rule
 
 
 def _check(session: Session, actor: OrgActor, rule: BotRule) -> None:
@@ -44,26 +56,13 @@ def _check(session: Session, actor: OrgActor, rule: BotRule) -> None:
         raise Invalid("ADD_TAG needs tagId.", errors={"tagId": ["Required for ADD_TAG."]})
     # Ids are checked whenever given, whatever the action: a flow or tag of nobody's would be kept
     # (and refused by the database as a 500) for an action that does not even use it.
-    if rule.flow_id:
-        try:
-            flows.access_flow(session, actor=actor, flow_id=rule.flow_id)
-        except NotFound:
-            raise Invalid("No bot flow with this id in this organization.", code="bot_flow_not_found",
-                          errors={"flowId": ["Unknown flow."]}) from None
-    if rule.tag_id:
-        try:
-            tags_service.access_tag(session, actor=actor, tag_id=rule.tag_id)
-        except NotFound:
-            raise Invalid("No tag with this id in this organization.", code="tag_not_found",
-                          errors={"tagId": ["Unknown tag."]}) from None
-    if rule.image_id:
-        try:
-            images.access_image(session, actor=actor, image_id=rule.image_id)
-        except NotFound:
-            raise Invalid("No bot image with this id in this organization.", code="bot_image_not_found",
-                          errors={"imageId": ["Unknown image."]}) from None
+    for table, value, field in (("bot_flows", rule.flow_id, "flowId"), ("tags", rule.tag_id, "tagId"),
+                                ("bot_images", rule.image_id, "imageId")):
+        if value:
+            tenancy.check_ids_in_org(session, table, [value], actor, field=field)
     rule.phone_number_pks = tenancy.check_ids_in_org(session, "phone_numbers", rule.phone_number_pks, actor,
                                                      field="phoneNumberIds")
+    phone_numbers_service.scope_of(session, actor).check_covers(rule.phone_number_pks)
 
 
 def _save(session: Session, actor: OrgActor, rule: BotRule, changes: dict) -> BotRule:
@@ -85,11 +84,11 @@ def do_create(session: Session, *, actor: OrgActor, **fields) -> BotRule:
 
 
 def do_update(session: Session, *, actor: OrgActor, rule_id: str, **fields) -> BotRule:
-    return _save(session, actor, access_rule(session, actor=actor, rule_id=rule_id), fields)
+    return _save(session, actor, _own_rule(session, actor, rule_id), fields)
 
 
 def do_delete(session: Session, *, actor: OrgActor, rule_id: str) -> None:
-    session.delete(access_rule(session, actor=actor, rule_id=rule_id))
+    session.delete(_own_rule(session, actor, rule_id))
 
 
 def _compile(session: Session, organization_id: str) -> list[tuple[CompiledRule, SimpleNamespace]]:

@@ -6,7 +6,7 @@ from sqlmodel import Session, select
 
 from appliance.bots.config import DEFAULTS, needed_capabilities
 from appliance.bots.models import BotConfig
-from appliance.core import clock, events, tenancy
+from appliance.core import clock, events
 from appliance.core.actor import OrgActor
 from appliance.core.rows import read_row
 from appliance.organizations import plans
@@ -26,11 +26,9 @@ def _row(session: Session, number: PhoneNumber) -> BotConfig | None:
 
 
 def _number(session: Session, actor: OrgActor, phone_number_pk: str) -> PhoneNumber:
-    """One of the actor's numbers (404 outside the organization or the member's accounts; 403 for a
-    key restricted to other numbers)."""
-    number = phone_numbers_service.access_phone_number(session, actor=actor, phone_number_pk=phone_number_pk)
-    tenancy.check_phone_number_allowed(actor, number.id)
-    return number
+    """One of the actor's numbers: 404 outside the organization and outside the actor's scope (a
+    key's numbers, a member's business accounts), as for any record of another number."""
+    return phone_numbers_service.access_phone_number(session, actor=actor, phone_number_pk=phone_number_pk)
 
 
 def config_of(session: Session, phone_number_pk: str) -> dict | None:
@@ -44,8 +42,7 @@ def config_of(session: Session, phone_number_pk: str) -> dict | None:
 
 def list_configs(session: Session, *, actor: OrgActor) -> list[dict]:
     """One record per active number the actor may see (defaults where none is saved)."""
-    numbers = [n for n in phone_numbers_service.list_phone_numbers(session, actor=actor)
-               if not actor.phone_number_pks or n.id in actor.phone_number_pks]
+    numbers = phone_numbers_service.list_phone_numbers(session, actor=actor)
     rows = {row.phone_number_pk: row for row in session.exec(select(BotConfig).where(
         BotConfig.organization_id == actor.organization_id)).all()}
     return [_record(number, rows.get(number.id)) for number in numbers]

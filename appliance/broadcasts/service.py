@@ -71,7 +71,7 @@ def do_create(session: Session, *, actor: OrgActor, name: str, phone_number_id: 
 
 
 def _number(session: Session, actor: OrgActor, phone_number_id: str):
-    tenancy.check_phone_number_allowed(actor, phone_number_id)  # 403 for a key kept to other numbers
+    phone_numbers_service.scope_of(session, actor).check_covers([phone_number_id])  # 403 for one kept to others
     try:
         return phone_numbers_service.read_phone_number(session, actor=actor, phone_number_pk=phone_number_id)
     except Exception as error:  # another organization's or a disconnected number: the field is wrong
@@ -141,10 +141,9 @@ def _wake_runner(session: Session, broadcast: Broadcast) -> None:
 # Reading --------------------------------------------------------------------------------------------
 
 def access_broadcast(session: Session, *, actor: OrgActor, broadcast_id: str) -> Broadcast:
-    broadcast = tenancy.access_in_org(session, Broadcast, broadcast_id, actor, what="broadcast",
-                                      code="broadcast_not_found")
-    tenancy.check_phone_number_allowed(actor, broadcast.phone_number_pk)
-    return broadcast
+    scope = phone_numbers_service.scope_of(session, actor)
+    return tenancy.access_in_org(session, Broadcast, broadcast_id, actor, what="broadcast", code="broadcast_not_found",
+                                 usable=lambda broadcast: scope.reaches(broadcast.phone_number_pk))
 
 
 def get_broadcast(session: Session, *, actor: OrgActor, broadcast_id: str) -> Broadcast:
@@ -161,9 +160,9 @@ def _shown(broadcast: Broadcast, counts: dict) -> SimpleNamespace:
 
 def list_broadcasts(session: Session, *, actor: OrgActor, take: int, cursor: str | None, status: str | None = None,
                     phone_number_id: str | None = None) -> pagination.Page:
-    """Newest first, each with its counts; a key kept to some numbers sees theirs only."""
+    """Newest first, each with its counts; a key or member kept to some numbers sees theirs only."""
     query = select(Broadcast).where(Broadcast.organization_id == actor.organization_id)
-    query = tenancy.only_allowed_phone_numbers(query, Broadcast.phone_number_pk, actor)
+    query = phone_numbers_service.scope_of(session, actor).only_numbers(query, Broadcast.phone_number_pk)
     if status:
         query = query.where(Broadcast.status == status)
     if phone_number_id:

@@ -1,6 +1,6 @@
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from appliance.core.schema import ApiSchema, Text
+from appliance.core.schema import EMAIL_ADDRESS, ApiSchema, Matching, Text, WebAddress
 
 VERTICALS = ("AUTOMOTIVE", "BEAUTY", "APPAREL", "EDU", "ENTERTAIN", "EVENT_PLAN", "FINANCE", "GROCERY", "GOVT", "HOTEL",
              "HEALTH", "NONPROFIT", "PROF_SERVICES", "RETAIL", "TRAVEL", "RESTAURANT", "OTHER")
@@ -16,11 +16,6 @@ class BusinessProfileSchema(ApiSchema):
     profile_picture_url = fields.String(allow_none=True)
 
 
-def _email_or_empty(value: str) -> None:
-    if value:
-        validate.Email()(value)
-
-
 class BusinessProfileUpdateSchema(ApiSchema):
     """The network's limits: about 139 characters, address 256, description 512, email 128, two
     websites. An empty address, description or email (or no websites) clears it."""
@@ -29,11 +24,10 @@ class BusinessProfileUpdateSchema(ApiSchema):
     about = Text(min_length=1, max_length=139)
     address = Text(max_length=256)
     description = Text(max_length=512, multiline=True)
-    email = fields.String(validate=[validate.Length(max=128), _email_or_empty],
-                          metadata={"description": "An email address, or empty to clear it",
-                                    "pattern": r"^([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})?$"})
+    email = Matching(f"^(?:{EMAIL_ADDRESS})?$", max_length=128, error="Not a valid email address.",
+                     metadata={"description": "An email address, or empty to clear it"})
     vertical = fields.String(validate=validate.OneOf(VERTICALS))
-    websites = fields.List(fields.Url(schemes={"http", "https"}, validate=validate.Length(max=256)),
+    websites = fields.List(WebAddress(max_length=256),
                            validate=validate.Length(max=2))
 
     @validates_schema

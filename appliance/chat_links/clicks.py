@@ -12,10 +12,9 @@ import hmac
 import logging
 import re
 import threading
-import time
 from urllib.parse import urlsplit
 
-from appliance.core import runtime
+from appliance.core import clock, runtime
 from appliance.core.rows import insert_many
 
 log = logging.getLogger(__name__)
@@ -61,10 +60,11 @@ class ClickRecorder:
         self._thread: threading.Thread | None = None
 
     def note(self, link_id: str, user_agent: str, referrer: str, address: str) -> None:
-        day = int(time.time() // 86400)
+        now = clock.now().timestamp()
+        day = int(now // 86400)
         key = runtime.get().keyring.derive("chat-link-visitors")
         visitor = hmac.new(key, f"{address}|{day}".encode(), hashlib.sha256).hexdigest()[:16]
-        click = {"link_id": link_id, "clicked_ms": int(time.time() * 1000), "referrer_host": referrer_host(referrer),
+        click = {"link_id": link_id, "clicked_ms": int(now * 1000), "referrer_host": referrer_host(referrer),
                  "agent_family": family(user_agent), "visitor": visitor}
         with self._lock:
             self._pending.append(click)

@@ -1,6 +1,6 @@
-"""Chat links as the organization manages them: made for one of its numbers (a key restricted to
-numbers only for those), changed, archived and brought back (DELETE toggles), their statistics and
-QR codes. The public redirect is lane.py's; clicks are written by clicks.py."""
+"""Chat links as the organization manages them: made for one of its numbers (a key or member kept to
+some numbers only for those, and the others' links answer 404), changed, archived and brought back
+(DELETE toggles), their statistics and QR codes. The public redirect is lane.py's; clicks are written by clicks.py."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def _new_slug(session: Session) -> str:
 def list_links(session: Session, *, actor: OrgActor, phone_number_pk: str | None = None,
                include_archived: bool = False) -> list[ChatLink]:
     query = select(ChatLink).where(ChatLink.organization_id == actor.organization_id)
-    query = tenancy.only_allowed_phone_numbers(query, ChatLink.phone_number_pk, actor)
+    query = phone_numbers_service.scope_of(session, actor).only_numbers(query, ChatLink.phone_number_pk)
     if phone_number_pk:
         query = query.where(ChatLink.phone_number_pk == phone_number_pk)
     if not include_archived:
@@ -66,9 +66,9 @@ def list_links(session: Session, *, actor: OrgActor, phone_number_pk: str | None
 
 
 def access_link(session: Session, *, actor: OrgActor, link_id: str) -> ChatLink:
-    link = tenancy.access_in_org(session, ChatLink, link_id, actor, what="chat link", code="chat_link_not_found")
-    tenancy.check_phone_number_allowed(actor, link.phone_number_pk)
-    return link
+    scope = phone_numbers_service.scope_of(session, actor)
+    return tenancy.access_in_org(session, ChatLink, link_id, actor, what="chat link", code="chat_link_not_found",
+                                 usable=lambda link: scope.reaches(link.phone_number_pk))
 
 
 def _number(session: Session, actor: OrgActor, phone_number_pk: str):
@@ -81,7 +81,7 @@ def _number(session: Session, actor: OrgActor, phone_number_pk: str):
 
 def do_create(session: Session, *, actor: OrgActor, phone_number_pk: str, name: str, campaign_tag: str | None = None,
               prefilled_message: str | None = None, link_metadata: dict | None = None) -> ChatLink:
-    tenancy.check_phone_number_allowed(actor, phone_number_pk)
+    phone_numbers_service.scope_of(session, actor).check_covers([phone_number_pk])
     number = _number(session, actor, phone_number_pk)
     now = clock.now()
     link = ChatLink(organization_id=actor.organization_id, phone_number_pk=number.id, slug=_new_slug(session), name=name,

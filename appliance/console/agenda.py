@@ -10,8 +10,9 @@ from datetime import date, datetime, time, timedelta
 
 from flask import redirect, request
 
-from appliance.agenda import appointments, feed, provider, slots
+from appliance.agenda import appointments, feed, managing, provider, slots
 from appliance.agenda.models import STATUSES
+from appliance.agenda.pages import begin_connect
 from appliance.agenda.schemas import AppointmentCreateSchema, AppointmentPatchSchema, CalendarPatchSchema
 from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
@@ -109,6 +110,7 @@ def agenda_change(org_id, appointment_id):
 def _calendar_page(actor, error: AppError | None = None, feed_url: str | None = None):
     session = db_session()
     return render("console/agenda_calendar.html", actor, _ACTIVE, error=error, texts=AGENDA_TEXTS,
+                  can_manage=actor.can(managing.MANAGE),
                   calendar=provider.status(session, actor=actor), feed=feed.feed_of(session, actor.organization_id),
                   feed_url=feed_url, done=request.args.get("done"), no_store=feed_url is not None)
 
@@ -122,9 +124,9 @@ def agenda_calendar(org_id):
 @console_pages.post("/console/<uuid:org_id>/agenda/calendar/connect")
 @signed_in_page
 def agenda_calendar_connect(org_id):
-    actor = org_actor(org_id, "calendar:write")
+    actor = org_actor(org_id, managing.MANAGE)
     try:
-        return redirect(provider.connect_url(actor=actor))
+        return redirect(begin_connect(actor))
     except AppError as error:
         return _calendar_page(actor, error)
 
@@ -132,7 +134,7 @@ def agenda_calendar_connect(org_id):
 @console_pages.post("/console/<uuid:org_id>/agenda/calendar")
 @signed_in_page
 def agenda_calendar_switches(org_id):
-    actor = org_actor(org_id, "calendar:write")
+    actor = org_actor(org_id, managing.MANAGE)
     body = {"pushEnabled": bool(request.form.get("push_enabled")), "blockBusyEnabled": bool(request.form.get("block_busy_enabled"))}
     try:
         provider.do_update(db_session(), actor=actor, **check_form(CalendarPatchSchema(), body))
@@ -145,7 +147,7 @@ def agenda_calendar_switches(org_id):
 @console_pages.post("/console/<uuid:org_id>/agenda/calendar/disconnect")
 @signed_in_page
 def agenda_calendar_disconnect(org_id):
-    actor = org_actor(org_id, "calendar:write")
+    actor = org_actor(org_id, managing.MANAGE)
     provider.do_disconnect(db_session(), actor=actor)
     return back("console_pages.agenda_calendar", "disconnected", org_id=actor.organization_id)
 
@@ -154,6 +156,6 @@ def agenda_calendar_disconnect(org_id):
 @signed_in_page
 def agenda_feed(org_id):
     """A new feed address, shown once on the page it answers (no-store): only its hash is kept."""
-    actor = org_actor(org_id, "calendar:write")
+    actor = org_actor(org_id, managing.MANAGE)
     made = feed.do_new_token(db_session(), actor=actor)
     return _calendar_page(actor, feed_url=made["url"])

@@ -4,17 +4,16 @@ calendar and agents' pages are attendance_setup.py's. Every form posts without J
 
 from __future__ import annotations
 
-import csv
-import io
 from datetime import date
 
-from flask import Response, request
+from flask import request
 
 from appliance.attendance import rules, views
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_attendance import ATTENDANCE_TEXTS
 from appliance.core.errors import AppError, Invalid
 from appliance.http.browser import signed_in_page
+from appliance.http.files import csv_attachment
 from appliance.http.unit_of_work import db_session
 
 ACTIVE = "console_pages.attendance"
@@ -119,14 +118,8 @@ def attendance_report_csv(org_id):
     except AppError as error:
         return page("console/attendance_report.html", actor, "report", error=error, report=None, chosen=None,
                     presets=views.period_presets(db_session(), actor=actor), compare=False, status=400)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(PAYROLL_COLUMNS)
-    for agent in report["agents"]:
-        writer.writerow([agent["name"], agent["email"], agent["work_mode"], report["from"], report["to"],
-                         *(f"{agent[key] / 60:.2f}" for key in ("expected_min", "worked_min", "overtime_min", "extra_min")),
-                         agent["late_count"], agent["early_leave_count"], agent["absent_days"], agent["leave_days"],
-                         agent["holiday_days"], agent["present_days"]])
-    name = f"attendance-{report['from']}-{report['to']}.csv"
-    return Response("\ufeff" + out.getvalue(), mimetype="text/csv",  # the BOM: spreadsheets read the accents right
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    rows = ([agent["name"], agent["email"], agent["work_mode"], report["from"], report["to"],
+             *(f"{agent[key] / 60:.2f}" for key in ("expected_min", "worked_min", "overtime_min", "extra_min")),
+             agent["late_count"], agent["early_leave_count"], agent["absent_days"], agent["leave_days"],
+             agent["holiday_days"], agent["present_days"]] for agent in report["agents"])
+    return csv_attachment(f"attendance-{report['from']}-{report['to']}.csv", PAYROLL_COLUMNS, rows)

@@ -13,6 +13,7 @@ from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_bot_knowledge import KNOWLEDGE_TEXTS
 from appliance.core.errors import AppError
+from appliance.http.api import takes_upload, uploaded_file
 from appliance.http.browser import signed_in_page
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
@@ -43,15 +44,14 @@ def bot_knowledge(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/knowledge")
+@takes_upload(max_bytes=service.MAX_FILE_BYTES, content_types=())
 @signed_in_page
 def bot_knowledge_upload(org_id):
     actor = org_actor(org_id, "bot:write")
-    upload = request.files.get("file")
     try:
         fields = check_form(KnowledgeUploadFormSchema(), {"title": forms.optional("title", 300),
                                                           "tags": forms.text("tags", 2000)})
-        content = upload.read(service.MAX_FILE_BYTES + 1) if upload is not None else b""
-        service.do_upload(db_session(), actor=actor, content=content, file_name=upload.filename if upload else None,
+        service.do_upload(db_session(), actor=actor, upload=uploaded_file(required=False),
                           **{k: v for k, v in fields.items() if v is not None})
     except AppError as error:
         return _library(actor, error, form="upload")

@@ -12,6 +12,7 @@ from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_bot_library import BOT_LIBRARY_TEXTS
 from appliance.core.errors import AppError
+from appliance.http.api import takes_upload, uploaded_file
 from appliance.http.browser import signed_in_page
 from appliance.http.files import serve_stored_file
 from appliance.http.pages import check_form
@@ -38,15 +39,14 @@ def bot_images(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/images")
+@takes_upload(max_bytes=images_service.MAX_BYTES, content_types=())
 @signed_in_page
 def bot_image_upload(org_id):
     actor = org_actor(org_id, "bot:write")
-    upload = request.files.get("file")
     try:
         fields = check_form(BotImageUploadSchema(), {"label": forms.text("label", 200),
                                                      "caption": request.form.get("caption", "")[:2000]})
-        content = upload.read(images_service.MAX_BYTES + 1) if upload is not None else b""
-        images_service.do_upload(db_session(), actor=actor, content=content, **fields)
+        images_service.do_upload(db_session(), actor=actor, upload=uploaded_file(required=False), **fields)
     except AppError as error:
         return _images_page(actor, error)
     return back("console_pages.bot_images", "image_added", org_id=actor.organization_id)

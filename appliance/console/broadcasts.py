@@ -9,11 +9,9 @@ reload it with a GET)."""
 from __future__ import annotations
 
 import copy
-import csv
-import io
 from datetime import datetime, timedelta
 
-from flask import Response, request
+from flask import request
 
 from appliance.broadcasts import audience, personalize, service
 from appliance.broadcasts.schemas import BroadcastCreateSchema
@@ -24,6 +22,7 @@ from appliance.core import clock, phones
 from appliance.core.errors import AppError, Invalid
 from appliance.graph_api.errors import explain
 from appliance.http.browser import signed_in_page
+from appliance.http.files import csv_attachment
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.organizations.zones import zone_of
@@ -35,6 +34,7 @@ _ACTIVE = "console_pages.broadcasts"
 PAGE_SIZE = 20
 RECIPIENTS_PAGE = 50
 EXPORT_PAGE = 200
+EXPORT_COLUMNS = ("phone", "name", "status", "skipped_reason", "error_code", "error", "sent_at", "replied_at", "attempts")
 PLACEHOLDER_HINTS = ("{{contact.name|cliente}}", "{{contact.phone}}", "{{contact.attributes.ciudad}}")
 
 
@@ -236,27 +236,20 @@ def broadcast_export(org_id, broadcast_id):
     session = db_session()
     wanted = request.args.get("filter") if request.args.get("filter") in service.FILTERS else None
     shown = service.get_broadcast(session, actor=actor, broadcast_id=str(broadcast_id))
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["phone", "name", "status", "skipped_reason", "error_code", "error", "sent_at", "replied_at",
-                     "attempts"])
+    name = "".join(c if c.isalnum() or c in "-_" else "-" for c in shown.name)[:60] or "broadcast"
+    return csv_attachment(f"{name}-recipients.csv", EXPORT_COLUMNS, _export_rows(session, actor, shown.id, wanted))
+
+
+def _export_rows(session, actor, broadcast_id: str, wanted: str | None):
     cursor = None
     while True:
-        page = service.list_recipients(session, actor=actor, broadcast_id=shown.id, take=EXPORT_PAGE, cursor=cursor,
-                                       filter=wanted)
+        page = service.list_recipients(session, actor=actor, broadcast_id=broadcast_id, take=EXPORT_PAGE,
+                                       cursor=cursor, filter=wanted)
         for r in page.items:
-            writer.writerow([f"+{r.wa_id}" if r.wa_id else "", _safe(r.name or r.profile_name or ""), r.status,
-                             r.skipped_reason or "", r.error_code or "", _safe(r.error_title or ""),
-                             r.sent_at.isoformat() if r.sent_at else "", r.replied_at.isoformat() if r.replied_at else "",
-                             r.attempts])
+            yield [f"+{r.wa_id}" if r.wa_id else "", r.name or r.profile_name, r.status, r.skipped_reason,
+                   r.error_code, r.error_title, r.sent_at.isoformat() if r.sent_at else "",
+                   r.replied_at.isoformat() if r.replied_at else "", r.attempts]
         if not page.next_cursor:
             break
         cursor = page.next_cursor
-    name = "".join(c if c.isalnum() or c in "-_" else "-" for c in shown.name)[:60] or "broadcast"
-    return Response("\ufeff" + out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{name}-recipients.csv"'})
 
-
-def _safe(text: str) -> str:
-    """A cell a spreadsheet will not run as a formula (a contact's name is the customer's words)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

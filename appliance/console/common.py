@@ -84,6 +84,8 @@ def _navigation(actor: OrgActor | None, org_id: str | None, active: str) -> list
     if users_service.access_me(db_session(), actor=browser_actor()).installation_admin:
         items.append({"href": url_for("console_pages.mail_server"), "label": "nav_mail",
                       "active": active == "console_pages.mail_server"})
+        items.append({"href": url_for("console_pages.private_servers"), "label": "nav_private_servers",
+                      "active": active == "console_pages.private_servers"})
     items.append({"href": url_for("console_pages.account"), "label": "nav_account",
                   "active": active == "console_pages.account"})
     return items

@@ -75,7 +75,8 @@ def contact_import_preview(org_id, list_id):
     """Step one: the file read, nothing written; the preview names the staged file."""
     actor = org_actor(org_id, "contacts:write")
     try:
-        content, _, name = uploaded_file()
+        upload = uploaded_file()
+        content, name = upload.read(), upload.filename  # ≤ 5 MB: the rows are parsed whole
         if not content:
             raise Invalid("Choose a CSV file.", code="file_missing", errors={"file": ["Choose a CSV file."]})
         preview = lists_service.check_import_preview(db_session(), actor=actor, list_id=str(list_id), content=content)

@@ -4,7 +4,7 @@ referring sites, the conversations it started, its settings and the archive togg
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 from flask import Response, request
 
@@ -13,10 +13,12 @@ from appliance.chat_links.schemas import ChatLinkCreateSchema, ChatLinkUpdateSch
 from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_links import LINK_TEXTS
+from appliance.core import clock
 from appliance.core.errors import AppError
 from appliance.http.browser import signed_in_page
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
+from appliance.organizations.zones import zone_of
 from appliance.phone_numbers import service as phone_numbers_service
 
 _ACTIVE = "console_pages.links"
@@ -64,7 +66,7 @@ def _link_page(actor, link_id: str, error: AppError | None = None):
     session = db_session()
     link = service.access_link(session, actor=actor, link_id=link_id)
     stats = service.stats(session, actor=actor, link_id=link.id)
-    today = date.today()
+    today = clock.now().astimezone(zone_of(session, actor.organization_id)).date()  # the days `stats` counts in
     per_day = {d["date"]: d["clicks"] for d in stats["by_day"]}
     days = [{"date": (today - timedelta(days=n)).isoformat(), "clicks": per_day.get((today - timedelta(days=n)).isoformat(), 0)}
             for n in range(CHART_DAYS - 1, -1, -1)]

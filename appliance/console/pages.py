@@ -1,7 +1,7 @@
 """The console's blueprint with every page registered (each module adds its routes to it)."""
 
 from appliance.console import (account, agenda, api_keys, attendance, attendance_setup, bot, bot_ai, broadcasts, bot_flows, bot_knowledge, bot_library, bot_work,  # noqa: F401
-                               contact_lists, contacts, link_pages, links, live, orders, surveys, mail_server, notifications, numbers, organization, sandbox, setup, team,
+                               contact_lists, contacts, link_pages, links, live, orders, surveys, mail_server, notifications, private_servers, numbers, organization, sandbox, setup, team,
                                templates, webhooks, whatsapp)
 from appliance.console.common import console_pages
 

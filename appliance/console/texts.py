@@ -64,7 +64,7 @@ TEXTS = Texts(
                  "resubscribed": "Webhooks subscribed again.",
                  "mail_server_saved": "The test mail was delivered; the mail server is saved.",
                  "sandbox_connected": "Your sandbox number is ready: open the inbox and play a customer."},
-        "mail_title": "Mail server", "nav_mail": "Mail",
+        "mail_title": "Mail server", "nav_mail": "Mail", "nav_private_servers": "Private servers",
         "mail_intro": "The appliance mails invitations, password resets and notices through this server (SMTP). "
         "It belongs to the whole installation: only its administrator sets it.",
         "mail_not_set": "Not set yet: mail is kept here instead of sent, and each person finds their links on My "
@@ -140,7 +140,10 @@ TEXTS = Texts(
         "errors": {"email_taken": "An account already uses this email. Sign in, or reset the password.",
                    "invalid_credentials": "The current password is not right.",
                    "invalid_two_factor_code": "That code is not valid (or was already used). Try the next one.",
-                   "permission_escalation": "You cannot grant permissions you do not hold yourself."},
+                   "permission_escalation": "You cannot grant permissions you do not hold yourself.",
+                   "url_not_allowed": "That address is not public (private, loopback, link-local, reserved or this "
+                   "appliance's own): only public servers are reached, unless the installation's administrator "
+                   "allows that private server."},
     },
     es={
         "nav_inbox": "Bandeja", "nav_organization": "Organización", "nav_team": "Equipo", "nav_api_keys": "Claves API",
@@ -198,7 +201,7 @@ TEXTS = Texts(
                  "resubscribed": "Webhooks suscritos de nuevo.",
                  "mail_server_saved": "El correo de prueba se entregó; el servidor de correo está guardado.",
                  "sandbox_connected": "Tu número de sandbox está listo: abre la bandeja y haz de cliente."},
-        "mail_title": "Servidor de correo", "nav_mail": "Correo",
+        "mail_title": "Servidor de correo", "nav_mail": "Correo", "nav_private_servers": "Servidores privados",
         "mail_intro": "El equipo envía invitaciones, restablecimientos de contraseña y avisos por este servidor "
         "(SMTP). Es de toda la instalación: solo su administrador lo configura.",
         "mail_not_set": "Aún sin configurar: el correo se guarda aquí en vez de enviarse, y cada persona ve sus "
@@ -274,6 +277,9 @@ TEXTS = Texts(
         "errors": {"email_taken": "Ya hay una cuenta con este correo. Inicia sesión o restablece la contraseña.",
                    "invalid_credentials": "La contraseña actual no es correcta.",
                    "invalid_two_factor_code": "Ese código no es válido (o ya se usó). Prueba con el siguiente.",
-                   "permission_escalation": "No puedes conceder permisos que tú no tienes."},
+                   "permission_escalation": "No puedes conceder permisos que tú no tienes.",
+                   "url_not_allowed": "Esa dirección no es pública (privada, local, de enlace local, reservada o de "
+                   "este equipo): solo se alcanzan servidores públicos, salvo que el administrador de la instalación "
+                   "permita ese servidor privado."},
     },
 )

@@ -27,7 +27,7 @@ AI_TEXTS = Texts(
         "configured": "set up", "not_configured": "not set up", "api_key": "API key",
         "api_key_optional": "API key (if your server asks for one)", "api_key_kept": "API key "
         "(leave empty to keep the one saved)", "base_url": "Address", "base_url_hint": "Empty: the vendor's own.",
-        "base_url_local": "Address of your OpenAI-compatible server (Ollama: http://localhost:11434)",
+        "base_url_local": "Address of your OpenAI-compatible server (an Ollama on this machine: http://127.0.0.1:11434; a server that is not public needs the installation's administrator to allow it)",
         "save": "Save", "test": "Test connection", "forget": "Forget", "confirm_forget": "Forget this provider's key "
         "and address? Agents that use it will answer with the fallback message.",
         "last_error": "Last problem", "checked_ok": "Connected: {n} models offered.", "checked_failed": "Not connected:",
@@ -97,7 +97,7 @@ AI_TEXTS = Texts(
         "api_key_optional": "Clave de API (si tu servidor la pide)",
         "api_key_kept": "Clave de API (vacía para conservar la guardada)", "base_url": "Dirección",
         "base_url_hint": "Vacía: la del proveedor.",
-        "base_url_local": "Dirección de tu servidor compatible con OpenAI (Ollama: http://localhost:11434)",
+        "base_url_local": "Dirección de tu servidor compatible con OpenAI (un Ollama en este equipo: http://127.0.0.1:11434; un servidor que no es público necesita que el administrador de la instalación lo permita)",
         "save": "Guardar", "test": "Probar conexión", "forget": "Olvidar", "confirm_forget": "¿Olvidar la clave y la "
         "dirección de este proveedor? Los agentes que lo usan responderán con el mensaje por defecto.",
         "last_error": "Último problema", "checked_ok": "Conectado: ofrece {n} modelos.", "checked_failed": "Sin conexión:",

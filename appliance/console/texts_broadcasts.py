@@ -25,6 +25,8 @@ BROADCAST_TEXTS = Texts(
         "funnel_hint": "Sent counts every message the network accepted; delivered includes the read ones. Replies are "
         "the customer's first message within 30 days.",
         "resume": "Resume sending", "retry_failed": "Retry the {n} failed", "cancel": "Cancel the campaign",
+        "retry_confirm": "Send the message again to every failed recipient? Those whose send was cut short (-2, -3) "
+        "may have received it already and would get it twice.",
         "cancel_confirm": "Cancel this campaign? Whoever has not received it yet will not get it.",
         "recipients": "Recipients", "export_csv": "Export CSV", "all": "All", "contact": "Contact", "state": "State",
         "sent_at": "Sent", "replied_at": "Replied",
@@ -73,6 +75,8 @@ BROADCAST_TEXTS = Texts(
         "funnel_hint": "Enviados cuenta cada mensaje que la red aceptó; entregados incluye los leídos. Las respuestas "
         "son el primer mensaje del cliente en los 30 días siguientes.",
         "resume": "Reanudar el envío", "retry_failed": "Reintentar los {n} fallidos", "cancel": "Cancelar la campaña",
+        "retry_confirm": "¿Enviar el mensaje otra vez a todos los fallidos? A quienes se les cortó el envío (-2, -3) "
+        "puede haberles llegado ya, y lo recibirían dos veces.",
         "cancel_confirm": "¿Cancelar esta campaña? Quien aún no la recibió ya no la recibirá.",
         "recipients": "Destinatarios", "export_csv": "Exportar CSV", "all": "Todos", "contact": "Contacto",
         "state": "Estado", "sent_at": "Enviado", "replied_at": "Respondió",

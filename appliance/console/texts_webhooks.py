@@ -9,7 +9,7 @@ WEBHOOK_TEXTS = Texts(
         "webhooks_intro": "Tell other systems what happens in your inbox: each event is posted to the address you give, "
         "signed (Standard Webhooks), retried for about a day when the receiver is down, and every attempt is logged.",
         "no_webhooks": "No webhooks yet. Add the address of your CRM, your own server or a Slack, Google Chat or Teams channel.",
-        "url": "Address (URL)", "url_hint": "An http:// or https:// address. Addresses on your office network work too.",
+        "url": "Address (URL)", "url_hint": "An http:// or https:// address. One on your office network works once the installation's administrator allows that server.",
         "events": "Events", "events_hint": "What this webhook hears.",
         "event_names": {
             "webhook.test": "Test event (sent by the Send test button)",
@@ -57,7 +57,7 @@ WEBHOOK_TEXTS = Texts(
         "queda registrado.",
         "no_webhooks": "Aún no hay webhooks. Añade la dirección de tu CRM, de tu propio servidor o de un canal de "
         "Slack, Google Chat o Teams.",
-        "url": "Dirección (URL)", "url_hint": "Una dirección http:// o https://. También sirven las de la red de tu oficina.",
+        "url": "Dirección (URL)", "url_hint": "Una dirección http:// o https://. Una de la red de tu oficina sirve cuando el administrador de la instalación permite ese servidor.",
         "events": "Eventos", "events_hint": "Lo que escucha este webhook.",
         "event_names": {
             "webhook.test": "Evento de prueba (lo envía el botón Enviar prueba)",

@@ -7,10 +7,9 @@ token and its organization, so a token of one organization opens nothing of anot
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
-from appliance.core import crypto, runtime
+from appliance.core import clock, crypto, runtime
 from appliance.core.errors import NotFound
 
 KEEP_SECONDS = 3600
@@ -31,7 +30,7 @@ def _path(organization_id: str, token: str) -> Path:
 
 def stage(organization_id: str, content: bytes) -> str:
     """Keep `content`; answers the token that finds it again. Older files are swept."""
-    now = time.time()
+    now = clock.now().timestamp()
     for old in _folder().glob("*.csv"):
         if now - old.stat().st_mtime > KEEP_SECONDS:
             old.unlink(missing_ok=True)
@@ -42,7 +41,7 @@ def stage(organization_id: str, content: bytes) -> str:
 
 def read(organization_id: str, token: str) -> bytes:
     path = _path(organization_id, token)
-    if not path.is_file() or time.time() - path.stat().st_mtime > KEEP_SECONDS:
+    if not path.is_file() or clock.now().timestamp() - path.stat().st_mtime > KEEP_SECONDS:
         raise NotFound("This preview has expired; upload the file again.", code="import_preview_expired")
     return path.read_bytes()
 

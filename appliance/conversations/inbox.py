@@ -17,6 +17,7 @@ from appliance.conversations.models import Conversation, ConversationTag
 from appliance.core import pagination, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import NotFound
+from appliance.phone_numbers import service as phone_numbers_service
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.tags import service as tags_service
 
@@ -32,6 +33,36 @@ def visible(query, actor: OrgActor):
         query = query.where(Conversation.phone_number_pk.in_(
             tenancy.only_visible_wabas(select(PhoneNumber.id), PhoneNumber.waba_pk, actor)))
     return query
+
+
+def about_visible(query, conversation_column, actor: OrgActor):
+    """Records that may be about a conversation (tasks, appointments): those about none, or about one
+    the actor sees (the others belong to numbers outside its scope)."""
+    if not actor.phone_number_pks and not actor.waba_pks:
+        return query
+    return query.where(conversation_column.is_(None) | conversation_column.in_(visible(select(Conversation.id), actor)))
+
+
+def _number_of(session: Session, actor: OrgActor, conversation_id: str) -> str | None:
+    return session.exec(select(Conversation.phone_number_pk).where(
+        Conversation.id == conversation_id, Conversation.organization_id == actor.organization_id)).first()
+
+
+def sees_about(session: Session, *, actor: OrgActor, conversation_id: str | None) -> bool:
+    """Whether the actor sees the conversation a record is about (about none: yes)."""
+    scope = phone_numbers_service.scope_of(session, actor)
+    return conversation_id is None or not scope.restricted or scope.reaches(_number_of(session, actor, conversation_id))
+
+
+def check_may_link(session: Session, *, actor: OrgActor, conversation_id: str | None) -> None:
+    """A record is put on a conversation (a task, an appointment) only by an actor that reaches its
+    number: 403 `phone_number_not_allowed`. An id of no conversation of the organization is the
+    caller's 400 to give."""
+    scope = phone_numbers_service.scope_of(session, actor)
+    if conversation_id and scope.restricted:
+        number = _number_of(session, actor, conversation_id)
+        if number is not None:
+            scope.check_covers([number])
 
 
 @dataclass

@@ -187,9 +187,11 @@ class WorkloadSchema(ApiSchema):
 
 
 class AgentDetailArgsSchema(ApiSchema):
-    days = fields.Integer(validate=validate.Range(min=1, max=366))
-    from_ = fields.Date(data_key="from")
-    to = fields.Date()
+    days = fields.Integer(validate=validate.Range(min=1, max=366), metadata={
+        "description": "Without from: the days up to to (default 7)"})
+    from_ = fields.Date(data_key="from", metadata={
+        "description": "YYYY-MM-DD; not after to, and the range covers at most 366 days (400 validation_failed)"})
+    to = fields.Date(metadata={"description": "YYYY-MM-DD, included (default: today)"})
 
 
 class _DayPerformance(_Performance):

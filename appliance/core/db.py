@@ -257,8 +257,12 @@ class UnitOfWork:
         self.write = write
         # Both sessions begin on first use: a request that fails validation never takes the
         # write lock, and a read that only needs hot rows never builds an ORM transaction.
+        # A reading unit never autoflushes: a read that changes a loaded row in memory (a total
+        # drawn up to now, say) would otherwise be written by the next query, and fail on the
+        # query_only connection as a 500, only when the value differed ("now and then"). A
+        # service's explicit flush still fails loudly there.
         self.session = Session(bind=database.writer if write else database.engine,
-                               expire_on_commit=False)
+                               expire_on_commit=False, autoflush=write)
         self.session.info["after_commit"] = []
         self.session.info["run_after"] = []
         if not write:

@@ -68,3 +68,8 @@ class BadGateway(AppError):
 
 class Unavailable(AppError):
     status, code, title = 503, "unavailable", "Service Unavailable"
+
+
+class GatewayTimeout(AppError):
+    """A service outside the appliance that the request waited for did not answer in time."""
+    status, code, title = 504, "gateway_timeout", "Gateway Timeout"

@@ -17,10 +17,22 @@ def for_people(wa_id: str | None) -> str:
     digits = "".join(c for c in str(wa_id) if c.isdigit())
     if not digits:
         return str(wa_id)
+    parsed = _parsed(digits)
+    if parsed is None and digits.startswith(_MEXICO_MOBILE) and len(digits) == 13:
+        # WhatsApp still names Mexican mobiles with the "1" Mexico dropped in 2019 (521 55...):
+        # people know the number without it.
+        parsed = _parsed("52" + digits[3:])
+    if parsed is None:
+        return "+" + digits
+    return phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
+
+
+_MEXICO_MOBILE = "521"
+
+
+def _parsed(digits: str):
     try:
         parsed = phonenumbers.parse("+" + digits)
     except phonenumbers.NumberParseException:
-        return "+" + digits
-    if not phonenumbers.is_possible_number(parsed):
-        return "+" + digits
-    return phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
+        return None
+    return parsed if phonenumbers.is_possible_number(parsed) else None

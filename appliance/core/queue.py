@@ -1,11 +1,21 @@
 """The task queue: Huey on its own SQLite file (queue.db), through pysqlite3 like the database.
 
-The consumer runs inside the server process (see appliance/server.py). Tasks take ids, re-read
+The consumers run inside the server process (see appliance/server.py). Tasks take ids, re-read
 state, and are safe to run twice. Tests switch the queue to immediate mode.
+
+Two lanes, each with its own workers: `huey`, for everything short (inbound media, mail, the
+outbox, read marks...), and `slow`, for work that may take minutes (reading documents and web
+pages into the knowledge base). Slow work never holds the short lane's workers, and within its
+lane no organization holds them all: a slow task's first argument is its organization, and a
+worker takes the oldest task of the organization served least recently among those with fewer
+than `per_organization` tasks running (`SlowLane`).
 """
 
 from __future__ import annotations
 
+import itertools
+import threading
+from collections import Counter
 from pathlib import Path
 
 import pysqlite3.dbapi2 as sqlite
@@ -35,16 +45,125 @@ class PysqliteStorage(SqliteStorage):
         return conn
 
 
-# Created in immediate (in-memory) mode; `configure` points it at queue.db at start-up.
+class LaneStorage(PysqliteStorage):
+    """The slow lane's rows in queue.db: each organization's tasks wait in a line of their own (the
+    `queue` column `<lane>:<organization id>`), so a worker can pick the line to serve."""
+
+    lane: "SlowLane"
+
+    def _line(self, key: str) -> str:
+        return f"{self.name}:{key}"
+
+    def _lines_where(self) -> tuple[str, tuple[str, str]]:
+        return "queue > ? AND queue < ?", (f"{self.name}:", f"{self.name};")  # ';' sorts right after ':'
+
+    def enqueue(self, data, priority=None):
+        self.sql("INSERT INTO task (queue, data, priority) VALUES (?, ?, ?)",
+                 (self._line(self.lane.organization_of(data)), self.to_blob(data), priority or 0), commit=True)
+
+    def waiting_lines(self) -> list[str]:
+        """The organizations with tasks waiting."""
+        where, params = self._lines_where()
+        return [line.split(":", 1)[1] for line, in self.sql(f"SELECT DISTINCT queue FROM task WHERE {where}", params,
+                                                            results=True)]
+
+    def pop(self, key: str):
+        """The oldest task of an organization's line, taken off it; None if another worker was first."""
+        with self.db(commit=True) as cursor:
+            cursor.execute("SELECT id, data FROM task WHERE queue = ? ORDER BY priority DESC, id LIMIT 1",
+                           (self._line(key),))
+            row = cursor.fetchone()
+            if row is not None:
+                cursor.execute("DELETE FROM task WHERE id = ?", (row[0],))
+                if cursor.rowcount == 1:
+                    return row[1]
+        return None
+
+    def dequeue(self):
+        raise NotImplementedError("the slow lane's workers take tasks through SlowLane.dequeue")
+
+    def queue_size(self):
+        where, params = self._lines_where()
+        return self.sql(f"SELECT count(id) FROM task WHERE {where}", params, results=True)[0][0]
+
+    def enqueued_items(self, limit=None):
+        where, params = self._lines_where()
+        query = f"SELECT data FROM task WHERE {where} ORDER BY priority DESC, id"
+        rows = self.sql(query + (" LIMIT ?" if limit is not None else ""),
+                        params + ((limit,) if limit is not None else ()), results=True)
+        return [data for data, in rows]
+
+    def flush_queue(self):
+        where, params = self._lines_where()
+        self.sql(f"DELETE FROM task WHERE {where}", params, commit=True)
+
+
+class SlowLane(Huey):
+    """The lane of slow work, served fairly between organizations (the module's docstring). The
+    counts of running tasks are this process's: the lane's workers are its threads."""
+
+    per_organization = 1
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._lock = threading.Lock()
+        self._running: Counter[str] = Counter()
+        self._claimed: dict[str, str] = {}  # task id -> organization, while it runs
+        self._last_served: dict[str, int] = {}
+        self._turns = itertools.count()
+
+    def create_storage(self):
+        storage = super().create_storage()
+        storage.lane = self
+        return storage
+
+    def organization_of(self, data: bytes) -> str:
+        args = self.serializer.deserialize(data).args
+        return str(args[0]) if args else "-"
+
+    def dequeue(self):
+        if self._immediate:
+            return None
+        with self._lock:
+            waiting = self.storage.waiting_lines()
+            ready = sorted((key for key in waiting if self._running[key] < self.per_organization),
+                           key=lambda key: (self._last_served.get(key, -1), key))
+            for key in ready:
+                data = self.storage.pop(key)
+                if data is None:
+                    continue
+                task = self.deserialize_task(data)
+                self._running[key] += 1
+                self._claimed[task.id] = key
+                self._last_served[key] = next(self._turns)
+                return task
+        return None
+
+    def execute(self, task, timestamp=None):
+        try:
+            return super().execute(task, timestamp)
+        finally:
+            with self._lock:
+                key = self._claimed.pop(task.id, None)
+                if key is not None:
+                    self._running[key] -= 1
+                    if self._running[key] <= 0:
+                        del self._running[key]
+
+
+# Created in immediate (in-memory) mode; `configure` points them at queue.db at start-up.
 huey = Huey("appliance", results=False, immediate=True, storage_class=PysqliteStorage,
             utc=True)
+slow = SlowLane("appliance-slow", results=False, immediate=True, storage_class=LaneStorage, utc=True)
+LANES = (huey, slow)
 
 
 def configure(path: Path | None, *, immediate: bool) -> None:
     """Point the queue at `path` (or keep it in memory and run tasks inline when immediate)."""
-    huey.storage_kwargs = {"filename": str(path)} if path else {}
-    huey._immediate = immediate
-    huey.storage = huey.create_storage()
+    for lane in LANES:
+        lane.storage_kwargs = {"filename": str(path)} if path else {}
+        lane._immediate = immediate
+        lane.storage = lane.create_storage()
 
 
 def ping() -> None:
@@ -69,5 +188,13 @@ class InProcessConsumer(Consumer):
 
 def make_consumer(workers: int) -> InProcessConsumer:
     return InProcessConsumer(huey, workers=workers, worker_type="thread", periodic=True,
+                             initial_delay=0.1, backoff=1.15, max_delay=0.5,
+                             check_worker_health=True)
+
+
+def make_slow_consumer(workers: int, *, per_organization: int) -> InProcessConsumer:
+    """The slow lane's workers (no periodic tasks of its own; its scheduler runs its delayed tasks)."""
+    slow.per_organization = max(1, per_organization)
+    return InProcessConsumer(slow, workers=max(1, workers), worker_type="thread", periodic=False,
                              initial_delay=0.1, backoff=1.15, max_delay=0.5,
                              check_worker_health=True)

@@ -31,7 +31,7 @@ class CalendarError(Exception):
 class Tokens:
     access_token: str
     refresh_token: str | None
-    expires_at: datetime
+    expires_in: int  # seconds from Google's answer: the caller's clock says when that is
 
 
 @dataclass(frozen=True)
@@ -44,9 +44,8 @@ class GoogleEndpoints:
 
 
 def _tokens(answer: dict, refresh_token: str | None = None) -> Tokens:
-    expires_in = int(answer.get("expires_in") or 3600)
     return Tokens(access_token=answer["access_token"], refresh_token=answer.get("refresh_token") or refresh_token,
-                  expires_at=datetime.fromtimestamp(datetime.now(timezone.utc).timestamp() + expires_in, timezone.utc))
+                  expires_in=int(answer.get("expires_in") or 3600))
 
 
 def _oauth_failure(error: OAuthError) -> CalendarError:

@@ -11,10 +11,13 @@ Facts this follows: ../shared/design/cloud-api.md (error envelope 3.3, codes 3.4
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import threading
+import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 
 import pycurl
 import requests
@@ -127,11 +130,14 @@ class GraphClient:
 
     # Media -------------------------------------------------------------------------------------
 
-    def upload_media(self, token: str, phone_number_id: str, content: bytes, mime_type: str,
+    def upload_media(self, token: str, phone_number_id: str, content: bytes | BinaryIO, mime_type: str,
                      filename: str = "file") -> str:
-        answer = self._call("POST", f"{_id(phone_number_id)}/media", token,
-                            data={"messaging_product": "whatsapp", "type": mime_type},
-                            files={"file": (filename, content, mime_type)})
+        """`content`: the bytes, or a seekable file read as it is sent (a 100 MB document is never
+        in memory: requests would build the whole multipart body there)."""
+        file = io.BytesIO(content) if isinstance(content, (bytes, bytearray)) else content
+        body = _MultipartBody({"messaging_product": "whatsapp", "type": mime_type}, "file", filename, mime_type, file)
+        answer = self._call("POST", f"{_id(phone_number_id)}/media", token, data=body,
+                            headers={"Content-Type": body.content_type})
         return str(answer["id"])
 
     def get_media(self, token: str, media_id: str) -> dict:
@@ -139,17 +145,24 @@ class GraphClient:
         return self._call("GET", _id(media_id), token)
 
     def download_media(self, token: str, url: str, *, max_bytes: int) -> bytes:
+        out = io.BytesIO()
+        self.download_media_to(token, url, out, max_bytes=max_bytes)
+        return out.getvalue()
+
+    def download_media_to(self, token: str, url: str, out: BinaryIO, *, max_bytes: int) -> str:
+        """Write the media into `out` as it arrives (never whole in memory); answers its sha256."""
+        digest, size = hashlib.sha256(), 0
         try:
             with self._http.get(url, headers=_auth(token), timeout=self.timeout, stream=True) as answer:
                 if answer.status_code != 200:
                     raise _error_from(answer)
-                chunks, size = [], 0
                 for chunk in answer.iter_content(64 * 1024):
                     size += len(chunk)
                     if size > max_bytes:
                         raise GraphError(answer.status_code, 131052, f"Media larger than {max_bytes} bytes")
-                    chunks.append(chunk)
-                return b"".join(chunks)
+                    digest.update(chunk)
+                    out.write(chunk)
+                return digest.hexdigest()
         except requests.RequestException as exc:
             raise _transport_error(exc) from exc
 
@@ -227,6 +240,45 @@ class GraphClient:
             return json.loads(answer)
         except ValueError:
             raise GraphError(status, 1, "The network answered something that is not JSON.") from None
+
+
+class _MultipartBody:
+    """A multipart/form-data body of some fields and one file, read piece by piece as requests sends
+    it (its length known, so it goes with a Content-Length, not chunked)."""
+
+    def __init__(self, fields: dict[str, str], name: str, filename: str, mime_type: str, file: BinaryIO):
+        boundary = uuid.uuid4().hex
+        quoted = filename.replace("\\", "_").replace('"', "_").replace("\r", "_").replace("\n", "_")
+        head = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'.encode()
+                        for key, value in fields.items())
+        head += (f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{quoted}"\r\n'
+                 f"Content-Type: {mime_type}\r\n\r\n").encode()
+        tail = f"\r\n--{boundary}--\r\n".encode()
+        file.seek(0, io.SEEK_END)
+        size = file.tell()
+        file.seek(0)
+        self.content_type = f"multipart/form-data; boundary={boundary}"
+        self._length = len(head) + size + len(tail)
+        self._parts = [io.BytesIO(head), file, io.BytesIO(tail)]
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __iter__(self):  # requests sends a body that iterates as a stream; it is read through read()
+        return iter(lambda: self.read(64 * 1024), b"")
+
+    def read(self, size: int = -1) -> bytes:
+        pieces = []
+        while self._parts and (size < 0 or size > 0):
+            piece = self._parts[0].read(size)
+            if not piece:
+                self._parts.pop(0)
+                continue
+            pieces.append(piece)
+            size -= len(piece) if size > 0 else 0
+            if size == 0:
+                break
+        return b"".join(pieces)
 
 
 _local = threading.local()

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import io
 from functools import wraps
 
 import flask_smorest
-from flask import Response, current_app, g, request
+from flask import Request, Response, current_app, g, request
 from flask_smorest.utils import unpack_tuple_response
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 from webargs.flaskparser import FlaskParser
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from appliance.core import clock
+from appliance.core import clock, files
 from appliance.core.errors import Invalid
+from appliance.core.files import Upload
 from appliance.core.schema import IsoDateTime, flat_messages
 
 _envelopes: dict[tuple[type, bool, bool], type[Schema]] = {}
@@ -201,23 +203,72 @@ def takes_upload(*, max_bytes: int, content_types: tuple[str, ...], field: str =
     return decorator
 
 
-def uploaded_file(field: str = "file") -> tuple[bytes, str | None, str | None]:
-    """The upload of a `takes_upload` view: (content, content type, file name)."""
+class SpoolingRequest(Request):
+    """Flask's request, with uploaded files spooled under the data directory (core/files.spool)
+    rather than the system's temporary folder, which is memory on many Linux systems."""
+
+    def _get_file_stream(self, total_content_length, content_type, filename=None, content_length=None):
+        return files.spool()
+
+
+def uploaded_file(field: str = "file", *, required: bool = True) -> Upload | None:
+    """The upload of a `takes_upload` view, on disk (never whole in memory). A form's file comes
+    spooled by the form parser; a file sent as the body is copied into a spool piece by piece, and
+    413 as soon as it passes the route's bound. `required=False`: None when the form has no file
+    (a page's form where attaching one is optional)."""
     max_bytes, content_types = view_attr("_upload")
+    if not required and request.mimetype != "multipart/form-data":
+        return None
     if request.mimetype != "multipart/form-data" and request.mimetype not in content_types:
         raise Invalid(f"Send the file as multipart/form-data or as {', '.join(content_types)}.",
                       code="unsupported_content_type")
     if request.mimetype == "multipart/form-data":
-        upload = request.files.get(field)
-        if upload is None:
+        stored = request.files.get(field)
+        if stored is None or (not required and not stored.filename):
+            if not required:
+                return None
             raise Invalid(f"Send the file in the form field '{field}'.", code="file_missing",
                           errors={field: ["Missing data for required field."]})
-        content, content_type, name = upload.read(), upload.mimetype or None, upload.filename or None
+        stream = stored.stream
+        stream.seek(0, io.SEEK_END)
+        upload = Upload(stream, stream.tell(), stored.mimetype or None, stored.filename or None)
     else:
-        content, content_type, name = request.get_data(cache=False), request.mimetype or None, None
-    if len(content) > max_bytes:  # the form's framing was allowed for, not a bigger file
+        upload = _spooled_body()
+    if upload.size > max_bytes:  # the form's framing was allowed for, not a bigger file
         raise RequestEntityTooLarge()
-    return content, content_type, name
+    return upload
+
+
+def _spooled_body() -> Upload:
+    """A file sent as the body, copied into a spool once (the stream reads once), 413 as soon as it
+    passes the route's bound."""
+    if "spooled_body" not in g:
+        max_bytes, _ = view_attr("_upload")
+        spooled, size = files.spool(), 0
+        while piece := request.stream.read(files.CHUNK):
+            size += len(piece)
+            if size > max_bytes:
+                raise RequestEntityTooLarge()
+            spooled.write(piece)
+        g.spooled_body = Upload(spooled, size, request.mimetype or None, None)
+    return g.spooled_body
+
+
+def digest_upload(digest) -> None:
+    """Feed what an upload request carries to `digest` (an Idempotency-Key's fingerprint) without
+    holding it in memory: the form's fields and each file's pieces, or the body's pieces."""
+    if request.mimetype != "multipart/form-data":
+        for piece in _spooled_body().chunks():
+            digest.update(piece)
+        return
+    for name, value in request.form.items(multi=True):
+        digest.update(f"{name}={value}".encode() + b"\0")
+    for name, stored in request.files.items(multi=True):
+        digest.update(f"{name}:{stored.filename}".encode() + b"\0")
+        stored.stream.seek(0)
+        while piece := stored.stream.read(files.CHUNK):
+            digest.update(piece)
+        stored.stream.seek(0)
 
 
 def _max_length(declared) -> int | None:

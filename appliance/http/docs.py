@@ -8,6 +8,7 @@ import threading
 import flask
 import flask_smorest
 from flask import Flask, send_from_directory
+from marshmallow import fields
 from swagger_ui_bundle import swagger_ui_path
 
 import appliance
@@ -54,6 +55,11 @@ class Api(flask_smorest.Api):
     def _register_error_handlers(self):
         pass
 
+    def _init_spec(self, **kwargs):
+        super()._init_spec(**kwargs)
+        for rule in (null_means_null, key_rules):
+            self.ma_plugin.converter.add_attribute_function(rule)
+
     def register_blueprint(self, blp, *, parameters=None, **options):
         name = options.get("name", blp.name)
         self._app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
@@ -73,6 +79,29 @@ class Api(flask_smorest.Api):
         self.document()
         return flask.current_app.response_class(json.dumps(with_schema_rules(as_problems(self.spec.to_dict())), indent=2),
                                                 mimetype="application/json")
+
+
+# apispec's null branch of a nullable object in OpenAPI 3.0: on its own it is any object at all.
+_ANY_OBJECT_OR_NULL = {"type": "object", "nullable": True}
+
+
+def null_means_null(converter, field, ret: dict, **kwargs) -> dict:
+    """A nullable nested object (a schedule, a card) is that object or null: the null branch takes
+    null only, not any object (whose keys the server would refuse)."""
+    branches = ret.get("anyOf") or []
+    if _ANY_OBJECT_OR_NULL not in branches:
+        return {}
+    return {"anyOf": [{**branch, "enum": [None]} if branch == _ANY_OBJECT_OR_NULL else branch for branch in branches]}
+
+
+def key_rules(converter, field, ret: dict, **kwargs) -> dict:
+    """A map's rules on its keys (a contact's attribute names, preference keys) as `propertyNames`:
+    OpenAPI 3.0 has no word for them, JSON Schema (and the generators that read the document) does."""
+    if not isinstance(field, fields.Dict) or field.key_field is None:
+        return {}
+    names = {rule: value for rule, value in converter.field2property(field.key_field).items()
+             if rule in ("minLength", "maxLength", "pattern", "enum")}
+    return {"propertyNames": names} if names else {}
 
 
 def _problem_content(response: dict) -> None:

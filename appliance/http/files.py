@@ -16,6 +16,8 @@ from pathlib import Path
 
 from flask import Response, send_file
 
+from appliance.core.csv_export import csv_text
+
 INLINE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 PLAYABLE_TYPES = frozenset({"audio/aac", "audio/amr", "audio/mpeg", "audio/mp4", "audio/ogg", "audio/opus",
                             "video/mp4", "video/3gpp"})
@@ -24,6 +26,8 @@ HARMLESS_TYPES = frozenset({"application/pdf", "text/plain", "text/csv", "applic
                             "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
                             "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
                             "application/vnd.openxmlformats-officedocument.presentationml.presentation"})
+# Every type serve_stored_file answers with (safe_type's outcomes), for the document.
+SERVED_TYPES = INLINE_TYPES | PLAYABLE_TYPES | HARMLESS_TYPES | {"application/octet-stream"}
 MAX_NAME = 120
 FILE_POLICY = "default-src 'none'; sandbox"
 
@@ -41,6 +45,12 @@ def safe_name(name: str | None, fallback: str = "file") -> str:
     return cleaned[:MAX_NAME] or fallback
 
 
+def file_answer(description: str, types=SERVED_TYPES) -> dict:
+    """The document's 200 answer of a route that serves a stored file: the types it may carry."""
+    return {"200": {"description": description,
+                    "content": {mime_type: {"schema": {"type": "string", "format": "binary"}} for mime_type in sorted(types)}}}
+
+
 def serve_stored_file(path: Path, *, claimed_type: str | None, filename: str | None,
                       max_age: int = 3600) -> Response:
     mime_type = safe_type(claimed_type)
@@ -51,3 +61,11 @@ def serve_stored_file(path: Path, *, claimed_type: str | None, filename: str | N
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Content-Security-Policy"] = FILE_POLICY
     return response
+
+
+def csv_attachment(filename: str, header, rows) -> Response:
+    """An export as a CSV download, written by the one CSV writer (core/csv_export.py: cells a
+    spreadsheet would run as formulas are made text)."""
+    return Response(csv_text(header, rows), mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{safe_name(filename, "export.csv")}"',
+        "X-Content-Type-Options": "nosniff"})

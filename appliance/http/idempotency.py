@@ -26,6 +26,7 @@ from sqlmodel import Field, SQLModel
 from appliance.core import clock
 from appliance.core.db import UTCDateTime
 from appliance.core.errors import Invalid, Unprocessable
+from appliance.http.api import digest_upload, view_attr
 from appliance.http.unit_of_work import db_session
 
 HEADER = "Idempotency-Key"
@@ -60,7 +61,10 @@ def _fingerprint() -> str:
     digest = hashlib.sha256()
     for part in (request.method, request.path, request.query_string.decode("latin-1")):
         digest.update(part.encode() + b"\0")
-    digest.update(request.get_data(cache=True))
+    if view_attr("_upload"):
+        digest_upload(digest)  # a file of up to 100 MB: read in pieces from where it was spooled
+    else:
+        digest.update(request.get_data(cache=True))
     return digest.hexdigest()
 
 

@@ -44,6 +44,10 @@ def init_app(app: Flask, *, max_json_bytes: int) -> None:
         if request.content_length is not None:
             if request.content_length > limit:
                 raise RequestEntityTooLarge()
+        elif upload:
+            # Chunked upload: never read whole here. The stream answers 413 itself once it passes
+            # the limit (a maximum, to werkzeug), wherever the file is being spooled.
+            request.max_content_length = limit
         else:
             # Chunked: werkzeug's limited stream stops quietly at the limit (the client would be
             # told "invalid JSON"), so read one byte past it now and answer 413 ourselves.

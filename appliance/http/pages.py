@@ -82,8 +82,9 @@ def choose_language(lang: str) -> None:
         session["lang"] = lang
 
 
-def render_page(template: str, texts: Texts | CombinedTexts, *, status: int = 200, **context):
-    """The page `template` in the reader's language, with `t` its texts; (html, status)."""
+def render_page(template: str, texts: Texts | CombinedTexts, /, *, status: int = 200, **context):
+    """The page `template` in the reader's language, with `t` its texts; (html, status). The first
+    two are positional only, so a context may name its own `template` (a message template)."""
     lang = page_language()
     return render_template(template, lang=lang, t=texts[lang], layout=LAYOUT_TEXTS[lang], **context), status
 

@@ -16,7 +16,7 @@ from appliance.conversations import service as conversations_service
 from appliance.core import clock
 from appliance.core.errors import AppError, Invalid
 from appliance.core.events import LIVE as LIVE_EVENTS
-from appliance.http.api import public, writes_on_get
+from appliance.http.api import public, takes_upload, uploaded_file, writes_on_get
 from appliance.http.browser import browser_actor, signed_in_page
 from appliance.http.files import serve_stored_file
 from appliance.http.pages import render_page
@@ -49,7 +49,9 @@ def _actor(org_id, permission: str = "conversations:read", *, active: bool = Tru
     return actor
 
 
-def _render(template: str, **context) -> str:
+def _render(template: str, /, **context) -> str:
+    """`template` is positional only: a page's context may carry a `template` of its own (a message
+    template, in the composer's fields)."""
     current = context.get("current")
     if current is not None and "action" not in context:  # the conversation's buttons post here
         context["action"] = url_for("inbox_pages.act", org_id=context["org_id"],
@@ -183,14 +185,13 @@ def _send(actor, conversation, **outgoing):
 
 
 def _reply(actor, conversation):
-    upload = request.files.get("file")
+    upload = uploaded_file(required=False)
     body = quick_replies_service.expand(db_session(), actor=actor, text=_field("body"))
-    if upload is not None and upload.filename:
-        content = upload.read(media_files.MAX_UPLOAD_BYTES + 1)
+    if upload is not None:
         uploaded = media_files.check_upload(db_session(), actor=actor, phone_number_pk=conversation.phone_number_pk,
-                                            content=content, content_type=upload.mimetype, filename=upload.filename)
-        kind, payload = media_files.as_message(uploaded, mime_type=upload.mimetype, filename=upload.filename,
-                                               caption=body)
+                                            upload=upload)
+        kind, payload = media_files.as_message(uploaded, mime_type=uploaded.mime_type,
+                                               filename=upload.filename or "file", caption=body)
         _send(actor, conversation, type=kind, payload=payload)
     elif body:
         _send(actor, conversation, type="text", payload={"body": body})
@@ -263,6 +264,7 @@ ACTIONS = {
 
 
 @inbox_pages.post("/<uuid:org_id>/c/<uuid:conversation_id>/do/<action>")
+@takes_upload(max_bytes=media_files.MAX_UPLOAD_BYTES, content_types=())  # a reply may attach a file
 @signed_in_page
 def act(org_id, conversation_id, action):
     if action not in ACTIONS:

@@ -30,9 +30,7 @@ class Documents(MethodView):
         """Upload a file (multipart: file, title, tags, agentIds, compartido); it is read in the background.
         400 unsupported_file_type, no_text_found, file_encrypted or file_corrupt; 413 over 25 MB"""
         fields = uploaded_form()
-        content, _, file_name = uploaded_file()
-        return service.do_upload(db_session(), actor=current_org_actor(), content=content, file_name=file_name,
-                                 **fields)
+        return service.do_upload(db_session(), actor=current_org_actor(), upload=uploaded_file(), **fields)
 
 
 @blp.route("/search")

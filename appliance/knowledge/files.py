@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from appliance.core import runtime
+from appliance.core.files import Upload
 from appliance.messages.media_store import write_atomically
 
 
@@ -13,16 +14,18 @@ def path_of(organization_id: str, document_id: str) -> Path:
     return runtime.get().settings.data_dir / "media" / organization_id / "knowledge" / document_id
 
 
-def write(organization_id: str, document_id: str, content: bytes) -> None:
-    write_atomically(path_of(organization_id, document_id), content)
+def write(organization_id: str, document_id: str, upload: Upload) -> None:
+    """Copied from where the request spooled it, piece by piece."""
+    write_atomically(path_of(organization_id, document_id), upload)
 
 
-def read(organization_id: str, document_id: str) -> bytes:
+def stored(organization_id: str, document_id: str) -> Path:
+    """The stored file's path, for the extractors to read from disk."""
     from appliance.knowledge.extraction import Unreadable
-    try:
-        return path_of(organization_id, document_id).read_bytes()
-    except FileNotFoundError:
-        raise Unreadable("The uploaded file is no longer on disk; upload it again.", code="file_missing") from None
+    path = path_of(organization_id, document_id)
+    if not path.is_file():
+        raise Unreadable("The uploaded file is no longer on disk; upload it again.", code="file_missing")
+    return path
 
 
 def remove(organization_id: str, document_id: str) -> None:

@@ -4,13 +4,18 @@
 reads the source and computes everything outside any transaction, then, in one transaction,
 replaces the document's passages, but only if the document still exists and still carries that
 token: a delete or a newer reprocess meanwhile makes the run's work land nowhere, and a crash
-leaves either the old passages or the new ones, never a mixture. What fails to read leaves the
-document FAILED with the reason in words.
+leaves either the old passages or the new ones, never a mixture. The reading has bounds
+(extraction.Budget: 50 MB of text, 2,000 pages, 5 minutes) checked between pages, parts and
+batches of passages, where the run also stops as soon as its document is deleted or read again by
+a newer run. What fails to read, or passes a bound, leaves the document FAILED with the reason in
+words.
 
 A run cut short by a crash leaves its document PROCESSING: `resume_interrupted` queues it again
-at start-up and, as a backstop, when it has been processing for 10 minutes; after 3 attempts it
-is FAILED. Web pages are re-read every `syncEveryHours` by `sync_due_pages`; a page that did not
-change (ETag, or the same text) is not embedded again.
+at start-up and, as a backstop, when its run began 10 minutes ago (twice the reading's bound);
+after 3 attempts it is FAILED. A document still waiting its turn in the queue's slow lane has no
+`processing_since` yet: its task is safe in queue.db, and an organization's long line of documents
+must not be mistaken for runs a crash lost. Web pages are re-read every `syncEveryHours` by
+`sync_due_pages`; a page that did not change (ETag, or the same text) is not embedded again.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import logging
 from dataclasses import dataclass
 from datetime import timedelta
 
+import numpy as np
 from sqlmodel import Session, delete, select
 
 from appliance.core import clock, runtime
@@ -42,12 +48,13 @@ def start(session: Session, document: KnowledgeDocument, *, force: bool = True, 
 
     document.status, document.error = PROCESSING, None
     document.processing_token = new_id()
-    document.processing_since = clock.now()
+    document.processing_since = None  # set when its run begins: waiting its turn in the lane is not being stuck
     document.processing_attempts = document.processing_attempts + 1 if resumed else 1
     document.updated_at = clock.now()
     session.add(document)
     session.flush()
-    enqueue_after_commit(session, tasks.process_document, document.id, document.processing_token, force)
+    enqueue_after_commit(session, tasks.process_document, document.organization_id, document.id,
+                         document.processing_token, force)
 
 
 @dataclass(frozen=True)
@@ -69,18 +76,27 @@ class _Text:
     etag: str | None = None
 
 
+EMBED_BATCH = 64  # passages embedded between two checks of the budget
+
+
 def run(database: Database, document_id: str, token: str, force: bool) -> None:
-    with database.unit_of_work(write=False) as session:
+    with database.unit_of_work(write=True) as session:
         document = session.get(KnowledgeDocument, document_id)
         if document is None or document.processing_token != token:
             return  # deleted, or a newer run owns it
+        document.processing_since = clock.now()
+        session.add(document)
         source = _Source(document.organization_id, document.source_type, document.title, document.content,
                          document.mime_type, document.url, None if force else document.etag,
                          None if force else document.text_sha256)
+    budget = extraction.Budget(still_wanted=lambda: _still_wanted(database, document_id, token))
     try:
-        text = _read(document_id, source)
+        text = _read(document_id, source, budget)
         if text is not None:
-            vectors = embedder.current().embed_passages(text.passages)
+            vectors = _embed(text.passages, budget)
+    except extraction.Stopped:
+        log.info("knowledge document %s: its processing stopped (deleted, or read again)", document_id)
+        return
     except (extraction.Unreadable, web_pages.FetchFailed) as exc:
         _finish(database, document_id, token, error=str(exc))
         return
@@ -91,14 +107,30 @@ def run(database: Database, document_id: str, token: str, force: bool) -> None:
     _finish(database, document_id, token, text=text, vectors=vectors if text is not None else None)
 
 
-def _read(document_id: str, source: _Source) -> _Text | None:
+def _still_wanted(database: Database, document_id: str, token: str) -> bool:
+    """The document still exists and still carries this run's token (a delete or a newer run
+    since would make this run's work land nowhere: it stops instead)."""
+    with database.unit_of_work(write=False) as session:
+        return session.exec(select(KnowledgeDocument.processing_token)
+                            .where(KnowledgeDocument.id == document_id)).first() == token
+
+
+def _embed(passages: list[str], budget: extraction.Budget):
+    batches = []
+    for start in range(0, len(passages), EMBED_BATCH):
+        budget.check()
+        batches.append(embedder.current().embed_passages(passages[start:start + EMBED_BATCH]))
+    return np.concatenate(batches) if batches else np.zeros((0, embedder.current().dimensions), dtype=np.float32)
+
+
+def _read(document_id: str, source: _Source, budget: extraction.Budget) -> _Text | None:
     """The source's passages, or None when a re-read page has not changed."""
     etag = None
     if source.source_type == NOTE:
         extracted = extraction.Extracted(f"# {source.title}\n\n{source.content or ''}")
     elif source.source_type == FILE:
-        content = files.read(source.organization_id, document_id)
-        extracted = extraction.extract(content, source.mime_type or extraction.TXT)
+        extracted = extraction.extract(files.stored(source.organization_id, document_id),
+                                       source.mime_type or extraction.TXT, budget)
     else:
         page = web_pages.fetch(source.url or "", etag=source.etag,
                                allow_private=runtime.get().settings.knowledge_allow_private_urls)
@@ -115,6 +147,7 @@ def _read(document_id: str, source: _Source) -> _Text | None:
                              "\n".join([extracted.table.header, *extracted.table.rows])).encode()).hexdigest()
     if source.text_sha256 == digest:
         return None
+    budget.check()
     passages = chunking.chunk_table(extracted.table) if extracted.table else chunking.chunk_text(extracted.text)
     if not passages:
         raise extraction.Unreadable("The source has no text to read.")

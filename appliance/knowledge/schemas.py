@@ -1,6 +1,6 @@
 from marshmallow import ValidationError, fields, validate
 
-from appliance.core.schema import ApiSchema, IsoDateTime, Text, UuidString
+from appliance.core.schema import ApiSchema, IsoDateTime, Text, UuidString, WebAddress
 
 SOURCE_TYPES = ("FILE", "NOTE", "URL")
 STATUSES = ("PROCESSING", "READY", "FAILED")
@@ -85,7 +85,7 @@ class KnowledgeNoteCreateSchema(KnowledgeNoteUpdateSchema):
 
 
 class KnowledgeUrlSourceSchema(ApiSchema):
-    url = fields.Url(required=True, schemes={"http", "https"}, validate=validate.Length(max=2000))
+    url = WebAddress(required=True)
     title = Text(min_length=1, max_length=200)
     tags = _tags()
     sync_every_hours = fields.Integer(allow_none=True, validate=validate.Range(1, 720),

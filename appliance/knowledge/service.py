@@ -3,15 +3,18 @@ in the background (processing.py); these calls only check, store and queue."""
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from appliance.core import clock, runtime, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.db import after_commit
 from appliance.core.errors import Invalid, TooLarge
+from appliance.core.files import Upload
 from appliance.knowledge import extraction, files, processing, web_pages
 from appliance.knowledge.models import FILE, NOTE, URL, KnowledgeDocument
 from appliance.organizations import plans
+from appliance.phone_numbers import service as phone_numbers_service
 
 MAX_FILE_BYTES = 25 * 1024 * 1024
 
@@ -31,34 +34,38 @@ def _new(session: Session, actor: OrgActor, *, source_type: str, title: str, tag
     """`compartido` unset: shared unless the document is given to some agents (a document nobody can
     read would be a surprise). 400 plan_capability_missing on a plan without the knowledge base."""
     plans.check_capability(session, actor.organization_id, "bot.knowledge")
+    _check_agents(session, actor, agent_ids)
+    shared = (not agent_ids) if compartido is None else compartido
+    _check_assignment(session, actor, (set(), False), (set(agent_ids), shared))
     now = clock.now()
     return KnowledgeDocument(organization_id=actor.organization_id, source_type=source_type, title=title,
-                             tags=list(tags), agent_ids=list(agent_ids),
-                             compartido=(not agent_ids) if compartido is None else compartido,
+                             tags=list(tags), agent_ids=list(agent_ids), compartido=shared,
                              created_at=now, updated_at=now, **fields)
 
 
-def do_upload(session: Session, *, actor: OrgActor, content: bytes, file_name: str | None, title: str | None = None,
+def do_upload(session: Session, *, actor: OrgActor, upload: Upload | None, title: str | None = None,
               tags: list[str] = (), agent_ids: list[str] = (), compartido: bool | None = None) -> KnowledgeDocument:
-    """Stores nothing unless the file is one we read and has text: 400 unsupported_file_type,
-    no_text_found, file_encrypted or file_corrupt; 413 over 25 MB."""
-    if not content:
+    """Stores nothing unless the file is one we read: 400 unsupported_file_type, no_text_found (empty),
+    file_encrypted or file_corrupt; 413 over 25 MB. Only the file's structure is looked at here (its
+    first bytes, a PDF's or zip's index); its text is read on the queue (processing.py), where a file
+    without text, or past the bounds, leaves the document FAILED with the reason."""
+    if upload is None or not upload.size:
         raise Invalid("The file is empty.", code="no_text_found", errors={"file": ["Empty."]})
-    if len(content) > MAX_FILE_BYTES:
-        raise TooLarge(f"Files may be at most 25 MB; this one is {len(content) // (1024 * 1024)} MB.",
+    if upload.size > MAX_FILE_BYTES:
+        raise TooLarge(f"Files may be at most 25 MB; this one is {upload.size // (1024 * 1024)} MB.",
                        code="file_too_large", limitBytes=MAX_FILE_BYTES)
-    mime_type = extraction.sniff(content, file_name)
+    mime_type = extraction.sniff(upload.opened(), upload.filename)
     if mime_type is None:
         raise Invalid(f"Upload a {extraction.ACCEPTED} file.", code="unsupported_file_type",
                       errors={"file": [f"Not a {extraction.ACCEPTED} file."]})
     try:
-        extraction.check(content, mime_type)
+        extraction.check_at_door(upload.opened(), mime_type)
     except extraction.Unreadable as exc:
         raise Invalid(str(exc), code=exc.code, errors={"file": [str(exc)]}) from None
-    name = (file_name or "").replace("\\", "/").rsplit("/", 1)[-1][:255] or None
+    name = (upload.filename or "").replace("\\", "/").rsplit("/", 1)[-1][:255] or None
     document = _new(session, actor, source_type=FILE, title=title or _title_from(name), tags=tags, agent_ids=agent_ids,
-                    compartido=compartido, file_name=name, mime_type=mime_type, size_bytes=len(content))
-    files.write(actor.organization_id, document.id, content)
+                    compartido=compartido, file_name=name, mime_type=mime_type, size_bytes=upload.size)
+    files.write(actor.organization_id, document.id, upload)
     session.add(document)
     processing.start(session, document)
     return document
@@ -87,7 +94,7 @@ def do_update_note(session: Session, *, actor: OrgActor, document_id: str, **cha
         raise Invalid("Only notes are edited here; files and pages are changed at their source and re-read.",
                       code="not_a_note")
     text_changed = any(name in changes and changes[name] != getattr(document, name) for name in ("title", "content"))
-    _apply(document, changes)
+    _apply(session, actor, document, changes)
     if "content" in changes:
         document.size_bytes = len(document.content.encode())
     session.add(document)
@@ -114,12 +121,41 @@ def do_add_url(session: Session, *, actor: OrgActor, url: str, title: str | None
     return document
 
 
-def _apply(document: KnowledgeDocument, changes: dict) -> None:
+def _check_agents(session: Session, actor: OrgActor, agent_ids) -> None:
+    """A document is given to the organization's own agents (400 `unknown_ids` otherwise): the list
+    is JSON, which no foreign key guards."""
+    tenancy.check_ids_in_org(session, "bot_agents", list(agent_ids or ()), actor, field="agentIds")
+
+
+def _check_assignment(session: Session, actor: OrgActor, before: tuple[set, bool], after: tuple[set, bool]) -> None:
+    """Which agents read a document is part of what they answer, so of their numbers': a key or member
+    kept to some numbers gives a document to (or takes it from) only agents of its numbers alone, and
+    neither shares one with every agent nor stops sharing it (403 `phone_number_not_allowed`).
+    `before` and `after` are (agent ids, shared)."""
+    scope = phone_numbers_service.scope_of(session, actor)
+    if not scope.restricted:
+        return
+    (agents_before, shared_before), (agents_after, shared_after) = before, after
+    if shared_before != shared_after:
+        scope.check_covers([])  # every agent's: every number's
+    changed = sorted(agents_before ^ agents_after)
+    if changed:
+        # The agents' table by name: the agents' domain builds on this one, not the other way round.
+        agents = sa.table("bot_agents", sa.column("id"), sa.column("phone_number_pks", sa.JSON))
+        for numbers in session.execute(sa.select(agents.c.phone_number_pks).where(agents.c.id.in_(changed))).scalars():
+            scope.check_covers(numbers or [])
+
+
+def _apply(session: Session, actor: OrgActor, document: KnowledgeDocument, changes: dict) -> None:
+    if "agent_ids" in changes:
+        _check_agents(session, actor, changes["agent_ids"])
+    before = (set(document.agent_ids or ()), bool(document.compartido))
     for name in ("title", "content", "tags", "agent_ids", "compartido", "resolves_question_key"):
         if name in changes:
             setattr(document, name, list(changes[name]) if name in ("tags", "agent_ids") else changes[name])
     if "agent_ids" in changes and "compartido" not in changes and changes["agent_ids"] == []:
         document.compartido = True
+    _check_assignment(session, actor, before, (set(document.agent_ids or ()), bool(document.compartido)))
     document.updated_at = clock.now()
 
 
@@ -128,7 +164,7 @@ def do_change(session: Session, *, actor: OrgActor, document_id: str, **changes)
     document = access_document(session, actor=actor, document_id=document_id)
     if document.source_type == NOTE and "title" in changes:
         return do_update_note(session, actor=actor, document_id=document_id, **changes)
-    _apply(document, changes)
+    _apply(session, actor, document, changes)
     session.add(document)
     return document
 

@@ -1,12 +1,14 @@
 from huey import crontab
 
 from appliance.core import runtime
-from appliance.core.queue import huey
+from appliance.core.queue import huey, slow
 from appliance.knowledge import processing
 
 
-@huey.task()
-def process_document(document_id: str, token: str, force: bool) -> None:
+@slow.task()
+def process_document(organization_id: str, document_id: str, token: str, force: bool) -> None:
+    """On the slow lane (core/queue.py): reading a document may take minutes; `organization_id`
+    is its place in the lane's turns."""
     processing.run(runtime.get().db, document_id, token, force)
 
 

@@ -1,22 +1,26 @@
 """Reading a public web page for the knowledge base, with the limits an outside URL deserves.
 
-Only http(s); every address the name resolves to must be public (private, loopback, link-local,
-multicast and reserved ranges are refused unless APPLIANCE_KNOWLEDGE_ALLOW_PRIVATE_URLS), and the
-connection goes to the address that was checked (the name is only used for TLS and the Host
-header), so a name that resolves differently a moment later cannot reach the office network.
-Redirects are followed by hand (at most 5), each checked the same way; at most 5 MB is read, and
-the whole read has a deadline.
+The installation's rule on addresses (installation/addresses.py, appliance/address_rule.py) decides
+where: http(s) only, every address the name resolves to public or on the installation's allowed
+private servers (every address with APPLIANCE_KNOWLEDGE_ALLOW_PRIVATE_URLS), and the connection
+goes to the address that was checked (the name is only used for TLS and the Host header), so a
+name that resolves differently a moment later cannot reach the office network. Redirects are
+followed by hand (at most 5), each checked the same way; at most 5 MB is read, and the whole read
+has a deadline.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import socket
 import time
 from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit
 
 import urllib3
+
+from appliance.address_rule import AddressRule, GuardedHTTPConnectionPool, GuardedHTTPSConnectionPool
+from appliance.address_rule import NotAllowed as Refused
+from appliance.installation import addresses
 
 MAX_BYTES = 5 * 1024 * 1024
 TIMEOUT_SECONDS = 15.0
@@ -42,49 +46,45 @@ class Page:
 
 
 def check_url(url: str, *, allow_private: bool) -> None:
-    """Refuse, before anything is stored, a URL that is not http(s) or names a non-public host."""
-    _resolve(url, allow_private=allow_private)
+    """Refuse, before anything is stored, a URL that is not http(s) or names a host the appliance may
+    not reach (NotAllowed); a name that does not resolve is FetchFailed."""
+    _resolve(_rule(allow_private), url)
 
 
-def _resolve(url: str, *, allow_private: bool) -> tuple[str, str, int, str]:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise NotAllowed("Only http and https pages can be read.")
-    if parts.username or parts.password:
-        raise NotAllowed("Put no user name or password in the URL.")
-    port = parts.port or (443 if parts.scheme == "https" else 80)
+def _rule(allow_private: bool) -> AddressRule:
+    return addresses.rule(everything=allow_private)
+
+
+def _resolve(rule: AddressRule, url: str) -> tuple[str, str, int]:
+    """The URL's scheme, host and port once the rule allows its form and every address of its name."""
     try:
-        infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
+        scheme, host, port = rule.check_url(url)
+        rule.addresses(scheme, host, port)
+    except Refused as refused:
+        raise NotAllowed(str(refused)) from None
     except (socket.gaierror, UnicodeError) as exc:
-        raise FetchFailed(f"The name {parts.hostname} could not be found ({exc}).") from exc
-    addresses = [info[4][0] for info in infos]
-    if not allow_private:
-        for address in addresses:
-            ip = ipaddress.ip_address(address.split("%", 1)[0])
-            if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
-                ip = ip.ipv4_mapped
-            if not ip.is_global or ip.is_multicast:
-                raise NotAllowed(f"{parts.hostname} is a private or local address; only public pages can be read.")
-    return parts.scheme, parts.hostname, port, addresses[0]
+        raise FetchFailed(f"The name {urlsplit(url).hostname} could not be found ({exc}).") from exc
+    return scheme, host, port
 
 
 def fetch(url: str, *, allow_private: bool, etag: str | None = None) -> Page:
     deadline = time.monotonic() + TIMEOUT_SECONDS
+    rule = _rule(allow_private)
     for _ in range(MAX_REDIRECTS + 1):
-        scheme, host, port, address = _resolve(url, allow_private=allow_private)
+        scheme, host, port = _resolve(rule, url)
         parts = urlsplit(url)
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        headers = {"Host": host if port in (80, 443) else f"{host}:{port}", "User-Agent": USER_AGENT,
-                   "Accept": "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1"}
+        headers = {"User-Agent": USER_AGENT, "Accept": "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1"}
         if etag:
             headers["If-None-Match"] = etag
         remaining = max(0.5, deadline - time.monotonic())
         timeout = urllib3.Timeout(connect=min(5.0, remaining), read=remaining)
+        # The pool's connections look the name up again and connect only to addresses the rule allows.
         if scheme == "https":
-            pool = urllib3.HTTPSConnectionPool(address, port, server_hostname=host, assert_hostname=host,
-                                               cert_reqs="CERT_REQUIRED", timeout=timeout, retries=False, maxsize=1)
+            pool = GuardedHTTPSConnectionPool(host, port, address_rule=rule, cert_reqs="CERT_REQUIRED",
+                                              timeout=timeout, retries=False, maxsize=1)
         else:
-            pool = urllib3.HTTPConnectionPool(address, port, timeout=timeout, retries=False, maxsize=1)
+            pool = GuardedHTTPConnectionPool(host, port, address_rule=rule, timeout=timeout, retries=False, maxsize=1)
         try:
             response = pool.urlopen("GET", path, headers=headers, redirect=False, preload_content=False,
                                     assert_same_host=False)
@@ -106,6 +106,8 @@ def fetch(url: str, *, allow_private: bool, etag: str | None = None) -> Page:
                 return Page(url, body, content_type, response.headers.get("ETag"))
             finally:
                 response.release_conn()
+        except Refused as refused:  # the name resolved elsewhere since it was checked
+            raise NotAllowed(str(refused)) from None
         except urllib3.exceptions.HTTPError as exc:
             raise FetchFailed(f"The page could not be reached ({exc.__class__.__name__}).") from exc
         finally:

@@ -1,6 +1,6 @@
 from marshmallow import fields, validate
 
-from appliance.core.schema import ApiSchema, IsoDateTime, Text, UuidString
+from appliance.core.schema import ApiSchema, IsoDateTime, Text, UuidString, WebAddress
 
 HANDLE = r"^[a-z0-9-]{3,40}$"
 
@@ -16,7 +16,7 @@ class LinkPageItemSchema(ApiSchema):
 class LinkPageItemBodySchema(ApiSchema):
     id = UuidString(metadata={"description": "An existing item's id keeps its click count"})
     label = Text(required=True, min_length=1, max_length=80)
-    url = fields.Url(schemes={"http", "https"}, allow_none=True, validate=validate.Length(max=2000))
+    url = WebAddress(allow_none=True)
     chat_link_id = UuidString(allow_none=True)
     clicks = fields.Integer(metadata={"description": "Read only (ignored): an item read back can be sent back as it is"})
 

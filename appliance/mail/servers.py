@@ -11,7 +11,8 @@ import socket
 from sqlmodel import Session
 
 from appliance.core import clock, runtime
-from appliance.core.errors import Forbidden, Invalid
+from appliance.core.errors import Invalid
+from appliance.installation import service as installation
 from appliance.mail import smtp, templates
 from appliance.mail.models import MailServer
 from appliance.mail.service import MailTransport
@@ -52,11 +53,7 @@ def _config(server: MailServer, password: str | None, timeout: float = smtp.Smtp
 
 
 def check_admin(session: Session, user_id: str) -> User:
-    user = session.get(User, user_id)
-    if user is None or not user.installation_admin:
-        raise Forbidden("Only the installation's administrator (who ran the first setup) sets the mail server.",
-                        code="installation_admin_only")
-    return user
+    return installation.check_admin(session, user_id, what="sets the mail server")
 
 
 def check_save(session: Session, *, user_id: str, host: str, port: int, security: str, sender: str,

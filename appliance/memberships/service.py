@@ -116,6 +116,19 @@ def check_role_assignable(session: Session, *, actor: OrgActor, role_id: str) ->
     return role
 
 
+def check_assignable(session: Session, *, actor: OrgActor, user_id: str, field: str) -> None:
+    """A record's assignee (a task's, an appointment's) named in a body: a member of this
+    organization (else 400 `unknown_ids`, as for every id of a body), and not suspended (400
+    `assignee_not_member`: the work would sit with someone who cannot sign in)."""
+    tenancy.check_ids_in_org(session, "memberships", [user_id], actor, field=field, column="user_id")
+    with session.no_autoflush:
+        suspended = session.exec(select(Membership.suspended_at).where(
+            Membership.organization_id == actor.organization_id, Membership.user_id == user_id)).first()
+    if suspended is not None:
+        raise Invalid("Assign to an active member of this organization.", code="assignee_not_member",
+                      errors={field: ["Not an active member."]})
+
+
 def _active_owner_ids(session: Session, organization_id: str) -> list[str]:
     return list(session.exec(
         select(Membership.id).join(Role, Role.id == Membership.role_id)

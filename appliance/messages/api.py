@@ -3,7 +3,7 @@
 from flask.views import MethodView
 
 from appliance.http.api import Blueprint, takes_upload, uploaded_file
-from appliance.http.files import serve_stored_file
+from appliance.http.files import file_answer, serve_stored_file
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
 from appliance.messages import media_files, schemas, search, service, thread
@@ -95,9 +95,8 @@ class Uploads(MethodView):
                               "documents 100 MB, stickers 500 KB)")
     def post(self, args, org_id):
         """Upload media to the network; send the answered mediaId as payload.id"""
-        content, content_type, filename = uploaded_file()
         return media_files.check_upload(db_session(), actor=current_org_actor(), phone_number_pk=str(args["phone_number_pk"]),
-                                        content=content, content_type=content_type, filename=filename)
+                                        upload=uploaded_file())
 
 
 @blp.route("/<uuid:message_id>")
@@ -153,10 +152,9 @@ class MessageReactions(MethodView):
 @blp.route("/<uuid:message_id>/media")
 class MessageMedia(MethodView):
     @blp.requires("messages:read")
-    @blp.doc(responses={"200": {"description": "The file: raster images inline with their type; audio and video "
-                                "with theirs; anything else as an attachment (application/octet-stream unless "
-                                "a harmless document type)", "content": {
-        "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}})
+    @blp.doc(responses=file_answer("The file: raster images inline with their type; audio and video with theirs; "
+                                   "anything else as an attachment (application/octet-stream unless a harmless "
+                                   "document type)"))
     def get(self, org_id, message_id):
         """The message's media: from the local copy, else fetched from the network"""
         media = media_files.open_media(actor=current_org_actor(), message_id=str(message_id))

@@ -3,12 +3,12 @@ by link meet Meta's link fetcher's rate limits and redirects; cloud-api.md lesso
 that serves a message's media to the inbox from the local copy, else from the network (kept then).
 
 The network is called with no transaction open; files are written whole (temporary file, fsync,
-rename) before their record is.
+rename) before their record is, and never held whole in memory (uploads are read from where the
+request spooled them, downloads are written as they arrive).
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from sqlmodel import Session, select
 from appliance.core import clock, runtime, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid, NotFound, TooLarge
+from appliance.core.files import Upload, writing
 from appliance.graph_api.client import GraphError
 from appliance.messages.media_store import inbound_path, upload_path, write_atomically
 from appliance.messages.models import UploadedMedia
@@ -47,28 +48,30 @@ def _number_and_token(actor: OrgActor, phone_number_pk: str):
     return wabas_service.access_number_with_token(actor, phone_number_pk)
 
 
-def check_upload(session: Session, *, actor: OrgActor, phone_number_pk: str, content: bytes, content_type: str | None,
-                 filename: str | None) -> UploadedMedia:
-    """Check the file against the network's limits, upload it, keep a copy; answers the record."""
-    mime_type = (content_type or "").split(";")[0].strip().lower()
+def check_upload(session: Session, *, actor: OrgActor, phone_number_pk: str, upload: Upload) -> UploadedMedia:
+    """Check the file against the network's limits, upload it, keep a copy; answers the record. The
+    file is read from where the request spooled it, piece by piece (never whole in memory)."""
+    mime_type = (upload.content_type or "").split(";")[0].strip().lower()
     limit = MEDIA_LIMITS.get(mime_type)
     if limit is None:
         raise Invalid(f"The network does not take {mime_type or 'files without a type'}; it takes "
                       f"{', '.join(sorted(MEDIA_LIMITS))}.", code="unsupported_media_type")
-    if not content:
+    if not upload.size:
         raise Invalid("The file is empty.", code="file_missing")
-    if len(content) > limit:
+    if upload.size > limit:
         raise TooLarge(f"{mime_type} files may be at most {limit // 1024} KB on WhatsApp; this one is "
-                       f"{len(content) // 1024} KB.", code="media_too_large", limitBytes=limit)
+                       f"{upload.size // 1024} KB.", code="media_too_large", limitBytes=limit)
     number, token = _number_and_token(actor, phone_number_pk)
+    filename = upload.filename
     try:
-        media_id = graph_client().upload_media(token, number.phone_number_id, content, mime_type, filename or "file")
+        media_id = graph_client().upload_media(token, number.phone_number_id, upload.opened(), mime_type,
+                                               filename or "file")
     except GraphError as error:
         raise as_app_error(error, what="when uploading the file") from None
     record = UploadedMedia(organization_id=actor.organization_id, phone_number_pk=number.id, media_id=media_id,
-                           mime_type=mime_type, size=len(content), filename=(filename or "")[:255] or None,
-                           sha256=hashlib.sha256(content).hexdigest(), created_at=clock.now())
-    write_atomically(upload_path(actor.organization_id, record.id), content)
+                           mime_type=mime_type, size=upload.size, filename=(filename or "")[:255] or None,
+                           sha256=upload.sha256(), created_at=clock.now())
+    write_atomically(upload_path(actor.organization_id, record.id), upload)
     session.add(record)
     session.flush()
     return record
@@ -109,11 +112,11 @@ def open_media(*, actor: OrgActor, message_id: str) -> MediaFile:
         token = wabas_service.credentials(reading.get(BusinessAccount, number.waba_pk))[0]
     try:
         info = graph_client().get_media(token, media_id)
-        content = graph_client().download_media(token, str(info["url"]), max_bytes=MAX_PROXY_BYTES)
+        with writing(local) as out:  # a file of this call's own: an inbound fetch may be writing the same media
+            graph_client().download_media_to(token, str(info["url"]), out, max_bytes=MAX_PROXY_BYTES)
     except GraphError as error:
         raise as_app_error(error, what="when fetching the media (the network keeps it 30 days after an upload, "
                                         "7 days after it arrived)") from None
-    write_atomically(local, content)
     return MediaFile(local, info.get("mime_type") or mime_type, filename)
 
 

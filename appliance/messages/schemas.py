@@ -2,7 +2,7 @@ from datetime import timezone
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from appliance.core.schema import ApiSchema, IsoDateTime, Text, UuidString
+from appliance.core.schema import ApiSchema, Cursor, IsoDateTime, Text, UuidString, WebAddress
 from appliance.graph_api.errors import explain
 from appliance.messages.kinds import MEDIA_CATEGORIES
 from appliance.messages.sending.compose import SEND_TYPES
@@ -120,7 +120,7 @@ class InteractiveMessageSchema(_Addressed):
     button_text = Text(load_default=None, min_length=1, max_length=20)
     sections = fields.List(fields.Nested(ListSectionSchema), load_default=None, validate=validate.Length(min=1, max=10))
     display_text = Text(load_default=None, min_length=1, max_length=20)
-    url = fields.Url(load_default=None, schemes={"http", "https"}, validate=validate.Length(max=2000))
+    url = WebAddress(load_default=None)
 
 
 class FlowMessageSchema(_Addressed):
@@ -142,10 +142,10 @@ class FlowMessageSchema(_Addressed):
 class CarouselCardSchema(ApiSchema):
     header_type = fields.String(required=True, validate=validate.OneOf(("image", "video")))
     media_id = Text(load_default=None, min_length=1, max_length=100)
-    media_link = fields.Url(load_default=None, schemes={"http", "https"})
+    media_link = WebAddress(load_default=None)
     body_text = Text(load_default=None, min_length=1, max_length=160)
     display_text = Text(required=True, min_length=1, max_length=20)
-    url = fields.Url(required=True, schemes={"http", "https"}, validate=validate.Length(max=2000))
+    url = WebAddress(required=True)
 
     @validates_schema
     def _one_media(self, data, **_):
@@ -164,7 +164,7 @@ class EditMessageSchema(ApiSchema):
 
 class ReactionSchema(ApiSchema):
     emoji = fields.String(required=True, validate=validate.Length(max=16),
-                          metadata={"description": "One emoji; an empty string removes your reaction"})
+                          metadata={"description": "One emoji (no letters, digits or spaces); an empty string removes your reaction"})
 
 
 class ReactionsSchema(ApiSchema):
@@ -190,8 +190,7 @@ class UploadedMediaSchema(ApiSchema):
 
 class ThreadArgsSchema(ApiSchema):
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
-    before = fields.String(load_default=None, validate=validate.Length(max=500),
-                           metadata={"description": "nextCursor of the previous page: older messages"})
+    before = Cursor(metadata={"description": "nextCursor of the previous page: older messages"})
     around = UuidString(load_default=None, metadata={"description": "A message id: the messages on both sides of it"})
 
 
@@ -213,7 +212,7 @@ class ThreadPageSchema(ApiSchema):
 
 class LinkArgsSchema(ApiSchema):
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
-    before = fields.String(load_default=None, validate=validate.Length(max=500))
+    before = Cursor()
 
 
 class MediaArgsSchema(LinkArgsSchema):
@@ -250,7 +249,7 @@ class SearchArgsSchema(ApiSchema):
     sent_by_me = fields.Boolean(load_default=False)
     conversation_id = UuidString()
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=200))
-    before = fields.String(load_default=None, validate=validate.Length(max=500))
+    before = Cursor()
 
 
 class SearchPageSchema(ApiSchema):

@@ -25,7 +25,11 @@ import unicodedata
 import uuid
 from dataclasses import dataclass, field
 
+from appliance.netsim.bounded import BoundedLog, json_size
+
 MODELS = ("double-small", "double-large")
+# The calls kept for tests to read: the newest 500, within 16 MB; a body over 256 KB is kept as its size.
+MAX_CALLS, MAX_CALL_BYTES, MAX_KEPT_BODY, MAX_FAULTS = 500, 16 << 20, 256 << 10, 100
 _WORD = re.compile(r"\w+", re.UNICODE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 UNKNOWN = "No tengo ese dato. Te comunico con una persona del equipo."
@@ -36,7 +40,7 @@ NUDGE = "¿Sigues por ahí? Si quieres, seguimos donde lo dejamos."
 class AIState:
     delay_seconds: float = 0.0
     fail_next: list = field(default_factory=list)  # HTTP statuses, or "garbage" for a non-JSON answer
-    calls: list = field(default_factory=list)
+    calls: BoundedLog = field(default_factory=lambda: BoundedLog(max_items=MAX_CALLS, max_bytes=MAX_CALL_BYTES))
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def update(self, changes: dict) -> None:
@@ -44,8 +48,8 @@ class AIState:
         failures = changes.get("failNext", self.fail_next)
         if not isinstance(delay, (int, float)) or not 0 <= delay <= 120:
             raise ValueError("delaySeconds: 0 to 120")
-        if not isinstance(failures, list) or not all(f == "garbage" or (isinstance(f, int) and 400 <= f <= 599)
-                                                     for f in failures):
+        if not isinstance(failures, list) or len(failures) > MAX_FAULTS or not all(
+                f == "garbage" or (isinstance(f, int) and 400 <= f <= 599) for f in failures):
             raise ValueError("failNext: a list of HTTP statuses (400-599) or \"garbage\"")
         with self.lock:
             self.delay_seconds, self.fail_next = float(delay), list(failures)
@@ -154,8 +158,9 @@ def record_and_fault(state: AIState, path: str, body: dict | None, headers: dict
     with state.lock:
         delay = state.delay_seconds
         failure = state.fail_next.pop(0) if state.fail_next else None
-        state.calls.append({"path": path, "body": body,
-                            "headers": {k: v for k, v in headers.items() if k.lower() in _CREDENTIAL_HEADERS}})
+        size = json_size(body)
+        state.calls.append({"path": path, "body": body if size <= MAX_KEPT_BODY else {"omitted": f"{size} bytes"},
+                            "headers": {k: v[:200] for k, v in headers.items() if k.lower() in _CREDENTIAL_HEADERS}})
     if delay:
         time.sleep(delay)
     if failure == "garbage":

@@ -3,7 +3,14 @@
 customer write in, read what businesses sent, approve templates, inject faults.
 
 A WSGI app of its own: served alone by `appliance netsim --port N`, or mounted in the appliance's
-process for the sandbox (`mount_path`).
+process for the sandbox (`mount_path`). In sandbox mode (and alone) it is the whole network: the Graph
+API, the control API and the doubles of the other outside services (AI providers, Google). Mounted on
+a server outside sandbox mode it is only the Graph API of the organizations that try the sandbox:
+every other address answers 404, and so does any call without one of its accounts' tokens.
+
+Whatever it is sent, it answers as the service it plays would: a body over the size a route takes is
+413, a body it cannot read is 400 in that service's shape (never a 500), and what it keeps is
+bounded (bounded.py).
 """
 
 from __future__ import annotations
@@ -19,7 +26,8 @@ import urllib.parse
 from flask import Flask, Response, jsonify, redirect, request
 
 from appliance.netsim import ai_double, google_double
-from appliance.netsim.network import MEDIA_TYPES, NetworkError
+from appliance.netsim.bounded import json_size
+from appliance.netsim.network import MAX_PROFILE_FIELD, MEDIA_TYPES, NetworkError
 from appliance.netsim.simulator import Simulator
 
 
@@ -33,15 +41,54 @@ def _loopback(host: str | None) -> bool:
         return False
 
 
-def create_netsim_app(simulator: Simulator | None = None, *, control: bool = True,
-                      control_from_anywhere: bool = False) -> Flask:
-    """`control=False`: only the Graph API (each call proven by an account's token); the control
-    API answers 404, as when the appliance serves its sandbox accounts beside the real network and
-    their customers are played through the console's signed-in routes instead.
+# The largest body each kind of route takes (more is 413): media as Meta takes it, the chat models'
+# prompts, and the small JSON of everything else.
+UPLOAD_BYTES = 100 << 20
+AI_BYTES = 4 << 20
+CONTROL_INBOUND_BYTES = 24 << 20  # a customer's media, as base64
+JSON_BYTES = 1 << 20
+# A page another site frames could be dressed as Google's sign-in: no page of the simulator is framed.
+PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+# What Python raises on a body of the wrong shape (a list for an object, a number for a text).
+UNREADABLE = (TypeError, ValueError, KeyError, AttributeError, IndexError)
+
+
+def _body_limit(path: str) -> int:
+    if path.endswith("/media") or "/upload:" in path:
+        return UPLOAD_BYTES
+    if path.startswith("/ai/"):
+        return AI_BYTES
+    if path == "/_control/inbound":
+        return CONTROL_INBOUND_BYTES
+    return JSON_BYTES
+
+
+def _not_found() -> tuple:
+    return jsonify({"error": {"message": "Not found", "code": 404}}), 404
+
+
+def _token_of_request() -> str:
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme not in ("Bearer", "OAuth") or not value.strip():  # uploads say "OAuth <token>"
+        raise NetworkError(190, "An access token is required to request this resource")
+    return value.strip()
+
+
+def create_netsim_app(simulator: Simulator | None = None, *, sandbox: bool = True,
+                      control_from_anywhere: bool = False, google_redirect_origin: str | None = None) -> Flask:
+    """`sandbox=False`: only the Graph API, each call proven by one of its accounts' tokens; the
+    control API, the doubles and every other address answer 404 (the appliance serving its sandbox
+    accounts beside the real network: their customers are played through the console's signed-in
+    routes instead). Profile pictures stay public, as WhatsApp's CDN serves them, at addresses made
+    of the picture's hash.
 
     The control API has no accounts of its own (it plays every customer and reads every message
     sent), so it answers only on this machine unless `control_from_anywhere`; and webhooks it
-    delivers (signed with the account's secret) may only go to this machine."""
+    delivers (signed with the account's secret) may only go to this machine.
+
+    `google_redirect_origin`: where the Google double's consent may send a browser back (the
+    appliance's own origin, when mounted in it); without it, only to the appliance's callback path."""
     simulator = simulator or Simulator()
     network = simulator.network
     app = Flask("appliance.netsim")
@@ -53,13 +100,34 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
 
     @app.errorhandler(404)
     def unknown_path(_error):
+        if not sandbox:
+            return _not_found()
         return jsonify(NetworkError(100, f"Unknown path components: {request.path}").envelope()), 400
 
+    @app.errorhandler(413)
+    def too_large(_error):
+        return jsonify(NetworkError(100, f"The request body is over {_body_limit(request.path)} bytes").envelope()), 413
+
+    def unreadable(error: Exception):
+        """A body of a shape no route expected: refused as the service played would, never a 500."""
+        detail = f"The request could not be read ({type(error).__name__})"
+        if request.path.startswith("/ai/"):
+            return jsonify({"error": {"message": detail, "type": "invalid_request_error"}}), 400
+        if request.path.startswith("/google/"):
+            return jsonify({"error": {"code": 400, "message": detail, "status": "INVALID_ARGUMENT"}}), 400
+        return jsonify(NetworkError(100, detail).envelope()), 400
+
+    for kind in UNREADABLE:
+        app.register_error_handler(kind, unreadable)
+
     @app.before_request
-    def graph_faults():
+    def gate():
+        request.max_content_length = _body_limit(request.path)
+        if (request.content_length or 0) > request.max_content_length:
+            return too_large(None)
+        if not sandbox and not request.path.startswith("/_pictures/") and not _a_known_token():
+            return _not_found()
         if request.path.startswith("/_control"):
-            if not control:
-                return jsonify(NetworkError(100, f"Unknown path components: {request.path}").envelope()), 404
             if not control_from_anywhere and not _loopback(request.remote_addr):
                 return jsonify(NetworkError(10, "The simulator's control API answers only on its own machine "
                                                 "(APPLIANCE_SANDBOX_CONTROL_FROM_ANYWHERE)").envelope()), 403
@@ -72,12 +140,25 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
             return jsonify(NetworkError(131000, "An unknown error occurred (simulated 500)").envelope()), 500
         return None
 
-    def token() -> str:
-        header = request.headers.get("Authorization", "")
-        scheme, _, value = header.partition(" ")
-        if scheme not in ("Bearer", "OAuth") or not value.strip():  # uploads say "OAuth <token>"
-            raise NetworkError(190, "An access token is required to request this resource")
-        return value.strip()
+    @app.after_request
+    def not_framed(response):
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        if response.mimetype == "text/html":
+            response.headers["Content-Security-Policy"] = PAGE_POLICY
+        return response
+
+    def _a_known_token() -> bool:
+        """Outside sandbox mode, a caller without one of the sandbox accounts' tokens finds nothing."""
+        try:
+            presented = _token_of_request().encode()
+        except NetworkError:
+            return False
+        with network.lock:
+            tokens = [account.access_token.encode() for account in network.accounts.values()]
+        return any(secrets.compare_digest(presented, known) for known in tokens)
+
+    token = _token_of_request
 
     def account_of_token():
         found = next((a for a in network.accounts.values() if a.access_token == token()), None)
@@ -126,8 +207,9 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
         number = network.number_for_token(token(), phone_number_id)
         body = json_body()
         if body.get("status") == "read":
-            network.read_marks.append({"phone_number_id": phone_number_id, "message_id": body.get("message_id"),
-                                       "typing": bool(body.get("typing_indicator"))})
+            with network.lock:
+                network.read_marks.append({"phone_number_id": phone_number_id, "message_id": str(body.get("message_id")),
+                                           "typing": bool(body.get("typing_indicator"))})
             return jsonify({"success": True})
         if simulator.faults.fail_next:
             raise NetworkError(simulator.faults.fail_next.pop(0), "Simulated failure (failNext)")
@@ -160,7 +242,7 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
         """Profile pictures are public, as on WhatsApp's CDN (no token)."""
         content, mime_type = network.pictures.get(name) or (None, None)
         if content is None:
-            raise NetworkError(100, f"Object with ID '{name}' does not exist")
+            return _not_found()
         return Response(content, mimetype=mime_type, headers={"Cache-Control": "public, max-age=86400"})
 
     @app.get("/_media/<media_id>")
@@ -182,6 +264,8 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
             return jsonify({"data": [{"messaging_product": "whatsapp", **number.profile}]})
         body = json_body()
         changes = {k: v for k, v in body.items() if k in number.profile and k != "profile_picture_url"}
+        if any(json_size(value) > MAX_PROFILE_FIELD for value in changes.values()):
+            raise NetworkError(100, f"A profile field is over {MAX_PROFILE_FIELD} characters")
         if body.get("profile_picture_handle"):
             changes["profile_picture_url"] = network.profile_picture(network.accounts[number.waba_id],
                                                                      str(body["profile_picture_handle"]),
@@ -221,6 +305,9 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
         if body["sync_type"] == "smb_app_state_sync":
             simulator.announce_address_book(number)
         return jsonify({"messaging_product": "whatsapp", "request_id": secrets.token_hex(12)})
+
+    if not sandbox:
+        return app  # the Graph API alone: neither the control API nor the doubles are mounted
 
     # Control API -------------------------------------------------------------------------------
 
@@ -318,7 +405,7 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
     def control_stats():
         """How many sends the network accepted and refused (by code), and when the last was accepted."""
         with network.lock:
-            return jsonify({"sent": len(network.sent), "refused": {str(k): v for k, v in network.refused.items()},
+            return jsonify({"sent": network.sent.total, "refused": {str(k): v for k, v in network.refused.items()},
                             "lastSentAt": network.sent[-1]["at"] if network.sent else None})
 
     @app.put("/_control/faults")
@@ -331,8 +418,15 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
 
     @app.post("/_control/wait")
     def control_wait():
-        """Answers once every queued webhook was delivered (or given up on)."""
-        return jsonify({"idle": simulator.deliverer.wait_idle(timeout=float(request.args.get("timeout", 30)))})
+        """Answers once every queued webhook was delivered (or given up on), waiting at most `timeout`
+        seconds (0 to 120; 30)."""
+        try:
+            timeout = float(request.args.get("timeout", 30))
+        except ValueError:
+            raise NetworkError(100, "timeout is a number of seconds") from None
+        if not 0 <= timeout <= 120:
+            raise NetworkError(100, "timeout is 0 to 120 seconds")
+        return jsonify({"idle": simulator.deliverer.wait_idle(timeout=timeout)})
 
     # The AI double (ai_double.py): three chat shapes, and its own faults and call log ----------------
 
@@ -386,11 +480,15 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
 
     @app.get("/google/o/oauth2/v2/auth")
     def google_consent():
-        return google_answer(google_double.consent_page(google, request.args.to_dict()))
+        return google_answer(google_double.consent_page(google, request.args.to_dict(),
+                                                        redirect_origin=google_redirect_origin))
 
     @app.get("/google/o/oauth2/v2/decide")
     def google_decide():
-        return redirect(google_double.decide(google, request.args.to_dict()))
+        target = google_double.decide(google, request.args.to_dict(), redirect_origin=google_redirect_origin)
+        if target is None:  # not the appliance's own callback: Google sends nobody to an address it was not given
+            return google_answer((400, "<h1>Error 400: redirect_uri_mismatch</h1>"))
+        return redirect(target)
 
     @app.post("/google/token")
     def google_token():
@@ -406,7 +504,7 @@ def create_netsim_app(simulator: Simulator | None = None, *, control: bool = Tru
 
     @app.put("/_control/google")
     def control_google():
-        return jsonify(google_double.control(google, request.get_json(silent=True) or {}))
+        return jsonify(google_double.control(google, json_body()))
 
     @app.get("/_control/google")
     def control_google_read():

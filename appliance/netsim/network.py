@@ -1,7 +1,8 @@
 """The simulated chat network's state and rules, without HTTP: business accounts and their numbers,
 customers, the messages businesses send, media, templates, and the limits Meta enforces.
 
-Everything is in memory behind one lock: the simulator is a test double and a demo, not storage.
+Everything is in memory behind one lock: the simulator is a test double and a demo, not storage,
+and what it keeps is bounded (bounded.py): the oldest sends, media and customers go first.
 Facts followed: ../shared/design/cloud-api.md (3.1-3.8). Errors are raised as `NetworkError` with
 Meta's code; `app.py` turns them into Graph's error envelope.
 """
@@ -17,12 +18,25 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from appliance.netsim.bounded import BoundedDict, BoundedLog, json_size
+
 OUTBOUND_TYPES = frozenset({"text", "image", "video", "audio", "document", "sticker", "location", "contacts",
                             "interactive", "reaction", "template"})
 MEDIA_TYPES = frozenset({"image", "video", "audio", "document", "sticker"})
 WINDOW_SECONDS = 24 * 3600
 PAIR_BURST = 45  # messages to one person that may be "borrowed" from future quota
 PAIR_SECONDS = 6.0  # one message per six seconds to the same person, sustained
+
+# What the network keeps, at most (the oldest go first).
+MAX_SENT, MAX_SENT_BYTES = 100_000, 64 << 20  # benchmarks send 10,000-40,000 and read them all back
+MAX_MEDIA, MAX_MEDIA_BYTES = 1_000, 128 << 20
+MAX_UPLOADS, MAX_UPLOAD_BYTES, MAX_UPLOAD_FILE = 100, 32 << 20, 16 << 20
+MAX_PICTURES, MAX_PICTURE_BYTES = 200, 32 << 20
+MAX_CUSTOMERS = 100_000
+MAX_READ_MARKS = 10_000
+MAX_ACCOUNTS, MAX_NUMBERS_PER_ACCOUNT = 10_000, 100
+MAX_TEMPLATES, MAX_TEMPLATE_BYTES = 250, 64 << 10  # per account (Meta's long-standing 250); a template's components
+MAX_PROFILE_FIELD = 4096
 
 # HTTP status the Graph API answers with for each code (most WhatsApp codes are 400).
 _HTTP_STATUS = {0: 401, 190: 401, 10: 403, 200: 403, 4: 429, 80007: 429, 2: 503, 131016: 503, 133004: 503}
@@ -132,20 +146,30 @@ class Network:
         self.lock = threading.RLock()
         self.accounts: dict[str, Account] = {}
         self.numbers: dict[str, Number] = {}
-        self.customers: dict[str, Customer] = {}
-        self.media: dict[str, Media] = {}
-        self.uploads: dict[str, dict] = {}  # resumable upload sessions: id -> {app_id, length, type, content}
-        self.pictures: dict[str, tuple[bytes, str]] = {}  # profile pictures served: name -> (content, type)
-        self.sent: list[dict] = []  # every message a business sent and the network accepted
+        self.customers: dict[str, Customer] = BoundedDict(max_items=MAX_CUSTOMERS)
+        self.media: dict[str, Media] = BoundedDict(max_items=MAX_MEDIA, max_bytes=MAX_MEDIA_BYTES,
+                                                   size=lambda media: len(media.content))
+        # resumable upload sessions: id -> {app_id, length, type, content}
+        self.uploads: dict[str, dict] = BoundedDict(max_items=MAX_UPLOADS, max_bytes=MAX_UPLOAD_BYTES,
+                                                    size=lambda upload: len(upload["content"]))
+        # profile pictures served: name -> (content, type)
+        self.pictures: dict[str, tuple[bytes, str]] = BoundedDict(max_items=MAX_PICTURES, max_bytes=MAX_PICTURE_BYTES,
+                                                                  size=lambda picture: len(picture[0]))
+        # the messages businesses sent and the network accepted, newest last (`sent.total`: all of them)
+        self.sent = BoundedLog(max_items=MAX_SENT, max_bytes=MAX_SENT_BYTES)
         self.refused: dict[int, int] = {}  # sends refused, by error code (benchmarks count 130429)
-        self.read_marks: list[dict] = []
+        self.read_marks = BoundedLog(max_items=MAX_READ_MARKS, max_bytes=MAX_READ_MARKS * 200)
 
     # Set-up (the control API) -------------------------------------------------------------------
 
     def create_account(self, *, name: str, numbers: list[dict], waba_id: str | None = None,
                        access_token: str | None = None, app_secret: str | None = None,
                        webhook_url: str | None = None) -> Account:
+        if len(numbers) > MAX_NUMBERS_PER_ACCOUNT:
+            raise NetworkError(100, f"At most {MAX_NUMBERS_PER_ACCOUNT} numbers per business account")
         with self.lock:
+            if len(self.accounts) >= MAX_ACCOUNTS:
+                raise NetworkError(100, f"The simulator holds at most {MAX_ACCOUNTS} business accounts")
             account = Account(waba_id=waba_id or new_graph_id(), name=name,
                               access_token=access_token or "EAAG" + secrets.token_urlsafe(32),
                               app_secret=app_secret or secrets.token_hex(16), webhook_url=webhook_url)
@@ -331,9 +355,15 @@ class Network:
         components = body.get("components")
         if not isinstance(components, list) or not any(c.get("type") == "BODY" for c in components if isinstance(c, dict)):
             raise NetworkError(100, "components must include a BODY")
+        if not isinstance(language, str) or not language:
+            raise NetworkError(100, "language must be a language code")
+        if json_size(components) > MAX_TEMPLATE_BYTES:
+            raise NetworkError(100, "The template is too large")
         with self.lock:
             if (name, language) in account.templates:
                 raise NetworkError(100, f"Content in this language already exists for {name}")
+            if len(account.templates) >= MAX_TEMPLATES:
+                raise NetworkError(100, f"Message template limit ({MAX_TEMPLATES}) reached for this business account")
             template = {"id": new_graph_id(), "name": name, "language": language, "category": category,
                         "status": "PENDING", "components": components, "parameter_format": body.get("parameter_format", "POSITIONAL")}
             account.templates[(name, language)] = template
@@ -368,6 +398,8 @@ class Network:
         if not str(file_length).isdigit() or file_type not in ("image/jpeg", "image/jpg", "image/png", "video/mp4",
                                                                "application/pdf"):
             raise NetworkError(100, "file_length and a supported file_type are required")
+        if int(file_length) > MAX_UPLOAD_FILE:
+            raise NetworkError(100, f"file_length is over {MAX_UPLOAD_FILE} bytes")
         upload_id = "upload:" + base64.urlsafe_b64encode(secrets.token_bytes(18)).decode()
         with self.lock:
             self.uploads[upload_id] = {"app_id": app_id, "length": int(file_length), "type": file_type, "content": b""}
@@ -380,7 +412,10 @@ class Network:
                 raise NetworkError(100, f"Unsupported post request. Object with ID '{upload_id}' does not exist")
             if str(offset) != str(len(upload["content"])):
                 raise NetworkError(100, f"file_offset must be {len(upload['content'])}")
+            if len(upload["content"]) + len(content) > upload["length"]:
+                raise NetworkError(100, "The uploaded bytes are more than file_length")
             upload["content"] += content
+            self.uploads[upload_id] = upload  # measured again with its bytes
             if len(upload["content"]) != upload["length"]:
                 raise NetworkError(100, "The uploaded bytes do not match file_length")
             handle = "4::" + base64.b64encode(hashlib.sha256(upload["content"]).digest()).decode()

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 
 import requests
 
+from appliance.netsim.bounded import BoundedLog
+
 log = logging.getLogger("appliance.netsim")
 
 INBOUND_TYPES = frozenset({"text", "image", "video", "audio", "document", "sticker", "location", "contacts",
@@ -84,6 +86,11 @@ class Faults:
                          "errorRate": "error_rate", "slowSeconds": "slow_seconds", "failNext": "fail_next"}.get(key)
             if attribute is None:
                 raise ValueError(f"unknown fault {key!r}")
+            if attribute == "fail_next" and (not isinstance(value, list) or len(value) > 100
+                                             or not all(isinstance(code, int) for code in value)):
+                raise ValueError("failNext: at most 100 error codes")
+            if attribute == "slow_seconds" and not 0 <= float(value) <= 120:
+                raise ValueError("slowSeconds: 0 to 120")
             setattr(self, attribute, type(getattr(self, attribute))(value))
 
 
@@ -106,7 +113,8 @@ class Deliverer:
         self._pending = 0
         self._idle = threading.Condition()
         self._http = requests.Session()
-        self.delivered: list[dict] = []  # (status, bytes) of every POST made, newest last
+        # (status, attempt, payload) of the POSTs made, newest last: the last 1,000 within 16 MB
+        self.delivered = BoundedLog(max_items=1_000, max_bytes=16 << 20)
         self._thread = threading.Thread(target=self._run, name="netsim-webhooks", daemon=True)
         self._thread.start()
 

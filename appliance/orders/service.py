@@ -15,6 +15,7 @@ from appliance.core.errors import AppError, NotFound
 from appliance.messages.sending.service import Outgoing, do_send
 from appliance.orders.models import Order
 from appliance.organizations.models import Organization
+from appliance.phone_numbers import service as phone_numbers_service
 
 NOTICES = {
     "en": {"PENDING": "We received your order and will start on it soon.",
@@ -30,24 +31,24 @@ WINDOW_CLOSED = "window_closed"
 def list_orders(session: Session, *, actor: OrgActor, take: int, cursor: str | None = None,
                 status: str | None = None) -> pagination.Page:
     query = select(Order).where(Order.organization_id == actor.organization_id)
-    query = tenancy.only_allowed_phone_numbers(query, Order.phone_number_pk, actor)
+    query = phone_numbers_service.scope_of(session, actor).only_numbers(query, Order.phone_number_pk)
     if status:
         query = query.where(Order.status_code == status)
     return pagination.paginate(session, query, key=[Order.created_at, Order.id], take=take, cursor=cursor)
 
 
 def access_order(session: Session, *, actor: OrgActor, order_id: str) -> Order:
-    order = tenancy.access_in_org(session, Order, order_id, actor, what="order", code="order_not_found")
-    tenancy.check_phone_number_allowed(actor, order.phone_number_pk)
-    return order
+    """An order of a number the actor reaches: 404 for another tenant's or another number's."""
+    scope = phone_numbers_service.scope_of(session, actor)
+    return tenancy.access_in_org(session, Order, order_id, actor, what="order", code="order_not_found",
+                                 usable=lambda order: scope.reaches(order.phone_number_pk))
 
 
 def by_message(session: Session, *, actor: OrgActor, message_id: str) -> Order:
     order = session.exec(select(Order).where(Order.message_id == message_id,
                                              Order.organization_id == actor.organization_id)).first()
-    if order is None:
+    if order is None or not phone_numbers_service.scope_of(session, actor).reaches(order.phone_number_pk):
         raise NotFound("No order was made from this message.", code="order_not_found")
-    tenancy.check_phone_number_allowed(actor, order.phone_number_pk)
     return order
 
 

@@ -33,7 +33,8 @@ def _currency(**kwargs) -> IsoCode:
 
 class IntervalSchema(ApiSchema):
     open = fields.String(required=True, validate=validate.Regexp(_HHMM, error="Use HH:MM."))
-    close = fields.String(required=True, validate=validate.Regexp(_HHMM, error="Use HH:MM."))
+    close = fields.String(required=True, validate=validate.Regexp(_HHMM, error="Use HH:MM."),
+                          metadata={"description": "HH:MM, after open (an interval does not cross midnight)"})
 
     @validates_schema
     def _ordered(self, data, **kwargs):
@@ -85,7 +86,8 @@ class OrganizationCreateSchema(ApiSchema):
     country = _country()
     currency = _currency()
     timezone = TimeZoneName(metadata={"description": "IANA zone; default: the country's main zone (UTC without a country)"})
-    plan_slug = fields.String(validate=validate.Regexp(r"^[a-z0-9-]{1,40}$"))
+    plan_slug = fields.String(validate=validate.Regexp(r"^[a-z0-9-]{1,40}$"), metadata={
+        "description": "One of the installation's plans (400 unknown_plan otherwise); default: its default plan"})
     billing_interval = fields.String(validate=validate.OneOf(("MONTHLY", "YEARLY")))
     billing_parent_id = UuidString()
 

@@ -10,6 +10,7 @@ from sqlmodel import Session, select
 from appliance.core import runtime
 from appliance.mail import service as mail_service
 from appliance.organizations.models import Organization
+from appliance.organizations.zones import zone_named
 from appliance.outbound_webhooks.models import OutboundWebhook, WebhookDelivery
 from appliance.users.models import User
 
@@ -26,7 +27,14 @@ def tell_failing(session: Session, webhook: OutboundWebhook, now: datetime) -> N
     base_url = runtime.get().settings.base_url.rstrip("/")
     mail_service.do_queue_mail(session, to=person.email, kind="webhook_failing", locale=person.locale,
                                name=person.name, organization=organization.name, url=webhook.url,
-                               since=webhook.failing_since.strftime("%Y-%m-%d %H:%M"), last=said,
+                               since=_in_zone(webhook.failing_since, organization.timezone), last=said,
                                link=f"{base_url}/console/{organization.id}/webhooks/{webhook.id}")
     webhook.owner_notified_at = now
     session.add(webhook)
+
+
+def _in_zone(moment: datetime, timezone: str | None) -> str:
+    """The moment as the organization's people read times, with its zone named (a mail is compared
+    with the console's log, which shows the organization's zone)."""
+    zone = zone_named(timezone)
+    return f"{moment.astimezone(zone).strftime('%Y-%m-%d %H:%M')} ({zone.key})"

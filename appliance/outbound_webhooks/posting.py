@@ -21,6 +21,12 @@ gathered some). A request's answer waits 2.5 ms more on average, next to the rec
 Handles as `appliance.libcurl` makes them (no redirects followed: a redirect is an answer, logged
 with where it pointed), each reused for request after request with its connection kept alive in the
 multi's cache. The first KEPT bytes of an answer are kept; a longer answer is cut there.
+
+Receivers are a tenant's choice: each request's URL is checked against the installation's rule on
+addresses (`addresses()`, read per request) and every connection libcurl opens goes through
+OPENSOCKETFUNCTION, which sees the very address it is about to connect to and refuses it unless
+the rule allows it (a name resolving elsewhere since the URL was saved reaches nothing new). A kept
+connection was checked when it was opened.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from __future__ import annotations
 import logging
 import queue
 import selectors
+import socket
 import threading
 import time
 from typing import Callable, NamedTuple
@@ -35,6 +42,7 @@ from typing import Callable, NamedTuple
 import pycurl
 
 from appliance import libcurl
+from appliance.address_rule import AddressRule, NotAllowed
 
 log = logging.getLogger(__name__)
 KEPT = 2048  # bytes of a response kept in the log
@@ -53,17 +61,32 @@ class _Transfer:
     """A handle and what its current request keeps. The handle's callbacks are set once, when it is
     made: a request only sets what differs (address, body, headers)."""
 
-    __slots__ = ("handle", "kept", "cut", "tag", "timeout", "began")
+    __slots__ = ("handle", "kept", "cut", "tag", "timeout", "began", "rule", "origin", "refused")
 
     def __init__(self):
         self.handle = libcurl.new_handle()
         self.handle.transfer = self
         self.handle.setopt(pycurl.WRITEFUNCTION, self._keep)
+        self.handle.setopt(pycurl.OPENSOCKETFUNCTION, self._open_socket)
         self.kept = bytearray()
         self.cut = False
         self.tag = None
         self.timeout = 0.0
         self.began = 0.0
+        self.rule: AddressRule | None = None
+        self.origin: tuple[str, str, int] = ("", "", 0)
+        self.refused: str | None = None
+
+    def _open_socket(self, _purpose, address):
+        """libcurl's socket for a connection to `address` (the peer it is about to connect to), only
+        when the request's rule allows it; refused, libcurl tries the name's next address, and
+        fails with COULDNT_CONNECT when none is left."""
+        family, socktype, protocol, peer = address
+        refusal = self.rule.refusal(*self.origin, peer[0]) if self.rule is not None else "No rule on addresses."
+        if refusal is not None:
+            self.refused = refusal
+            return pycurl.SOCKET_BAD
+        return socket.socket(family, socktype, protocol)
 
     def _keep(self, data: bytes) -> int:
         if len(self.kept) > KEPT:
@@ -75,11 +98,13 @@ class _Transfer:
 
 class Poster:
     """Takes requests from any thread (`post`); answers each on its own thread through
-    `on_answer(tag, Answer)`, which may post again (a chain's next event)."""
+    `on_answer(tag, Answer)`, which may post again (a chain's next event). `addresses()` gives the
+    rule on addresses each request keeps (installation.addresses.rule in the appliance)."""
 
-    def __init__(self, on_answer: Callable[[object, Answer], None], *, name: str = "webhook-posts",
-                 selector: type[selectors.BaseSelector] = selectors.DefaultSelector):
+    def __init__(self, on_answer: Callable[[object, Answer], None], *, addresses: Callable[[], AddressRule],
+                 name: str = "webhook-posts", selector: type[selectors.BaseSelector] = selectors.DefaultSelector):
         self._on_answer = on_answer
+        self._addresses = addresses
         self._incoming: queue.SimpleQueue = queue.SimpleQueue()
         self._multi = pycurl.CurlMulti()
         self._multi.setopt(pycurl.M_SOCKETFUNCTION, self._watch)
@@ -185,6 +210,8 @@ class Poster:
         transfer = self._idle.pop() if self._idle else _Transfer()
         handle = transfer.handle
         try:  # a URL libcurl will not take (not ASCII, say) fails this request, not the thread
+            transfer.rule = self._addresses()
+            transfer.origin, transfer.refused = transfer.rule.check_url(url), None
             handle.setopt(pycurl.URL, libcurl.ascii_url(url))
             handle.setopt(pycurl.POSTFIELDS, body)
             handle.setopt(pycurl.HTTPHEADER, libcurl.header_lines(headers))
@@ -193,6 +220,10 @@ class Poster:
                 transfer.timeout = timeout
             transfer.tag, transfer.cut, transfer.began = tag, False, time.perf_counter()
             self._multi.add_handle(handle)
+        except NotAllowed as refused:
+            self._idle.append(transfer)
+            self._answer(tag, Answer(None, None, str(refused), 0))
+            return
         except (pycurl.error, UnicodeError, TypeError, ValueError) as exc:
             self._idle.append(transfer)
             self._answer(tag, Answer(None, None, f"The request could not start: {exc}"[:300], 0))
@@ -207,6 +238,8 @@ class Poster:
             location = handle.getinfo(pycurl.REDIRECT_URL) if status and 300 <= status < 400 else None
             said = f"Redirected to {location[:200]} (redirects are not followed)." if location else None
             answer = Answer(status, transfer.kept[:KEPT].decode("utf-8", "replace"), said, took)
+        elif transfer.refused is not None and code == pycurl.E_COULDNT_CONNECT:
+            answer = Answer(None, None, transfer.refused, took)  # every address of the name was refused
         else:
             answer = Answer(None, None, in_words(code, message, transfer.timeout), took)
         tag = transfer.tag

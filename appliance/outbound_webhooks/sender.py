@@ -41,6 +41,7 @@ from appliance.core import clock, runtime
 from appliance.core.background import WakeableThread
 from appliance.core.rows import bind_processor, driver_connection, insert_many, utc_from_text
 from appliance.core.queue import huey
+from appliance.installation import addresses
 from appliance.outbound_webhooks import envelopes, posting
 from appliance.outbound_webhooks.models import (DELIVERED, FAILED, RETRYING, WAITING, OutboundWebhook,
                                                 WebhookAttempt, WebhookDelivery)
@@ -111,7 +112,7 @@ class Deliverer:
 
     def __init__(self, database, on_outcome=None):
         self._database = database
-        self._poster = posting.Poster(self._answered)
+        self._poster = posting.Poster(self._answered, addresses=addresses.rule)
         self._closing = False
         self._done: queue.SimpleQueue[Outcome | Unsent] = queue.SimpleQueue()
         self._in_air: dict[str, int] = {}  # per webhook, chains started and not ended

@@ -18,6 +18,7 @@ from appliance.core.actor import OrgActor
 from appliance.core.db import after_commit
 from appliance.core.errors import Conflict, Forbidden, Invalid, NotFound
 from appliance.core.ids import new_id
+from appliance.installation import addresses
 from appliance.outbound_webhooks import envelopes
 from appliance.outbound_webhooks.models import (DELIVERED, FAILED, PENDING, RETRYING, OutboundWebhook,
                                                 WebhookAttempt, WebhookDelivery)
@@ -33,13 +34,16 @@ def _invalid(field: str, message: str, code: str = "validation_failed") -> Inval
 
 
 def _check_url(url: str) -> str:
+    """An address the appliance may post to (400 url_not_allowed otherwise: the installation's rule
+    on addresses, installation/addresses.py). Called before the unit's first statement: the name is
+    looked up, and no write lock waits for that."""
     url = url.strip()
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise _invalid("url", "Give an http:// or https:// address with a host.", "invalid_url")
     if len(url) > 2000:
         raise _invalid("url", "The address is longer than 2,000 characters.", "invalid_url")
-    return url
+    return addresses.check_url(url, field="url")
 
 
 def _check_events(names: list[str]) -> list[str]:
@@ -96,11 +100,11 @@ def list_webhooks(session: Session, *, actor: OrgActor) -> list[OutboundWebhook]
 def do_create(session: Session, *, actor: OrgActor, url: str, events: list[str], format: str | None = None,
               unanswered_threshold_minutes: int | None = None, phone_number_ids: list[str] | None = None,
               agent_statuses: list[str] | None = None) -> OutboundWebhook:
+    url = _check_url(url)
     count = len(session.exec(select(OutboundWebhook.id).where(
         OutboundWebhook.organization_id == actor.organization_id)).all())
     if count >= MAX_WEBHOOKS:
         raise Conflict(f"An organization has at most {MAX_WEBHOOKS} webhooks.", code="webhook_limit_reached")
-    url = _check_url(url)
     now = clock.now()
     webhook = OutboundWebhook(
         organization_id=actor.organization_id, url=url, events=_check_events(events),
@@ -116,9 +120,10 @@ def do_create(session: Session, *, actor: OrgActor, url: str, events: list[str],
 
 
 def do_update(session: Session, *, actor: OrgActor, webhook_id: str, **changes) -> OutboundWebhook:
+    url = _check_url(changes["url"]) if "url" in changes else None
     webhook = access_webhook(session, actor=actor, webhook_id=webhook_id)
-    if "url" in changes:
-        webhook.url = _check_url(changes["url"])
+    if url is not None:
+        webhook.url = url
     if "events" in changes:
         webhook.events = _check_events(changes["events"])
     if changes.get("format"):

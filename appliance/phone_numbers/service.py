@@ -55,6 +55,24 @@ def _visible(query, actor: OrgActor):
     return tenancy.only_visible_wabas(query, PhoneNumber.waba_pk, actor)
 
 
+def scope_of(session: Session, actor: OrgActor) -> tenancy.NumberScope:
+    """The numbers and business accounts the actor reaches (`core.tenancy.NumberScope`, the rule every
+    module applies to its records), worked out once per unit of work; no query for an actor kept to
+    nothing. Disconnected numbers count: their records stay theirs."""
+    if not actor.phone_number_pks and not actor.waba_pks:
+        return tenancy.EVERYTHING
+    remembered = ("number_scope", actor.organization_id, actor.phone_number_pks, actor.waba_pks)
+    if remembered not in session.info:
+        of_org = select(PhoneNumber.id, PhoneNumber.waba_pk).where(PhoneNumber.organization_id == actor.organization_id)
+        reached = dict(session.exec(_visible(of_org, actor)).all())
+        accounts = set(reached.values()) if actor.phone_number_pks else set(actor.waba_pks)
+        everyone = session.exec(of_org.where(PhoneNumber.waba_pk.in_(accounts))).all() if accounts else []
+        partial = {waba_pk for number_pk, waba_pk in everyone if number_pk not in reached}
+        session.info[remembered] = tenancy.NumberScope(numbers=frozenset(reached), accounts=frozenset(accounts),
+                                                       whole_accounts=frozenset(accounts - partial))
+    return session.info[remembered]
+
+
 def list_phone_numbers(session: Session, *, actor: OrgActor, waba_pk: str | None = None) -> list[PhoneNumber]:
     query = select(PhoneNumber).where(PhoneNumber.organization_id == actor.organization_id,
                                       PhoneNumber.disconnected_at.is_(None))
@@ -73,11 +91,11 @@ def access_phone_number(session: Session, *, actor: OrgActor, phone_number_pk: s
 
 
 def read_phone_number(session: Session, *, actor: OrgActor, phone_number_pk: str):
-    """`access_phone_number` as a read-only row, for the hot paths (every send passes here)."""
-    tenancy.check_phone_number_allowed(actor, phone_number_pk)
+    """`access_phone_number` as a read-only row, for the hot paths (every send passes here). A number
+    outside the actor's scope is 403 `phone_number_not_allowed`: a send makes a record there."""
+    scope_of(session, actor).check_covers([phone_number_pk])
     number = read_row(session, PhoneNumber.__table__, id=phone_number_pk, absent=("disconnected_at",))
-    return tenancy.check_in_org(number, actor, what="phone number", code="phone_number_not_found",
-                                usable=lambda number: tenancy.waba_visible(actor, number.waba_pk))
+    return tenancy.check_in_org(number, actor, what="phone number", code="phone_number_not_found")
 
 
 def do_update(session: Session, *, actor: OrgActor, phone_number_pk: str, messages_per_second: int) -> PhoneNumber:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from io import BytesIO
 from urllib.parse import quote
 
@@ -21,7 +20,7 @@ import jwt
 import pycurl
 
 from appliance import libcurl
-from appliance.core import runtime
+from appliance.core import clock, runtime
 
 TIMEOUT_SECONDS = 10
 TOKEN_SECONDS = 50 * 60
@@ -41,11 +40,11 @@ def configured() -> bool:
 def _provider_token(settings) -> str:
     made = _state.get("made", 0)
     identity = (settings.apns_key, settings.apns_key_id, settings.apns_team_id)
-    if _state.get("key") == identity and time.time() - made < TOKEN_SECONDS:
+    now = int(clock.now().timestamp())
+    if _state.get("key") == identity and now - made < TOKEN_SECONDS:
         return _state["token"]
     with open(settings.apns_key, encoding="utf-8") as file:
         private_key = file.read()
-    now = int(time.time())
     _state.update(token=jwt.encode({"iss": settings.apns_team_id, "iat": now}, private_key, algorithm="ES256",
                                    headers={"kid": settings.apns_key_id}), made=now, key=identity)
     return _state["token"]
@@ -76,7 +75,7 @@ def send(device_token: str, notice: dict) -> tuple[str | None, bool]:
     settings = runtime.get().settings
     base_url = settings.apns_url.rstrip("/")
     headers = {"apns-topic": settings.apns_topic, "apns-push-type": "alert", "apns-priority": "10",
-               "apns-expiration": str(int(time.time()) + TTL_SECONDS), "content-type": "application/json"}
+               "apns-expiration": str(int(clock.now().timestamp()) + TTL_SECONDS), "content-type": "application/json"}
     if notice.get("tag"):
         headers["apns-collapse-id"] = str(notice["tag"])[:64]  # a newer notice of the same tag replaces it
     body = json.dumps(payload(notice), ensure_ascii=False).encode()

@@ -3,7 +3,9 @@ aes128gcm, RFC 8291, with a VAPID JWT, RFC 8292, by pywebpush; TTL one hour) and
 token (APNs for iPhones and FCM, when configured). Read in one short unit, sent with no
 transaction open, outcomes written in another: a 404 or 410 from a push service removes the
 subscription (the browser dropped it), as APNs' and FCM's "this token is gone" remove the device;
-other failures are counted and kept for /push/diagnose.
+other failures are counted and kept for /push/diagnose. Web Push goes through a session that keeps
+the installation's rule on addresses at every connection and follows no redirect (a push service
+answers; a redirect would send the notification where no one checked).
 
 Payload ≤ 3 KB of JSON `{title, body, url, conversationId, tag}`; the service worker shows it."""
 
@@ -17,8 +19,10 @@ import requests
 from pywebpush import WebPushException, webpush
 from sqlmodel import select
 
+from appliance.address_rule import NotAllowed, requests_session
 from appliance.core import clock, runtime
 from appliance.core.queue import huey
+from appliance.installation import addresses
 from appliance.push import apns, fcm, service
 from appliance.push.models import PushDevice, PushSubscription
 
@@ -62,8 +66,7 @@ def send(database, user_ids: list[str], notice: dict) -> dict:
         subject = _subject(session) if subscriptions else None
     data = payload_of(notice)
     outcomes: list[tuple[type, str, str | None, bool]] = []  # (model, id, error, gone)
-    http = requests.Session()
-    http.trust_env = False
+    http = requests_session(addresses.rule())
     for row_id, endpoint, p256dh, auth in subscriptions:
         outcomes.append((PushSubscription, row_id, *_web_push(http, endpoint, p256dh, auth, data, private_key, subject)))
     for row_id, token, platform in devices:
@@ -93,6 +96,8 @@ def _web_push(http, endpoint, p256dh, auth, data, private_key, subject) -> tuple
         return (f"The push service answered {status}." if status else str(exc)[:300]), status in GONE
     except requests.RequestException as exc:
         return f"The push service could not be reached: {type(exc).__name__}.", False
+    except NotAllowed as refused:
+        return str(refused), False
 
 
 def _record(database, outcomes) -> dict:

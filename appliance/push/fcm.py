@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 
 import jwt
 import requests
 
-from appliance.core import runtime
+from appliance.core import clock, runtime
 
 SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
 TIMEOUT_SECONDS = 10
@@ -33,9 +32,9 @@ def _credentials() -> dict:
 def _access_token(credentials: dict) -> str:
     with _lock:
         path = runtime.get().settings.fcm_credentials
-        if _token.get("path") == path and _token.get("expires", 0) > time.time() + 60:
+        now = int(clock.now().timestamp())
+        if _token.get("path") == path and _token.get("expires", 0) > now + 60:
             return _token["value"]
-        now = int(time.time())
         assertion = jwt.encode({"iss": credentials["client_email"], "scope": SCOPE, "aud": credentials["token_uri"],
                                 "iat": now, "exp": now + 3600}, credentials["private_key"], algorithm="RS256")
         answer = requests.post(credentials["token_uri"], data={

@@ -3,13 +3,14 @@ subscriptions (made, dropped, rotated by the service worker), native device toke
 person wants to be told, diagnose and test. Sending is delivery.py's; what triggers a push,
 listeners.py's.
 
-Web Push endpoints must be https (a push service), or http on this machine's loopback (a local
-push service, tests): anything else would let a person make the server post to any address."""
+Web Push endpoints follow the installation's rule on addresses (installation/addresses.py: public,
+unless the installation allows a private server), and must be https unless they are on such an
+allowed private server (a local push service): anything else would let a person make the server
+post to any address. Delivery checks them again and follows no redirect (delivery.py)."""
 
 from __future__ import annotations
 
 import base64
-import ipaddress
 from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives import serialization
@@ -18,8 +19,9 @@ from sqlmodel import Session, select
 
 from appliance.core import clock, runtime
 from appliance.core.actor import Actor
-from appliance.core.errors import Invalid, NotFound
+from appliance.core.errors import Conflict, Invalid, NotFound
 from appliance.core.queue import enqueue_after_commit
+from appliance.installation import addresses
 from appliance.push import apns, fcm
 from appliance.push.models import TRIGGERS, PushDevice, PushPreference, PushSubscription, VapidKey
 
@@ -68,20 +70,19 @@ def _invalid(field: str, message: str, code: str = "validation_failed") -> Inval
 
 
 def check_endpoint(endpoint: str, field: str = "endpoint") -> str:
-    parts = urlsplit(endpoint.strip())
-    host = (parts.hostname or "").lower()
-    if parts.scheme == "https" and host:
-        return endpoint.strip()
-    if parts.scheme == "http" and (host == "localhost" or _loopback(host)):
-        return endpoint.strip()
-    raise _invalid(field, "A push endpoint must be https (or http on this machine's loopback).", "push_endpoint_not_secure")
+    """400 push_endpoint_not_secure (not https, nor on an allowed private server) or
+    url_not_allowed (an address the appliance may not reach)."""
+    endpoint = endpoint.strip()
+    parts = urlsplit(endpoint)
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise _invalid(field, _NOT_SECURE, "push_endpoint_not_secure")
+    endpoint = addresses.check_url(endpoint, field=field)
+    if parts.scheme == "http" and not addresses.listed(endpoint):
+        raise _invalid(field, _NOT_SECURE, "push_endpoint_not_secure")
+    return endpoint
 
 
-def _loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
+_NOT_SECURE = "A push endpoint must be https (http only on a private server the installation allows)."
 
 
 def _check_keys(p256dh: str, auth: str) -> None:
@@ -132,8 +133,19 @@ def do_rotate(session: Session, *, old_endpoint: str, endpoint: str, p256dh: str
     row = session.exec(select(PushSubscription).where(PushSubscription.endpoint == old_endpoint.strip())).first()
     if row is None:
         raise NotFound("No subscription with this endpoint.", code="push_subscription_not_found")
-    row.endpoint = check_endpoint(endpoint)
+    endpoint = check_endpoint(endpoint)
     _check_keys(p256dh, auth)
+    known = session.exec(select(PushSubscription).where(PushSubscription.endpoint == endpoint)).first()
+    if known is not None and known.id != row.id:
+        # The page subscribed the renewed endpoint before the worker told us (both run on a change).
+        # The same person's: it stays, the old one goes. Another person's (who signed in on this
+        # browser since): theirs, and the old endpoint proves nothing about it.
+        if known.user_id != row.user_id:
+            raise Conflict("This endpoint is another person's subscription.", code="push_endpoint_taken")
+        session.delete(row)
+        session.flush()
+        row = known
+    row.endpoint = endpoint
     row.p256dh, row.auth, row.failures, row.last_error = p256dh.strip(), auth.strip(), 0, None
     session.add(row)
     session.flush()

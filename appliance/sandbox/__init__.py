@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 from urllib.parse import urlsplit
 
+from appliance.installation import addresses
 from appliance.netsim.google_double import CLIENT_ID as GOOGLE_CLIENT_ID, CLIENT_SECRET as GOOGLE_CLIENT_SECRET
 from appliance.netsim.simulator import Simulator
 
@@ -66,7 +67,13 @@ def same_origin(url: str, settings) -> str:
 
 def ai_double_url(settings) -> str:
     """The AI double's OpenAI-compatible address, where sandbox organizations' LOCAL provider points."""
-    return graph_url(settings) + "/ai/openai"
+    return ai_doubles_url(settings) + "openai"
+
+
+def ai_doubles_url(settings) -> str:
+    """Where the AI double's three shapes are served: the one address on this machine's loopback that
+    organizations' providers may reach, in sandbox mode (installation.addresses decides when)."""
+    return graph_url(settings) + "/ai/"
 
 
 def is_ai_double(base_url: str | None) -> bool:
@@ -100,6 +107,7 @@ def start(settings) -> Simulator:
     from appliance.sandbox import service
     from appliance.wabas import network
     network.route_simulated_tokens(owns_token, graph_url(settings))
+    addresses.note_sandbox_ai_double(ai_doubles_url(settings))
     restored = service.restore(_simulator, webhook_url(settings))
     service.repoint_ai_doubles(ai_double_url(settings))
     log.info("sandbox: simulated network at %s (%d business accounts restored)", graph_url(settings), restored)

@@ -1,6 +1,6 @@
 from marshmallow import fields, validate, validates_schema, ValidationError
 
-from appliance.core.schema import ApiSchema, IsoDateTime, Text
+from appliance.core.schema import ApiSchema, IsoDateTime, Text, WebAddress
 
 PERIODS = ("UNICO", "MENSUAL", "ANUAL", "POR_HORA")
 CURRENCY = validate.Regexp(r"^[A-Z]{3}$", error="An ISO 4217 code: MXN, COP, USD.")
@@ -39,8 +39,7 @@ class ServiceUpdateSchema(ApiSchema):
     descripcion = Text(max_length=4000, multiline=True)
     notas = Text(max_length=4000, multiline=True)
     moneda = fields.String(validate=CURRENCY, metadata={"description": "Default: the organization's currency"})
-    url_contratacion = fields.Url(allow_none=True, schemes={"http", "https"}, data_key="urlContratacion",
-                                  validate=validate.Length(max=2000))
+    url_contratacion = WebAddress(allow_none=True, data_key="urlContratacion")
     activo = fields.Boolean()
     mostrar_precio = fields.Boolean(data_key="mostrarPrecio")
     mostrar_sin_stock = fields.Boolean(data_key="mostrarSinStock")

@@ -1,6 +1,8 @@
 """The organization's survey settings: inactive defaults (in its customers' language) until first
 saved, and partial changes within the limits (schemas.py checks each field; the numbers are
-checked here, against the organization)."""
+checked here, against the organization). The settings are for some numbers (none: every number): a
+key or member kept to some numbers reads them, and changes them only while they, before and after,
+are for its numbers alone (core.tenancy.NumberScope)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from appliance.core import clock, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.locales import customer_language
 from appliance.organizations.models import Organization
+from appliance.phone_numbers import service as phone_numbers_service
 from appliance.surveys.models import SurveyConfig
 
 MAX_QUESTIONS = 3
@@ -46,9 +49,12 @@ def config_of(session: Session, organization_id: str) -> SurveyConfig:
 def do_update(session: Session, *, actor: OrgActor, **changes) -> SurveyConfig:
     """Partial: fields not given keep what was saved (or the defaults)."""
     config = config_of(session, actor.organization_id)
+    scope = phone_numbers_service.scope_of(session, actor)
+    scope.check_covers(config.phone_number_pks)
     if "phone_number_pks" in changes:
         changes["phone_number_pks"] = tenancy.check_ids_in_org(session, "phone_numbers", changes["phone_number_pks"],
                                                                actor, field="phoneNumberIds")
+        scope.check_covers(changes["phone_number_pks"])
     for name in FIELDS:
         if name in changes:
             setattr(config, name, changes[name])

@@ -1,7 +1,9 @@
 """Survey results for a range of the organization's dates (by the close each survey followed):
 how many were sent and answered, the average score of question 1, every option's count, each
 agent's, the comments, and why the others were not sent. Read from the daily counters
-(tallies.py): a year is a few thousand rows however many surveys it had."""
+(tallies.py): a year is a few thousand rows however many surveys it had. The counters are the
+organization's (they are not kept per number); the comments, which name conversations, are only
+those of the numbers the actor reaches."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from appliance.core import clock
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid
 from appliance.organizations.zones import zone_of
+from appliance.phone_numbers import service as phone_numbers_service
 from appliance.surveys import config as survey_config
 from appliance.surveys.models import SurveyDelivery, SurveyTally
 from appliance.surveys.tallies import LABEL_SEPARATOR
@@ -63,7 +66,7 @@ def results(session: Session, *, actor: OrgActor, desde: date | None = None, has
         "by_agent": sorted(({"user_id": user_id or None, "name": names.get(user_id), "answered": count,
                              "average_score": round(score / count, 2)} for user_id, (count, score) in agents.items() if count),
                            key=lambda row: (-row["answered"], row["name"] or "")),
-        "comments": _comments(session, actor.organization_id, first, last, zone),
+        "comments": _comments(session, actor, first, last, zone),
         "unsent": _reasons(statuses, "unsent"), "cancelled": _reasons(statuses, "cancelled"),
     }
 
@@ -87,13 +90,14 @@ def _reasons(statuses: dict[str, int], status: str) -> dict[str, int]:
     return {key[len(prefix):]: count for key, count in statuses.items() if key.startswith(prefix) and count}
 
 
-def _comments(session: Session, organization_id: str, first: date, last: date, zone) -> list[dict]:
+def _comments(session: Session, actor: OrgActor, first: date, last: date, zone) -> list[dict]:
     start = datetime.combine(first, time(), zone).astimezone(timezone.utc)
     end = datetime.combine(last + timedelta(days=1), time(), zone).astimezone(timezone.utc)
-    rows = session.exec(select(SurveyDelivery.comment, SurveyDelivery.score, SurveyDelivery.conversation_id,
-                               SurveyDelivery.finished_at)
-                        .where(SurveyDelivery.organization_id == organization_id, SurveyDelivery.closed_at >= start,
-                               SurveyDelivery.closed_at < end, SurveyDelivery.comment.is_not(None))
-                        .order_by(SurveyDelivery.closed_at.desc()).limit(COMMENTS)).all()
+    query = (select(SurveyDelivery.comment, SurveyDelivery.score, SurveyDelivery.conversation_id,
+                    SurveyDelivery.finished_at)
+             .where(SurveyDelivery.organization_id == actor.organization_id, SurveyDelivery.closed_at >= start,
+                    SurveyDelivery.closed_at < end, SurveyDelivery.comment.is_not(None)))
+    query = phone_numbers_service.scope_of(session, actor).only_numbers(query, SurveyDelivery.phone_number_pk)
+    rows = session.exec(query.order_by(SurveyDelivery.closed_at.desc()).limit(COMMENTS)).all()
     return [{"text": text, "score": score, "conversation_id": conversation_id, "at": at}
             for text, score, conversation_id, at in rows]

@@ -60,7 +60,9 @@ class SurveyConfigSchema(ApiSchema):
 
 
 class SurveyResultsArgsSchema(ApiSchema):
-    desde = fields.Date(load_default=None, metadata={"description": "YYYY-MM-DD, the organization's date (default: 29 days before hasta)"})
+    desde = fields.Date(load_default=None, metadata={
+        "description": "YYYY-MM-DD, the organization's date (default: 29 days before hasta); not after hasta, and the "
+                       "range covers at most 366 days (400 invalid_range)"})
     hasta = fields.Date(load_default=None, metadata={"description": "YYYY-MM-DD, included (default: today)"})
 
 

@@ -1,17 +1,16 @@
 """Tasks of the team: made by a person (USER), by the bot (BOT: a customer asked for someone while
 the team was closed) or by a system over the API (API); about a conversation or a contact of the
-organization, assigned to one of its active members."""
+organization, assigned to one of its active members. A task about a conversation belongs to its
+number: a key or member kept to other numbers neither sees it (404) nor puts one there (403)."""
 
 from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from appliance.contacts.models import Contact
-from appliance.conversations.models import Conversation
 from appliance.core import clock, pagination, tenancy
+from appliance.conversations import inbox as conversations_inbox
 from appliance.core.actor import OrgActor
-from appliance.core.errors import Invalid
-from appliance.memberships.models import Membership
+from appliance.memberships import service as memberships_service
 from appliance.team_tasks.models import TeamTask
 
 FIELDS = ("title", "detail", "conversation_id", "contact_id", "assignee_user_id", "due_at", "status")
@@ -31,37 +30,34 @@ def list_tasks(session: Session, *, actor: OrgActor, take: int, cursor: str | No
         query = query.where(TeamTask.assignee_user_id == (actor.user_id if assignee_user_id == "me" else assignee_user_id))
     if origin:
         query = query.where(TeamTask.origin == origin)
+    query = conversations_inbox.about_visible(query, TeamTask.conversation_id, actor)
     return pagination.paginate(session, query, key=[TeamTask.created_at, TeamTask.id], take=take, cursor=cursor)
 
 
 def access_task(session: Session, *, actor: OrgActor, task_id: str) -> TeamTask:
-    return tenancy.access_in_org(session, TeamTask, task_id, actor, what="task", code="task_not_found")
+    return tenancy.access_in_org(session, TeamTask, task_id, actor, what="task", code="task_not_found",
+                                 usable=lambda task: conversations_inbox.sees_about(
+                                     session, actor=actor, conversation_id=task.conversation_id))
 
 
-def _check_links(session: Session, actor: OrgActor, task: TeamTask) -> None:
-    """Each link names one of the organization's records (else 400 by its field)."""
-    org = actor.organization_id
-    if task.conversation_id and session.exec(select(Conversation.id).where(
-            Conversation.id == task.conversation_id, Conversation.organization_id == org)).first() is None:
-        raise Invalid("No conversation with this id in this organization.", code="conversation_not_found",
-                      errors={"conversationId": ["Unknown conversation."]})
-    if task.contact_id and session.exec(select(Contact.id).where(
-            Contact.id == task.contact_id, Contact.organization_id == org)).first() is None:
-        raise Invalid("No contact with this id in this organization.", code="contact_not_found",
-                      errors={"contactId": ["Unknown contact."]})
-    if task.assignee_user_id:
-        member = session.exec(select(Membership).where(Membership.organization_id == org,
-                                                       Membership.user_id == task.assignee_user_id)).first()
-        if member is None or member.suspended_at is not None:
-            raise Invalid("Assign to an active member of this organization.", code="assignee_not_member",
-                          errors={"assigneeUserId": ["Not an active member."]})
+def _check_links(session: Session, actor: OrgActor, changes: dict) -> None:
+    """Each link given names one of the organization's records (else 400 `unknown_ids` by its field),
+    checked before the task changes (on PATCH as on POST)."""
+    for name, table, field in (("conversation_id", "conversations", "conversationId"),
+                               ("contact_id", "contacts", "contactId")):
+        if changes.get(name):
+            tenancy.check_ids_in_org(session, table, [changes[name]], actor, field=field)
+    conversations_inbox.check_may_link(session, actor=actor, conversation_id=changes.get("conversation_id"))
+    if changes.get("assignee_user_id"):
+        memberships_service.check_assignable(session, actor=actor, user_id=changes["assignee_user_id"],
+                                             field="assigneeUserId")
 
 
 def _save(session: Session, actor: OrgActor, task: TeamTask, changes: dict) -> TeamTask:
+    _check_links(session, actor, changes)
     for name in FIELDS:
         if name in changes:
             setattr(task, name, changes[name])
-    _check_links(session, actor, task)
     now = clock.now()
     if "status" in changes:
         task.done_at = now if task.status == "DONE" else None

@@ -12,10 +12,10 @@ from sqlmodel import Session, select
 
 from appliance.graph_api.client import GraphError
 from appliance.wabas.network import as_app_error, graph_client
-from appliance.core import clock, events, pagination, runtime, tenancy
+from appliance.core import clock, events, pagination, runtime
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, NotFound
-from appliance.phone_numbers.models import PhoneNumber
+from appliance.phone_numbers import service as phone_numbers_service
 from appliance.templates import components as template_components
 from appliance.templates.models import Template
 from appliance.wabas import service as wabas_service
@@ -32,22 +32,18 @@ class SyncSummary:
     errors: list[dict] = field(default_factory=list)
 
 
-def _visible(query, actor: OrgActor):
-    """The actor's templates: its organization's, of the business accounts it may see; a key
-    restricted to some numbers sees the accounts of those numbers."""
-    query = tenancy.only_visible_wabas(query.where(Template.organization_id == actor.organization_id),
-                                       Template.waba_pk, actor)
-    if actor.phone_number_pks:
-        allowed = select(PhoneNumber.waba_pk).where(PhoneNumber.id.in_(actor.phone_number_pks))
-        query = query.where(Template.waba_pk.in_(allowed))
-    return query
+def _visible(session: Session, query, actor: OrgActor):
+    """The actor's templates: its organization's, of the business accounts it reaches (a key kept to
+    some numbers, the accounts of those numbers)."""
+    return phone_numbers_service.scope_of(session, actor).only_accounts(
+        query.where(Template.organization_id == actor.organization_id), Template.waba_pk)
 
 
 def list_templates(session: Session, *, actor: OrgActor, take: int, cursor: str | None,
                    business_account_id: str | None = None, status: str | None = None,
                    name: str | None = None) -> pagination.Page:
     """By name, then language (cursor-paginated)."""
-    query = _visible(select(Template), actor)
+    query = _visible(session, select(Template), actor)
     if business_account_id:
         query = query.where(Template.waba_pk == business_account_id)
     if status:
@@ -59,13 +55,14 @@ def list_templates(session: Session, *, actor: OrgActor, take: int, cursor: str 
 
 
 def access_template(session: Session, *, actor: OrgActor, template_pk: str) -> Template:
-    template = session.exec(_visible(select(Template).where(Template.id == template_pk), actor)).first()
+    template = session.exec(_visible(session, select(Template).where(Template.id == template_pk), actor)).first()
     if template is None:
         raise NotFound("No template with this id in this organization.", code="template_not_found")
     return template
 
 
 def _accounts(actor: OrgActor, business_account_id: str | None) -> list[BusinessAccount]:
+    """The accounts to sync (those the actor reaches, or the one named: 404 outside them)."""
     with runtime.get().db.unit_of_work(write=False) as reading:
         if business_account_id:
             return [wabas_service.access_waba(reading, actor=actor, waba_pk=business_account_id)]
@@ -143,8 +140,8 @@ def check_create(session: Session, *, actor: OrgActor, business_account_id: str,
     """Check the template here, send it to the network (which reviews it: status PENDING until a
     webhook says otherwise), then store it."""
     template_components.check_components(components, parameter_format)
-    account = _accounts(actor, business_account_id)[0]
-    with runtime.get().db.unit_of_work(write=False) as reading:
+    with runtime.get().db.unit_of_work(write=False) as reading:  # no write lock while the network answers
+        account = wabas_service.account_for_new_records(reading, actor=actor, waba_pk=business_account_id)
         _check_free(reading, account, name, language)
     body = {"name": name, "language": language, "category": category, "components": components,
             "parameter_format": parameter_format, "allow_category_change": allow_category_change}

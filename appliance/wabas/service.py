@@ -1,5 +1,7 @@
 """Business accounts: connect one by id + token + app secret (its numbers are imported from the
-network), list, read, disconnect. Secrets are sealed at rest and never returned.
+network), list, read, disconnect. Secrets are sealed at rest and never returned. A key or member
+kept to some numbers reads the accounts of those numbers and changes (or adds to) only an account
+whose every number it reaches; it connects none (core.tenancy.NumberScope).
 
 The network is asked before anything is written: no transaction (and no write lock) is held while
 waiting for the Graph API.
@@ -23,6 +25,7 @@ from appliance.wabas.models import BusinessAccount
 
 def check_connect(session: Session, *, actor: OrgActor, waba_id: str, access_token: str, app_secret: str,
                   verify_token: str | None = None, name: str | None = None) -> BusinessAccount:
+    phone_numbers_service.scope_of(session, actor).check_covers_account(None)  # before asking the network
     try:
         numbers = graph_client().list_phone_numbers(access_token, waba_id)
     except GraphError as error:
@@ -62,18 +65,37 @@ def list_wabas(session: Session, *, actor: OrgActor) -> list[BusinessAccount]:
     query = (select(BusinessAccount)
              .where(BusinessAccount.organization_id == actor.organization_id, BusinessAccount.disconnected_at.is_(None))
              .order_by(BusinessAccount.created_at))
-    return list(session.exec(tenancy.only_visible_wabas(query, BusinessAccount.id, actor)).all())
+    scope = phone_numbers_service.scope_of(session, actor)
+    return list(session.exec(scope.only_accounts(query, BusinessAccount.id)).all())
 
 
 def access_waba(session: Session, *, actor: OrgActor, waba_pk: str) -> BusinessAccount:
+    """A connected account the actor reaches: 404 for another tenant's and for one outside its scope."""
+    scope = phone_numbers_service.scope_of(session, actor)
     return tenancy.access_in_org(
         session, BusinessAccount, waba_pk, actor, what="business account", code="waba_not_found",
-        usable=lambda account: account.disconnected_at is None and tenancy.waba_visible(actor, account.id))
+        usable=lambda account: account.disconnected_at is None and scope.reaches_account(account.id))
+
+
+def _own_waba(session: Session, actor: OrgActor, waba_pk: str) -> BusinessAccount:
+    """An account the actor may change: one it reaches (404) whose every number it reaches (403)."""
+    account = access_waba(session, actor=actor, waba_pk=waba_pk)
+    phone_numbers_service.scope_of(session, actor).check_covers_account(account.id)
+    return account
+
+
+def account_for_new_records(session: Session, *, actor: OrgActor, waba_pk: str) -> BusinessAccount:
+    """The connected account a new template or flow goes to, named in a body: the organization's (404
+    otherwise), and 403 `phone_number_not_allowed` unless the actor reaches every number of it."""
+    account = tenancy.access_in_org(session, BusinessAccount, waba_pk, actor, what="business account",
+                                    code="waba_not_found", usable=lambda account: account.disconnected_at is None)
+    phone_numbers_service.scope_of(session, actor).check_covers_account(account.id)
+    return account
 
 
 def do_disconnect(session: Session, *, actor: OrgActor, waba_pk: str) -> BusinessAccount:
     """Stop using the account: its numbers stop sending and receiving; conversations stay."""
-    account = access_waba(session, actor=actor, waba_pk=waba_pk)
+    account = _own_waba(session, actor, waba_pk)
     now = clock.now()
     account.disconnected_at = account.updated_at = now
     session.add(account)
@@ -116,7 +138,7 @@ def do_mark_needs_reauth(session: Session, *, waba_pk: str) -> None:
 
 
 def check_resubscribe(session: Session, *, actor: OrgActor, waba_pk: str) -> BusinessAccount:
-    account = access_waba(session, actor=actor, waba_pk=waba_pk)
+    account = _own_waba(session, actor, waba_pk)
     try:
         graph_client().subscribe_app(credentials(account)[0], account.waba_id)
     except GraphError as error:

@@ -235,9 +235,31 @@ def test_another_organization_sees_nothing_of_this_agenda(agenda, api):
     booked = _book(agenda, _at(day, "09:00"), _at(day, "09:30"))
     token = api.signup(email="otra@example.com")["tokens"]["accessToken"]
     path = f"/organizations/{agenda.line.org_id}/agenda"
-    assert api.get(f"{path}/appointments/{booked['id']}", token=token).status_code in (403, 404)
-    assert api.post(f"{path}/feed-token", {}, token=token).status_code in (403, 404)
+    # Someone outside the organization: 403 not_a_member, whether it exists or not (docs/api.md).
+    assert_problem(api.get(f"{path}/appointments/{booked['id']}", token=token), 403, "not_a_member")
+    assert_problem(api.post(f"{path}/feed-token", {}, token=token), 403, "not_a_member")
     theirs = api.post("/organizations", {"name": "Otra", "slug": "otra", "billingEmail": "b@otra.test"},
                       token=token).json["data"]["id"]
     assert_problem(api.get(f"/organizations/{theirs}/agenda/appointments/{booked['id']}", token=token), 404,
                    "appointment_not_found")
+
+
+@pytest.mark.parametrize("field", ["contactId", "conversationId", "assigneeUserId"])
+def test_a_change_that_keeps_the_times_checks_what_it_names(agenda, api, field):
+    """Issue 44, items 11 and 13: a PATCH that did not move the appointment skipped the checks of the
+    records it named: another organization's contact was linked, and an id of nobody's was a 500."""
+    day = _tomorrow()
+    booked = _book(agenda, _at(day, "09:00"), _at(day, "09:30"))
+    eve = api.signup(email="eve@example.com")["tokens"]["accessToken"]
+    theirs = api.post("/organizations", {"name": "Eve", "slug": "eve", "billingEmail": "e@eve.test"},
+                      token=eve).json["data"]["id"]
+    foreign = {"contactId": lambda: api.post(f"/organizations/{theirs}/contacts", {"waId": "5215599990000"},
+                                             token=eve).json["data"]["id"],
+               "assigneeUserId": lambda: api.get("/users/me", token=eve).json["data"]["id"],
+               "conversationId": lambda: None}[field]()
+    for unknown in ["01a20000-0000-7000-8000-000000000000"] + ([foreign] if foreign else []):
+        for body in ({field: unknown}, {field: unknown, "title": "Tinte", "notes": "sin cambio de hora"}):
+            changed = agenda("PATCH", f"/appointments/{booked['id']}", body)
+            assert_problem(changed, 400, "unknown_ids", body)
+            assert field in changed.get_json()["errors"]
+    assert agenda("GET", f"/appointments/{booked['id']}", status=200).get_json()["data"][field] is None

@@ -44,7 +44,7 @@ def test_a_key_is_sealed_never_returned_and_checked_against_the_provider(line, c
         assert row.api_key_sealed and KEY not in row.api_key_sealed and runtime.get().keyring.unseal(row.api_key_sealed) == KEY
     checked = api.post(_url(line, "/providers/ANTHROPIC/check"), token=token)
     assert checked.status_code == 201 and checked.json["data"] == {"ok": True, "models": ["double-large", "double-small"],
-                                                                    "error": None}
+                                                                    "error": None, "errorCode": None}
     sent = requests.get(f"{line.netsim_url}/_control/ai/calls", timeout=5).json()
     assert sent["count"] == 0  # listing models is a GET the double does not count as a chat
     # A wrong key: the check says so in words, remembered for the page; the key is in none of it.
@@ -52,9 +52,13 @@ def test_a_key_is_sealed_never_returned_and_checked_against_the_provider(line, c
     requests.put(f"{line.netsim_url}/_control/ai", json={"failNext": []}, timeout=5)
     bad = api.post(_url(line, "/providers/GEMINI/check"), token=token)
     assert_problem(bad, 400, "provider_not_configured")
+    # A server on this machine: refused until the installation allows it (issue 44), then reached.
+    assert_problem(api.put(_url(line, "/providers/LOCAL"), {"baseUrl": "http://127.0.0.1:9"}, token=token), 400,
+                   "url_not_allowed")
+    runtime.get().settings = runtime.get().settings.replace(allowed_private_urls=f"{line.netsim_url},http://127.0.0.1:9")
     assert api.put(_url(line, "/providers/LOCAL"), {"baseUrl": "http://127.0.0.1:9"}, token=token).status_code == 200
     failed = api.post(_url(line, "/providers/LOCAL/check"), token=token).json["data"]
-    assert failed["ok"] is False and "could not be reached" in failed["error"]
+    assert failed["ok"] is False and "could not be reached" in failed["error"] and failed["errorCode"] == "unavailable"
     local = next(p for p in api.get(_url(line, "/providers"), token=token).json["data"] if p["provider"] == "LOCAL")
     assert local["lastError"] == failed["error"] and local["lastCheckedAt"]
     assert api.delete(_url(line, "/providers/LOCAL"), token=token).status_code == 204

@@ -142,7 +142,8 @@ def concurrent_conversations() -> bool:
     simulator, account, graph_url = _network()
     ai_number, plain_number = (simulator.network.numbers[n] for n in account.numbers)
     data_dir = scratch_dir("bench-ai-")
-    with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url}, data_dir=data_dir) as port:
+    with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url, "APPLIANCE_ALLOWED_PRIVATE_URLS": graph_url},
+                        data_dir=data_dir) as port:
         _stage(http.client.HTTPConnection("127.0.0.1", port, timeout=30), account, graph_url)
         simulator.ai.update({"delaySeconds": PROVIDER_SECONDS})
 
@@ -233,7 +234,8 @@ def step_overhead() -> bool:
     simulator, account, graph_url = _network()
     ai_number = simulator.network.numbers[account.numbers[0]]
     data_dir = scratch_dir("bench-ai-step-")
-    with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url}, data_dir=data_dir) as port:
+    with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url, "APPLIANCE_ALLOWED_PRIVATE_URLS": graph_url},
+                        data_dir=data_dir) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         staged = _stage(conn, account, graph_url)
         _post(conn, simulator, account, ai_number, "5215512345678", [QUESTION], "q")
@@ -256,7 +258,8 @@ def step_overhead() -> bool:
     from sqlalchemy import text
     from sqlmodel import select
 
-    settings = load_settings({"APPLIANCE_GRAPH_API_URL": graph_url, "APPLIANCE_LOG_LEVEL": "WARNING"}, data_dir=data_dir)
+    settings = load_settings({"APPLIANCE_GRAPH_API_URL": graph_url, "APPLIANCE_ALLOWED_PRIVATE_URLS": graph_url,
+                              "APPLIANCE_LOG_LEVEL": "WARNING"}, data_dir=data_dir)
     database = bootstrap.start(settings).db
     Checkpointer(settings.database_path).start()  # as in the server: the WAL copied back every second
     with database.unit_of_work(write=False) as session:

@@ -23,7 +23,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from appliance.address_rule import AddressRule  # noqa: E402
 from appliance.outbound_webhooks import envelopes, posting  # noqa: E402
+from appliance.settings import parse_origins  # noqa: E402
 
 REQUESTS = int(os.environ.get("BENCH_REQUESTS", "5000"))
 CONCURRENCY = int(os.environ.get("BENCH_CONCURRENCY", "64"))
@@ -70,7 +72,8 @@ def with_poster(url: str) -> float:
         elif answered[0] == REQUESTS:
             done.set()
 
-    poster = posting.Poster(on_answer, name="bench-posts")
+    loopback = AddressRule(allowed=parse_origins(url.rsplit("/", 1)[0]))  # the receiver's origin (this machine)
+    poster = posting.Poster(on_answer, addresses=lambda: loopback, name="bench-posts")
     for _ in range(min(CONCURRENCY, REQUESTS)):
         started[0] += 1
         poster.post(url, BODY.encode(), _headers(), timeout=15, tag=None)

@@ -111,7 +111,8 @@ def main() -> int:
     events_number, load_number = (simulator.network.numbers[n] for n in account.numbers)
     receiver = Receiver()
     data_dir = scratch_dir("bench-webhooks-")
-    with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url}, data_dir=data_dir) as port:
+    with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url, "APPLIANCE_ALLOWED_PRIVATE_URLS": receiver.url},
+                        data_dir=data_dir) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         jwt, org_id, hooks = _webhooks(conn, account, events_number, receiver)
         server = _server_pid(port)
@@ -228,7 +229,7 @@ def cost() -> int:
     simulator, account, graph_url = _network()
     events_number = simulator.network.numbers[account.numbers[0]]
     receiver = Receiver()
-    with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url}) as port:
+    with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url, "APPLIANCE_ALLOWED_PRIVATE_URLS": receiver.url}) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         jwt, org_id, hooks = _webhooks(conn, account, events_number, receiver)
         server = _server_pid(port)
@@ -340,8 +341,8 @@ def outage() -> int:
     events_number = simulator.network.numbers[account.numbers[0]]
     receiver = Receiver()
     data_dir = scratch_dir("bench-webhooks-outage-")
-    with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url, "APPLIANCE_WEBHOOK_RETRY_SCALE": scale},
-                        data_dir=data_dir) as port:
+    with running_server(env={"APPLIANCE_GRAPH_API_URL": graph_url, "APPLIANCE_WEBHOOK_RETRY_SCALE": scale,
+                             "APPLIANCE_ALLOWED_PRIVATE_URLS": receiver.url}, data_dir=data_dir) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         jwt, org_id, _ = owner_with_key(conn)
         status, body = _call(conn, "POST", f"/organizations/{org_id}/wabas", {

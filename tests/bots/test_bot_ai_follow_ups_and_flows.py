@@ -111,5 +111,5 @@ def test_a_flow_without_an_ai_that_can_answer_asks_a_person(line, api):
 
 def test_a_flow_naming_an_unknown_agent_is_refused(line, api):
     refused = _flow(line, api, [{"id": "ia", "type": "transfer_to_ai", "agentId": "01a214dd-7407-7164-aaef-09787f422510"}])
-    assert_problem(refused, 400, "agent_not_found")
+    assert_problem(refused, 400, "unknown_ids")
     assert "steps.0.agentId" in refused.get_json()["errors"]

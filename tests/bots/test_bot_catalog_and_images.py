@@ -73,7 +73,7 @@ def test_images_are_known_by_their_content_and_a_used_one_is_only_deleted_when_f
     assert api.get(f"/organizations/{line.org_id}/bot/rules", token=token).json["data"][0]["imageId"] is None
     unknown = api.post(f"/organizations/{line.org_id}/bot/rules", {"name": "x", "keywords": ["y"], "reply": "z",
                                                                     "imageId": image["id"]}, token=token)
-    assert_problem(unknown, 400, "bot_image_not_found")
+    assert_problem(unknown, 400, "unknown_ids")
 
 
 def test_another_organization_sees_none_of_them(line, api):

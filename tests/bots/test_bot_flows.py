@@ -92,10 +92,10 @@ def test_unknown_tags_and_flows_are_refused(line, api):
     token = line.owner["token"]
     answer = api.post(_flows(line), {"name": "T", "steps": [
         {"id": "t", "type": "set_tag", "tagId": "01900000-0000-7000-8000-000000000000"}]}, token=token)
-    assert_problem(answer, 400, "tag_not_found")
+    assert_problem(answer, 400, "unknown_ids")
     answer = api.post(f"/organizations/{line.org_id}/bot/rules", {"name": "R", "keywords": ["x"], "action": "START_FLOW",
                       "flowId": "01900000-0000-7000-8000-000000000000"}, token=token)
-    assert_problem(answer, 400, "bot_flow_not_found")
+    assert_problem(answer, 400, "unknown_ids")
 
 
 def test_a_flow_reads_back_as_it_was_sent(line, api):

@@ -86,3 +86,34 @@ def test_other_organizations_rules_are_not_found(line, api):
     ours = another_number(line.org_id)["phoneNumberPk"]  # a second number of ours may be named, not theirs
     named = api.patch(f"{_rules(line)}/{rule['id']}", {"phoneNumberIds": [ours]}, token=line.owner["token"])
     assert named.status_code == 200 and named.json["data"]["phoneNumberIds"] == [ours]
+
+
+UNKNOWN = "01a20000-0000-7000-8000-000000000000"
+
+
+def _theirs(api) -> tuple[str, str]:
+    """Another organization (its owner's token, its id)."""
+    eve = api.signup(email="eve@example.com")["tokens"]["accessToken"]
+    return eve, api.post("/organizations", {"name": "Eve", "slug": "eve", "billingEmail": "e@eve.test"},
+                         token=eve).json["data"]["id"]
+
+
+@pytest.mark.parametrize("field", ["tagId", "imageId", "flowId"])
+def test_a_rule_changed_to_an_unknown_or_foreign_id_is_refused_like_a_new_one(api, owner, field):
+    """Issue 44, item 11: a PATCH naming a tag or image of nobody's answered 500 (the rule, changed in
+    memory, was flushed by the check's own read and failed its foreign key)."""
+    token, base = owner["token"], f"/organizations/{owner['org']['id']}/bot/rules"
+    rule = api.post(base, {"name": "x", "keywords": ["a"], "reply": "y"}, token=token).json["data"]
+    eve, theirs = _theirs(api)
+    foreign = {"tagId": lambda: api.post(f"/organizations/{theirs}/tags", {"name": "Suya"}, token=eve),
+               "imageId": None, "flowId": lambda: api.post(f"/organizations/{theirs}/bot/flows", {
+                   "name": "F", "steps": [{"id": "a", "type": "message", "text": "Hola"}]}, token=eve)}[field]
+    ids = [UNKNOWN] + ([foreign().json["data"]["id"]] if foreign else [])
+    for unknown in ids:
+        for body in ({field: unknown}, {field: unknown, "action": {"tagId": "ADD_TAG", "flowId": "START_FLOW"}.get(field, "NONE")}):
+            changed = api.patch(f"{base}/{rule['id']}", body, token=token)
+            assert_problem(changed, 400, "unknown_ids", body)
+            assert field in changed.json["errors"], changed.json
+            made = api.post(base, {"name": "x", "keywords": ["a"], "reply": "y", **body}, token=token)
+            assert_problem(made, 400, "unknown_ids", body)
+    assert api.get(f"{base}/{rule['id']}", token=token).json["data"][field] is None

@@ -113,3 +113,23 @@ def test_an_agent_works_the_shift_from_the_inbox_header(client, api, owner):
     [session] = api.get(f"/organizations/{org}/attendance/sessions", token=me).json["data"]
     assert session["note"] == "Todo listo" and [s["status"] for s in session["timeline"]] == ["ONLINE", "LUNCH"]
     assert client.get(f"/console/{org}/attendance").status_code == 403
+
+
+def test_pages_that_draw_a_shift_in_progress_only_read(app, client, api, owner):
+    """Issue 44, item 12: an agent's attendance page (and, once a minute had passed, the inbox's
+    shift control) answered 500 "attempt to write a readonly database": the totals drawn up to now
+    were set on the loaded session and written by the next query of the reading unit."""
+    from appliance.core import clock
+
+    org = owner["org"]["id"]
+    api.patch(f"/organizations/{org}/attendance/settings", {"enabled": True}, token=owner["token"])
+    agent = factories.add_member(api, org, "agent", "luis@example.com")
+    luis = api.get("/users/me", token=agent).json["data"]["id"]
+    assert api.post(f"/organizations/{org}/attendance/start", {}, token=agent).status_code == 201
+    clock.advance(10 * 60)  # the totals up to now differ from the stored ones
+    sign_in(client, email="owner@example.com")
+    for path in (f"/console/{org}/attendance/agents/{luis}", f"/console/{org}/attendance", f"/inbox/{org}"):
+        assert client.get(path).status_code == 200, path
+    agents_browser = app.test_client()
+    sign_in(agents_browser, email="luis@example.com")
+    assert "End shift" in agents_browser.get(f"/inbox/{org}").text

@@ -113,3 +113,30 @@ def test_the_page_follows_a_scheduled_campaign_live(client, line):
     assert 'data-live-events="broadcast.updated message.updated"' in page and "Scheduled" in page
     assert 'data-live-count="pending">1<' in page
     assert requests.get(f"{line.netsim_url}/_control/sent", timeout=5).json()["data"] == []  # scheduled: nothing yet
+
+
+def test_a_send_cut_short_by_a_restart_may_be_retried_and_the_page_says_what_that_means(client, line):
+    """Issue 44, item 14: recipients in the air at a crash fail -3 ("may have been sent"); the
+    campaign's page says so, offers them to a person's retry and warns that they may get it twice."""
+    from appliance.core.rows import driver_connection
+    from appliance.messages.sending import queue
+
+    campaigns = Campaigns(line)
+    campaigns.approved_template()
+    ana = campaigns.contact("573001110001", "Ana")
+    created = campaigns.create(templateName="oferta", variables=["a", "b"], audience={"contactIds": [ana["id"]]})
+    broadcast_id = created.json["data"]["id"]
+    [row] = campaigns.recipients(broadcast_id)["items"]
+    with runtime.get().db.unit_of_work(write=True) as session:  # in the air when the server stopped
+        driver_connection(session).execute("UPDATE messages SET status = 'pending', send_state = 'inflight', "
+                                           "wamid = NULL WHERE id = ?", (row["messageId"],))
+    assert queue.recover_interrupted(runtime.get().db) == 1  # what the next start does
+    sign_in(client, email="owner@example.com")
+    page = f"/console/{line.org_id}/broadcasts/{broadcast_id}"
+    shown = client.get(page).text
+    assert "-3 · Sending interrupted by a restart" in shown
+    assert "check the conversation before sending it again" in shown and "Retry the 1 failed" in shown
+    assert 'data-confirm="Send the message again to every failed recipient? Those whose send was cut short' in shown
+    assert client.post(f"{page}/retry", data={"csrf": csrf_of(client.get(page))}).status_code == 302
+    [again] = campaigns.recipients(broadcast_id)["items"]
+    assert again["attempts"] == 2 and again["status"] == "sent" and len(campaigns.network_got()) == 2

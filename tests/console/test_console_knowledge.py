@@ -28,7 +28,7 @@ def test_the_library_reads_uploads_and_notes_and_refuses_what_it_cannot(client, 
     assert note.status_code == 302
     private = client.post(f"{page}/url", data={"csrf": csrf_of(client.get(page)), "url": "http://192.168.1.10/wiki",
                                                "sync_every_hours": "24"})
-    assert private.status_code == 400 and 'id="error-url"' in private.text and "private or local" in private.text
+    assert private.status_code == 400 and 'id="error-url"' in private.text and "not a public address" in private.text
     listing = client.get(page).text
     assert listing.count(">Ready<") == 3 and "precios" in listing and "#local" in listing and "<meta http-equiv" not in listing
 

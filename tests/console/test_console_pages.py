@@ -54,9 +54,12 @@ def test_the_first_run_offers_countries_and_currencies_as_lists(client):
     "Mexico" is never cut to ME (Montenegro); the time zone left empty is the country's."""
     english = client.get("/setup", headers={"Accept-Language": "en"}).text
     assert '<select name="country"' in english and '<select name="currency"' in english
-    assert '<option value="MX">Mexico</option>' in english and '<option value="MXN">MXN · Mexican Peso</option>' in english
+    # Each country carries its main zone, which the zone field follows while left empty (console.js).
+    assert '<option value="MX" data-zone="America/Mexico_City">Mexico</option>' in english
+    assert '<option value="MXN">MXN · Mexican Peso</option>' in english
     spanish = client.get("/setup", headers={"Accept-Language": "es"}).text
-    assert '<option value="MX">México</option>' in spanish and '<option value="MXN">MXN · Peso mexicano</option>' in spanish
+    assert '<option value="MX" data-zone="America/Mexico_City">México</option>' in spanish
+    assert '<option value="MXN">MXN · Peso mexicano</option>' in spanish
     typed = _post(client, "/setup", **{**SETUP, "country": "Mexico", "currency": "pesos"})  # what a script might post
     assert typed.status_code == 400 and "Unknown country" in typed.text and "Unknown currency" in typed.text
     done = _post(client, "/setup", **{**SETUP, "country": "MX", "currency": "MXN", "timezone": ""})

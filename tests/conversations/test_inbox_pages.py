@@ -103,3 +103,26 @@ def test_an_action_without_javascript_comes_back_to_the_conversation(inbox, clie
     landed = client.get(posted.headers["Location"])
     assert landed.status_code == 200
     assert "¿Abren el domingo?" in landed.text and "Preguntar a cocina" in landed.text
+
+
+def test_the_composer_asks_for_a_chosen_templates_values(inbox, client, line):
+    """Issue 44, item 12: the composer's template fields answered 500 whatever was chosen: the page
+    helper's own `template` argument clashed with the template the page shows."""
+    import requests
+
+    created = line.api.post(f"/organizations/{line.org_id}/templates", {
+        "businessAccountId": line.waba["id"], "name": "pedido_listo", "language": "es", "category": "UTILITY",
+        "components": [{"type": "BODY", "text": "Hola {{1}}, tu pedido {{2}} está listo",
+                        "example": {"body_text": [["Ana", "A-17"]]}}]}, token=line.owner["token"])
+    assert created.status_code == 201, created.json
+    assert requests.post(f"{line.netsim_url}/_control/templates/{line.account['wabaId']}/status", timeout=5, json={
+        "name": "pedido_listo", "language": "es", "status": "APPROVED"}).status_code == 200
+    line.deliver()
+    conversation = inbox.customer("Hola")
+    _signed_in(client)
+    base = f"/inbox/{line.org_id}/c/{conversation['id']}/template-fields"
+    fields = client.get(f"{base}?template_id={created.json['data']['id']}", headers={"HX-Request": "true"})
+    assert fields.status_code == 200, fields.text
+    assert fields.text.count('name="var"') == 2
+    nothing = client.get(f"{base}?template_id=01a20000-0000-7000-8000-000000000000", headers={"HX-Request": "true"})
+    assert nothing.status_code == 200 and 'name="var"' not in nothing.text

@@ -63,3 +63,31 @@ def test_shipped_data_is_tracked_by_git():
     assert shipped
     ignored = subprocess.run(["git", "check-ignore", *map(str, shipped)], cwd=ROOT, capture_output=True, text=True)
     assert ignored.stdout == ""
+
+
+# The current time comes from core/clock.py (tests move it). These keep another clock, and say why.
+OTHER_CLOCKS = {
+    "appliance/core/clock.py": "the clock itself",
+    "appliance/server.py": "waitress's connection sweep stamps and compares in its own wall-clock time",
+}
+_NOW_CALLS = {("datetime", "now"), ("datetime", "utcnow"), ("datetime", "today"), ("date", "today"), ("time", "time")}
+
+
+def test_the_time_comes_from_the_projects_clock():
+    """Issue 44, item 19: modules read the machine's time themselves (a chat link's clicks, the push
+    services' tokens, staged imports, Google's token expiry, a link page's "today" on the server's own
+    date), so a test that moved the clock saw them stand still and the organization's day was the
+    server's. The simulated network keeps its own clock (injectable: the world outside), as do the
+    modules named above."""
+    found = []
+    for path in _python_files():
+        where = str(path.relative_to(ROOT))
+        if where in OTHER_CLOCKS or where.startswith("appliance/netsim/"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                base = node.func.value
+                name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", None)
+                if (name, node.func.attr) in _NOW_CALLS:
+                    found.append(f"{where}:{node.lineno} {name}.{node.func.attr}()")
+    assert found == []

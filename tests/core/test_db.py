@@ -147,6 +147,35 @@ def test_a_write_in_a_reading_unit_fails_loudly(database):
         assert session.exec(text("SELECT v FROM t")).all() == [("fine",)]
 
 
+def test_a_read_that_changes_a_loaded_row_in_memory_never_writes_it(database):
+    """Issue 44, item 12: an agent's attendance page and, now and then, the inbox answered 500
+    ("attempt to write a readonly database"): a read set a loaded row's totals up to now, and the
+    next query's autoflush wrote them through the reading unit's query_only connection."""
+    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+    from sqlmodel import select
+
+    class Base(DeclarativeBase):
+        pass
+
+    class Row(Base):
+        __tablename__ = "t"
+        id: Mapped[int] = mapped_column(primary_key=True)
+        v: Mapped[str | None]
+
+    with database.unit_of_work(write=True) as session:
+        session.add(Row(v="stored"))
+    with database.unit_of_work(write=False) as session:
+        session.get(Row, 1).v = "drawn up to now"  # what a view computes on the loaded row
+        assert session.exec(select(Row.id)).all() == [1]  # the next query of the same read
+    with database.unit_of_work(write=False) as session:
+        assert session.get(Row, 1).v == "stored"
+    with pytest.raises(OperationalError, match="readonly"):  # a service's own flush still fails loudly
+        with database.unit_of_work(write=False) as session:
+            session.get(Row, 1).v = "sneaky"
+            session.flush()
+
+
 def _hot_tables(database):
     from sqlalchemy import Column, ForeignKey, MetaData, String, Table
     metadata = MetaData()

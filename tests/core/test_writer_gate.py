@@ -2,7 +2,6 @@
 the connection returns to the pool, whatever happened; a wait that times out is a 503."""
 
 import threading
-import time
 
 import pytest
 from sqlalchemy import text
@@ -10,6 +9,7 @@ from sqlalchemy import text
 from appliance.core import db as core_db
 from appliance.core.db import Database
 from tests.problems import assert_problem
+from tests.waiting import eventually
 
 
 @pytest.fixture
@@ -21,8 +21,20 @@ def database(tmp_path):
     database.dispose()
 
 
-def test_writers_take_turns_in_arrival_order(database):
-    order, inside, overlaps = [], [], []
+def test_writers_take_turns_in_arrival_order(tmp_path, monkeypatch):
+    """Issue 44, item 19: this test let six writers race and checked only that all six wrote. Now
+    one holds the turn while the others arrive one after another (each seen at the gate before the
+    next starts); they must get through in that order, never two at once."""
+    arrived, through, inside, overlaps = [], [], [], []
+
+    class ArrivalsSeen(core_db.WriterGate):
+        def _begin(self, conn):
+            arrived.append(threading.current_thread().name)
+            super()._begin(conn)
+
+    monkeypatch.setattr(core_db, "WriterGate", ArrivalsSeen)
+    database = Database(tmp_path / "order.db")
+    release = threading.Event()
 
     def writer(n):
         with database.unit_of_work(write=True) as session:
@@ -30,18 +42,31 @@ def test_writers_take_turns_in_arrival_order(database):
             inside.append(n)
             if len(inside) > 1:
                 overlaps.append(list(inside))  # another writer of this process inside at once
-            time.sleep(0.02)
-            order.append(n)
+            through.append(n)
+            if n == 0:
+                release.wait(10)
             inside.remove(n)
 
-    threads = [threading.Thread(target=writer, args=(n,)) for n in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(order) == list(range(6)) and overlaps == []
-    with database.unit_of_work(write=False) as session:
-        assert session.exec(text("SELECT count(*) FROM t")).one()[0] == 6
+    try:
+        with database.writer.begin() as connection:
+            connection.exec_driver_sql("CREATE TABLE t (n INTEGER)")
+        arrived.clear()
+        threads = [threading.Thread(target=writer, args=(n,), name=f"writer-{n}") for n in range(6)]
+        threads[0].start()
+        eventually(lambda: list(through), lambda seen: seen == [0])  # the first holds the turn
+        for n, thread in enumerate(threads[1:], start=1):
+            thread.start()
+            eventually(lambda: len(arrived), lambda count: count == n + 1)  # it waits at the gate
+        release.set()
+        for thread in threads:
+            thread.join(10)
+        assert arrived == [f"writer-{n}" for n in range(6)]
+        assert through == list(range(6)) and overlaps == []
+        with database.unit_of_work(write=False) as session:
+            assert session.exec(text("SELECT count(*) FROM t")).one()[0] == 6
+    finally:
+        release.set()
+        database.dispose()
 
 
 def test_the_turn_is_given_back_after_a_failure(database):

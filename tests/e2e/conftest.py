@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.doubles import allowed_doubles
 from tests.waiting import eventually
 
 CHROMIUM = os.environ.get("APPLIANCE_TEST_CHROMIUM", "/usr/bin/chromium")
@@ -141,12 +142,14 @@ def screenshot():
 
 
 @pytest.fixture
-def sandbox_server(tmp_path, smtp):
+def sandbox_server(request, tmp_path, smtp):
     """A real `appliance serve --sandbox` (the simulated network and AI double inside); its base URL,
-    which is also its public address (the Google double's consent page and callback use it)."""
+    which is also its public address (the Google double's consent page and callback use it). The
+    doubles the test uses (a webhook receiver) are on its allowed private servers."""
     port = free_port()
     proc = start_server(tmp_path / "data", port, "--sandbox",
-                        env={"APPLIANCE_SMTP_URL": "", "APPLIANCE_BASE_URL": f"http://127.0.0.1:{port}"})
+                        env={"APPLIANCE_SMTP_URL": "", "APPLIANCE_BASE_URL": f"http://127.0.0.1:{port}",
+                             "APPLIANCE_ALLOWED_PRIVATE_URLS": allowed_doubles(request)})
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

@@ -5,12 +5,12 @@ not answer in the insights and answer it with a note. Screenshots of the pages f
 a desktop and, in Spanish, on a phone."""
 
 import base64
-import time
 
 import requests
 
 from tests.e2e.test_console_browser import PASSWORD, _browser, _first_run, _phone_at
 from tests.knowledge.test_knowledge_documents import POLICY, PRICE_LIST
+from tests.waiting import eventually
 
 DROP = """([name, data]) => {
   const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
@@ -51,13 +51,12 @@ def test_a_new_owner_fills_the_library_and_finds_the_shipping_price(sandbox_serv
     olga.wait_for_selector("text=Note added.")
     olga.fill("input[name=url]", "http://10.0.0.5/intranet")
     olga.click("button:has-text('Add page')")
-    olga.wait_for_selector("#error-url:has-text('private or local')")
-    for _ in range(60):  # the page refreshes itself while documents are read; here it is simply read again
+    olga.wait_for_selector("#error-url:has-text('not a public address')")
+    def ready() -> int:  # the page refreshes itself while documents are read; here it is simply read again
         olga.goto(f"{base}/console/{org_id}/bot/knowledge")
-        if olga.locator("li[data-status=READY]").count() == 3:
-            break
-        time.sleep(0.5)
-    assert olga.locator("li[data-status=READY]").count() == 3
+        return olga.locator("li[data-status=READY]").count()
+
+    eventually(ready, lambda count: count == 3, seconds=30, every=0.5)
     screenshot(olga, "console-knowledge-library")
 
     # The tester finds the shipping price, says how close and that the words matched.

@@ -1,6 +1,7 @@
 import re
 
 from appliance.app import create_app
+from appliance.http.files import SERVED_TYPES
 from tests.problems import assert_problem
 
 
@@ -109,10 +110,10 @@ def test_openapi_documents_every_operation(client):
         successes = {code: r for code, r in op["responses"].items() if code.startswith("2")}
         assert successes, where
         for code, response in successes.items():
-            if code != "204":  # JSON, plain text where a protocol says so (webhook verification),
-                content = response["content"]  # files, SSE, images the API makes (QR codes), iCalendar feeds
-                assert set(content) <= {"application/json", "text/plain", "application/octet-stream",
-                                        "text/event-stream", "image/png", "image/svg+xml", "text/calendar"}, where
+            if code != "204":  # JSON, plain text where a protocol says so (webhook verification), stored
+                content = response["content"]  # files as served, SSE, images the API makes (QR codes), iCalendar feeds
+                assert set(content) <= {"application/json", "text/plain", "text/event-stream", "image/svg+xml",
+                                        "text/calendar", *SERVED_TYPES}, where
                 assert all("schema" in c for c in content.values()), where
         if method in ("post", "put", "patch") and "requestBody" in op:
             content = op["requestBody"]["content"]

@@ -57,6 +57,14 @@ def owner(api):
     return factories.owner(api)
 
 
+def _agent(api, org, token, name="Ventas") -> str:
+    """An AI agent of the organization: documents are given only to the organization's own."""
+    made = api.post(f"/organizations/{org['id']}/bot/agents", {"name": name, "provider": "GEMINI",
+                                                              "model": "gemini-2.0-flash"}, token=token)
+    assert made.status_code == 201, made.json
+    return made.json["data"]["id"]
+
+
 def test_a_price_list_and_a_policy_become_ready_and_answer_in_spanish(api, owner):
     org, token = owner["org"], owner["token"]
     made = upload(api, org, PRICE_LIST, "precios.pdf", token, tags="precios, tienda")
@@ -83,7 +91,7 @@ def test_unreadable_files_are_refused_with_a_reason_and_leave_nothing(api, owner
     cases = [(png, "foto.pdf", "unsupported_file_type"), (b"", "vacio.txt", "no_text_found"),
              (b"   \n\n  ", "blancos.txt", "no_text_found"),
              (pdf_bytes([["secreto"]], password="clave"), "cerrado.pdf", "file_encrypted"),
-             (PRICE_LIST[:400], "roto.pdf", "file_corrupt"), (pdf_bytes([[]]), "escaneado.pdf", "no_text_found"),
+             (PRICE_LIST[:400], "roto.pdf", "file_corrupt"),
              (b"PK\x03\x04" + b"\x00" * 50, "roto.docx", "unsupported_file_type"),
              (b"\x00\x01\x02\x03" * 100, "datos.csv", "unsupported_file_type")]
     for content, name, code in cases:
@@ -95,6 +103,12 @@ def test_unreadable_files_are_refused_with_a_reason_and_leave_nothing(api, owner
         (settings.data_dir / "media" / org["id"] / "knowledge").iterdir())
     bad_form = upload(api, org, b"hola", "a.txt", token, agentIds="not-a-uuid")
     assert_problem(bad_form, 400, "validation_failed")
+    # Whether a PDF has text is read on the queue (issue 44: nothing at the door reads pages): a scan
+    # is kept, FAILED with the reason.
+    scan = upload(api, org, pdf_bytes([[]]), "escaneado.pdf", token)
+    assert scan.status_code == 201, scan.json
+    failed = api.get(f"{_base(org['id'])}/{scan.json['data']['id']}", token=token).json["data"]
+    assert failed["status"] == "FAILED" and "no text" in failed["error"] and failed["chunkCount"] == 0
 
 
 def test_text_files_csv_rows_stay_whole_with_their_header(api, owner):
@@ -114,7 +128,7 @@ def test_text_files_csv_rows_stay_whole_with_their_header(api, owner):
 
 def test_notes_are_reprocessed_when_their_text_changes_and_describe_themselves(api, owner):
     org, token = owner["org"], owner["token"]
-    agent = str(uuid.uuid4())
+    agent = _agent(api, org, token)
     made = api.post(f"{_base(org['id'])}/notes", {"title": "Aparcamiento", "content": "Hay parking gratuito detrás de la tienda.",
                                                   "tags": ["local"], "agentIds": [agent]}, token=token)
     assert made.status_code == 201, made.json
@@ -140,7 +154,7 @@ def test_notes_are_reprocessed_when_their_text_changes_and_describe_themselves(a
 
 def test_search_by_tags_and_as_an_agent(api, owner):
     org, token = owner["org"], owner["token"]
-    ventas, soporte = str(uuid.uuid4()), str(uuid.uuid4())
+    ventas, soporte = _agent(api, org, token), _agent(api, org, token, "Soporte")
     notes = api.post  # three notes about the same thing, for three kinds of reader
     own = notes(f"{_base(org['id'])}/notes", {"title": "Garantía de ventas", "content": "La garantía dura dos años.",
                                              "agentIds": [ventas], "tags": ["ventas"]}, token=token).json["data"]
@@ -229,7 +243,7 @@ def test_another_organization_sees_nothing(api, owner):
     stranger = factories.person(api, email="eve@example.com")["tokens"]["accessToken"]
     theirs = factories.organization(api, stranger, name="Evil", slug="evil")
     for method, path in (("get", f"{_base(org['id'])}/{doc['id']}"), ("delete", f"{_base(org['id'])}/{doc['id']}")):
-        assert getattr(api, method)(path, token=stranger).status_code in (403, 404)
+        assert_problem(getattr(api, method)(path, token=stranger), 403, "not_a_member")
     assert_problem(api.get(f"{_base(theirs['id'])}/{doc['id']}", token=stranger), 404, "knowledge_document_not_found")
     assert_problem(api.post(f"{_base(theirs['id'])}/{doc['id']}/reprocess", token=stranger), 404, "knowledge_document_not_found")
     assert search(api, theirs, stranger, "¿cuánto cuesta el envío?", minSimilarity=0) == []
@@ -248,3 +262,26 @@ def test_a_plan_without_the_knowledge_base_is_told_so(api, owner):
         assert_problem(refused, 400, "plan_capability_missing")
         assert refused.get_json()["capability"] == "bot.knowledge"
     assert api.get(_base(org["id"]), token=token).json["data"] == []
+
+
+def test_documents_are_given_only_to_the_organizations_own_agents(api, owner):
+    """Issue 44, item 13: `/agentes` (and a new document's `agentIds`) took any id, another
+    organization's agents included."""
+    org, token = owner["org"], owner["token"]
+    ours = _agent(api, org, token)
+    stranger = factories.person(api, email="eve@example.com")["tokens"]["accessToken"]
+    theirs = factories.organization(api, stranger, name="Evil", slug="evil")
+    foreign = _agent(api, theirs, stranger, "Suyo")
+    note = api.post(f"{_base(org['id'])}/notes", {"title": "Horario", "content": "Abrimos a las 9."}, token=token).json["data"]
+    for unknown in (foreign, str(uuid.uuid4())):
+        given = api.patch(f"{_base(org['id'])}/{note['id']}/agentes", {"agentIds": [ours, unknown], "compartido": False},
+                          token=token)
+        assert_problem(given, 400, "unknown_ids", unknown)
+        assert unknown in given.get_json()["errors"]["agentIds"][0]
+        made = api.post(f"{_base(org['id'])}/notes", {"title": "x", "content": "y", "agentIds": [unknown]}, token=token)
+        assert_problem(made, 400, "unknown_ids", unknown)
+        assert_problem(upload(api, org, b"Texto.", "a.txt", token, agentIds=unknown), 400, "unknown_ids", unknown)
+    kept = api.get(f"{_base(org['id'])}/{note['id']}", token=token).json["data"]
+    assert kept["agentIds"] == [] and kept["compartido"] is True
+    given = api.patch(f"{_base(org['id'])}/{note['id']}/agentes", {"agentIds": [ours], "compartido": False}, token=token)
+    assert given.status_code == 200 and given.json["data"]["agentIds"] == [ours]

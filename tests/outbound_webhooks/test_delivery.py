@@ -3,6 +3,7 @@ that time out, reset, redirect or answer garbage, the day-long failure mail, an 
 cut short, and a person's retry. The clock is moved instead of waiting for the schedule."""
 
 import json
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -147,6 +148,8 @@ def test_a_webhook_failing_for_a_day_shows_it_and_its_creator_gets_one_mail(webh
     assert shown["health"] == "failing" and shown["failureCount"] == 8 and shown["active"] is True
     [mail] = mailbox.to("owner@example.com")
     assert "failed for a day" in mail["Subject"] and hook.url in mail.get_payload(decode=True).decode()
+    # Since when, in the organization's zone and named (the console's log shows that zone).
+    assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d \([A-Za-z_]+(/[A-Za-z_]+)*\)", mail.get_payload(decode=True).decode())
     webhooks.post(f"/{created['id']}/test")
     assert len(mailbox.to("owner@example.com")) == 1  # once
 

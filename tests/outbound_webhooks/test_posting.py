@@ -10,11 +10,15 @@ import threading
 
 import pytest
 
+from appliance.address_rule import AddressRule
 from appliance.outbound_webhooks import posting
+from appliance.settings import parse_origins
 from tests.fixtures.hook import Server
 from tests.waiting import eventually
 
 WAITS = [pytest.param(selectors.DefaultSelector, id="default"), pytest.param(selectors.SelectSelector, id="select")]
+# The receivers here answer on this machine: the rule allows its loopback address, any port.
+LOOPBACK = AddressRule(allowed=parse_origins("http://127.0.0.1"))
 
 
 class Answers:
@@ -40,7 +44,7 @@ def test_many_posts_in_the_air_are_each_answered_once_on_kept_alive_connections(
     server = Server(("127.0.0.1", 0), KeepAlive)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     answers = Answers(120)
-    poster = posting.Poster(answers, selector=selector, name="test-posts")
+    poster = posting.Poster(answers, addresses=lambda: LOOPBACK, selector=selector, name="test-posts")
     try:
         for wave in range(2):  # the second wave on the first one's connections
             for n in range(wave * 60, wave * 60 + 60):
@@ -67,7 +71,7 @@ def test_what_goes_wrong_is_an_answer_in_words_and_the_poster_goes_on(hook, sele
         nobody = f"http://127.0.0.1:{closed.getsockname()[1]}/in"
     hook.plan = [("sleep", 1.5)]
     answers = Answers(4)
-    poster = posting.Poster(answers, selector=selector, name="test-posts")
+    poster = posting.Poster(answers, addresses=lambda: LOOPBACK, selector=selector, name="test-posts")
     try:
         poster.post(nobody, b"{}", {}, timeout=5, tag="refused")
         poster.post("http://bad host/in", b"{}", {}, timeout=5, tag="malformed")
@@ -96,7 +100,7 @@ def test_a_long_answer_is_kept_up_to_its_first_2_kb(hook, selector):
     server = Server(("127.0.0.1", 0), Long)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     answers = Answers(2)
-    poster = posting.Poster(answers, selector=selector, name="test-posts")
+    poster = posting.Poster(answers, addresses=lambda: LOOPBACK, selector=selector, name="test-posts")
     try:
         for n in range(2):  # the second on a handle the first one cut
             poster.post(f"http://127.0.0.1:{server.server_port}/in", b"{}", {}, timeout=5, tag=n)
@@ -107,3 +111,38 @@ def test_a_long_answer_is_kept_up_to_its_first_2_kb(hook, selector):
         server.server_close()
     for answer in answers.got.values():
         assert (answer.status, answer.response, answer.error) == (200, "x" * posting.KEPT, None)
+
+
+@pytest.mark.parametrize("selector", WAITS)
+def test_a_receiver_on_an_address_the_rule_refuses_is_never_connected_to(hook, selector):
+    """Issue 44: libcurl's every connection goes through the rule (OPENSOCKETFUNCTION sees the very
+    address it is about to connect to): loopback by address, by a name that resolves to it and in
+    IPv6, the metadata service, all answer one sentence, and the receiver hears nothing. The same
+    receiver is reached once its origin is allowed, by a name too (the name's refused addresses are
+    skipped: ::1 is not 127.0.0.1)."""
+    port = hook.url.rsplit(":", 1)[1].split("/")[0]
+    targets = {"loopback": hook.url, "a name of loopback": f"http://localhost:{port}/in",
+               "ipv6 loopback": f"http://[::1]:{port}/in", "metadata": "http://169.254.169.254/latest/meta-data/"}
+    answers = Answers(len(targets))
+    poster = posting.Poster(answers, addresses=AddressRule, selector=selector, name="test-posts")
+    try:
+        for tag, url in targets.items():
+            poster.post(url, b"{}", {}, timeout=5, tag=tag)
+        assert answers.done.wait(20)
+    finally:
+        poster.close()
+    assert hook.requests == []
+    for tag, answer in answers.got.items():
+        assert answer.status is None and "not a public address" in answer.error, (tag, answer)
+
+    allowed = AddressRule(allowed=parse_origins(f"http://127.0.0.1:{port}"))
+    answers = Answers(2)
+    poster = posting.Poster(answers, addresses=lambda: allowed, selector=selector, name="test-posts")
+    try:
+        poster.post(hook.url, b"{}", {}, timeout=5, tag="allowed")
+        poster.post(f"http://localhost:{port}/in", b"{}", {}, timeout=5, tag="allowed by a name")
+        assert answers.done.wait(20)
+    finally:
+        poster.close()
+    assert {tag: answer.status for tag, answer in answers.got.items()} == {"allowed": 200, "allowed by a name": 200}
+    assert len(hook.requests) == 2

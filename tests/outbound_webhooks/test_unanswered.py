@@ -3,12 +3,22 @@ spell; an integration's or the bot's message does not stop the clock, a person's
 webhook of another number hears nothing; spells older than the webhook are not announced."""
 
 import json
-import time
+
+import pytest
 
 from appliance.core import clock, runtime
+from appliance.netsim.network import Network
+from appliance.netsim.simulator import Simulator
 from appliance.outbound_webhooks import unanswered
 from tests import factories
 from tests.outbound_webhooks.conftest import Webhooks
+
+
+@pytest.fixture
+def simulator():
+    """The network stamps messages in whole seconds of the project's clock, which the tests move:
+    a spell is known by its first message's stamp, so a later spell needs a later second."""
+    return Simulator(Network(clock=lambda: clock.now().timestamp()))
 
 
 def _minute():
@@ -44,7 +54,6 @@ def test_a_customer_waiting_past_the_threshold_is_announced_once_per_spell(line,
     clock.advance(600)
     assert _minute() == 0  # once per spell
     _send(line, token=api.login("owner@example.com", password="correct horse battery")["tokens"]["accessToken"])
-    time.sleep(1.1)  # the network stamps whole seconds: a new spell starts at a later one
     line.customer_writes({"type": "text", "text": {"body": "¿Sigue ahí?"}})
     line.deliver()
     clock.advance(181)

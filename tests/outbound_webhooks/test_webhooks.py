@@ -182,7 +182,8 @@ def test_another_organization_cannot_see_or_touch_a_webhook(api, webhooks, hook)
     token = factories.person(api, email="mallory@example.com")["tokens"]["accessToken"]
     stranger = {"token": token, "org": factories.organization(api, token, name="Evil", slug="evil")}
     base = f"/organizations/{webhooks.owner['org']['id']}/webhooks-outbound/{created['id']}"
-    assert api.get(base + "/secret", token=stranger["token"]).status_code in (403, 404)
+    outside = api.get(base + "/secret", token=stranger["token"])
+    assert (outside.status_code, outside.json["code"]) == (403, "not_a_member")  # not her organization
     own = f"/organizations/{stranger['org']['id']}/webhooks-outbound/{created['id']}"
     for answer in (api.get(own, token=stranger["token"]), api.get(own + "/secret", token=stranger["token"]),
                    api.patch(own, {"active": False}, token=stranger["token"]),
@@ -241,3 +242,33 @@ def test_a_numbers_quality_change_is_read_back_from_the_network_and_announced(li
     assert line.get(f"/phone-numbers/{line.number['id']}")["qualityRating"] == "YELLOW"
     line.deliver()  # nothing new: the same rating is not announced twice
     assert len(hook.requests) == 1
+
+
+@pytest.mark.parametrize("url", [
+    "http://127.0.0.1:9/in", "http://localhost:9/in", "http://[::1]:9/in", "http://0.0.0.0:9/in",
+    "http://169.254.169.254/latest/meta-data/iam/", "http://[fe80::1]/x", "http://10.0.0.5/hook",
+    "http://192.168.1.1:8080/admin", "http://[::ffff:127.0.0.1]:9/in", "http://2130706433:9/in"])
+def test_a_webhook_to_a_non_public_address_is_refused_when_saved(webhooks, hook, url):
+    """Issue 44, item 3: loopback (by address, by name, in IPv6 and in other spellings), link-local
+    and the metadata service, the LAN: 400 url_not_allowed on create and on change. The receiver
+    double's own origin is on the allowed private servers (tests/fixtures/doubles.py), another
+    port of the same host is not."""
+    refused = webhooks.create(status=400, url=url, events=["conversation.updated"])
+    assert refused["code"] == "url_not_allowed" and "url" in refused["errors"], refused
+    made = webhooks.create(url=hook.url, events=["conversation.updated"])
+    changed = webhooks.patch(made["id"], status=400, url=url)
+    assert changed["code"] == "url_not_allowed"
+    assert webhooks.get(f"/{made['id']}")["url"] == hook.url and hook.requests == []
+
+
+def test_a_webhook_whose_server_is_no_longer_allowed_gets_nothing(webhooks, hook):
+    """Checked again at every connection: a webhook saved while its server was allowed is refused,
+    in words, once the installation stops allowing it (the receiver hears nothing)."""
+    from appliance.core import runtime
+
+    made = webhooks.create(url=hook.url, events=["conversation.updated"])
+    runtime.get().settings = runtime.get().settings.replace(allowed_private_urls="")
+    delivery = webhooks.post(f"/{made['id']}/test")
+    detail = webhooks.get(f"/{made['id']}/deliveries/{delivery['id']}")
+    assert detail["status"] == "RETRYING" and detail["responseStatus"] is None and hook.requests == []
+    assert "not a public address" in detail["error"], detail

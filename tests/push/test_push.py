@@ -66,11 +66,69 @@ def test_bad_subscriptions_are_refused_by_field(api, owner, push_service, change
     assert answer.status_code == 400 and answer.json["code"] == code and field in answer.json["errors"], answer.json
 
 
-def test_https_endpoints_and_loopback_are_accepted(api, owner, push_service):
+def test_https_endpoints_and_allowed_private_servers_are_accepted_and_other_private_ones_refused(api, owner, push_service):
+    """Issue 44: a push endpoint follows the rule on addresses. The push service double's origin is
+    on the installation's allowed private servers (tests/fixtures/doubles.py); loopback, the LAN and
+    the metadata service are not, whatever the scheme."""
     browser = Browser(push_service[0], "b")
-    for endpoint in ("https://fcm.googleapis.com/fcm/send/abc", "http://localhost:9/x", "http://[::1]:9/x"):
+    for endpoint in ("https://fcm.googleapis.com/fcm/send/abc", browser.endpoint):
         answer = _me(api, owner["token"])("POST", "/subscribe", {**browser.subscription, "endpoint": endpoint})
         assert answer.status_code == 200, (endpoint, answer.json)
+    for endpoint in ("http://localhost:9/x", "http://[::1]:9/x", "https://127.0.0.1/x", "https://10.1.2.3/push",
+                     "https://169.254.169.254/latest", "https://[::ffff:192.168.1.1]/x"):
+        answer = _me(api, owner["token"])("POST", "/subscribe", {**browser.subscription, "endpoint": endpoint})
+        assert answer.status_code == 400 and answer.json["code"] == "url_not_allowed", (endpoint, answer.json)
+
+
+def test_a_push_service_redirecting_elsewhere_is_not_followed(api, owner, push_service):
+    """Issue 44, item 15: a push service that answers with a redirect (to a LAN host, played by a
+    second server on this machine) is a failed push; nothing is posted there."""
+    import http.server
+    import threading
+
+    class Lan(http.server.BaseHTTPRequestHandler):
+        hits: list[str] = []
+
+        def do_POST(self):  # noqa: N802
+            Lan.hits.append(self.path)
+            self.send_response(201)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    lan = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Lan)
+    threading.Thread(target=lan.serve_forever, daemon=True).start()
+    try:
+        url, service = push_service
+        call = _me(api, owner["token"])
+        browser = Browser(url, "moved")
+        service.redirects = {browser.path: f"http://127.0.0.1:{lan.server_port}/admin/reboot"}
+        assert call("POST", "/subscribe", browser.subscription).status_code == 200
+        call("POST", "/test")
+        assert len(browser.got()) == 1 and Lan.hits == []
+        flaky = call("GET", "/diagnose", endpoint=browser.endpoint).json["data"]
+        assert flaky["failures"] == 1 and "307" in flaky["lastError"]
+    finally:
+        lan.shutdown()
+        lan.server_close()
+
+
+def test_an_endpoint_no_longer_allowed_is_refused_when_the_push_goes(api, owner, push_service, settings):
+    """Checked again at the connection: a subscription saved while its server was allowed gets
+    nothing once the installation stops allowing it."""
+    from appliance.core import runtime
+
+    url, service = push_service
+    call = _me(api, owner["token"])
+    browser = Browser(url, "later")
+    assert call("POST", "/subscribe", browser.subscription).status_code == 200
+    runtime.get().settings = runtime.get().settings.replace(allowed_private_urls="")
+    call("POST", "/test")
+    assert browser.got() == []
+    refused = call("GET", "/diagnose", endpoint=browser.endpoint).json["data"]
+    assert refused["failures"] == 1 and "not a public address" in refused["lastError"]
 
 
 def test_a_renewed_subscription_replaces_the_old_one_without_a_session(api, owner, push_service, client):
@@ -83,6 +141,27 @@ def test_a_renewed_subscription_replaces_the_old_one_without_a_session(api, owne
     assert unknown.status_code == 404 and unknown.json["code"] == "push_subscription_not_found"
     _me(api, owner["token"])("POST", "/test")
     assert len(new.got()) == 1 and old.got() == []
+
+
+def test_a_rotation_onto_an_endpoint_already_known_keeps_one_subscription(api, owner, push_service, client):
+    """Issue 44, item 11: rotating onto an endpoint already stored (the page subscribed it before the
+    service worker spoke) broke the endpoint's uniqueness: a 500."""
+    url, _ = push_service
+    mine = _me(api, owner["token"])
+    old, new = Browser(url, "before"), Browser(url, "after")
+    mine("POST", "/subscribe", old.subscription)
+    mine("POST", "/subscribe", new.subscription)
+    rotated = client.post("/push/rotate", json={"oldEndpoint": old.endpoint, **new.subscription})
+    assert rotated.status_code == 200 and rotated.json["data"]["endpoint"] == new.endpoint
+    assert [s["endpoint"] for s in mine("GET", "/subscriptions").json["data"]] == [new.endpoint]
+    # Another person's endpoint is theirs: an old endpoint of mine proves nothing about it.
+    eve = _me(api, factories.person(api, email="eve@example.com")["tokens"]["accessToken"])
+    hers = Browser(url, "hers")
+    eve("POST", "/subscribe", hers.subscription)
+    taken = client.post("/push/rotate", json={"oldEndpoint": new.endpoint, **hers.subscription})
+    assert taken.status_code == 409 and taken.json["code"] == "push_endpoint_taken", taken.json
+    assert [s["endpoint"] for s in mine("GET", "/subscriptions").json["data"]] == [new.endpoint]
+    assert [s["endpoint"] for s in eve("GET", "/subscriptions").json["data"]] == [hers.endpoint]
 
 
 def test_devices_are_kept_and_dropped_and_someone_elses_subscription_is_not_mine(api, owner, push_service):

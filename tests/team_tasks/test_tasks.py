@@ -55,7 +55,42 @@ def test_members_and_other_tenants(api, owner):
     eve = api.signup(email="eve@example.com")["tokens"]["accessToken"]
     eve_id = api.get("/users/me", token=eve).json["data"]["id"]
     assigned = api.post(_tasks(owner), {"title": "x", "assigneeUserId": eve_id}, token=owner["token"])
-    assert_problem(assigned, 400, "assignee_not_member")
+    assert_problem(assigned, 400, "unknown_ids")  # not a member: an id of nobody's here
     task = api.post(_tasks(owner), {"title": "mía"}, token=owner["token"]).json["data"]
     theirs = api.post("/organizations", {"name": "Eve", "slug": "eve", "billingEmail": "e@eve.test"}, token=eve).json["data"]["id"]
     assert api.get(f"/organizations/{theirs}/tasks/{task['id']}", token=eve).status_code == 404
+
+
+UNKNOWN = "01a20000-0000-7000-8000-000000000000"
+
+
+@pytest.mark.parametrize("field", ["conversationId", "contactId", "assigneeUserId"])
+def test_a_task_changed_to_an_unknown_or_foreign_id_is_refused_like_a_new_one(api, owner, field):
+    """Issue 44, item 11: a PATCH naming a conversation, contact or person of nobody's answered 500
+    (the task, changed in memory, was flushed by the check's own read and failed its foreign key)."""
+    token = owner["token"]
+    task = api.post(_tasks(owner), {"title": "Llamar"}, token=token).json["data"]
+    eve = api.signup(email="eve@example.com")["tokens"]["accessToken"]
+    theirs = api.post("/organizations", {"name": "Eve", "slug": "eve", "billingEmail": "e@eve.test"}, token=eve).json["data"]
+    foreign = {"conversationId": None, "assigneeUserId": api.get("/users/me", token=eve).json["data"]["id"],
+               "contactId": api.post(f"/organizations/{theirs['id']}/contacts", {"waId": "5215599990000", "name": "Suyo"},
+                                     token=eve).json["data"]["id"]}[field]
+    for unknown in [UNKNOWN] + ([foreign] if foreign else []):
+        changed = api.patch(f"{_tasks(owner)}/{task['id']}", {field: unknown}, token=token)
+        assert_problem(changed, 400, "unknown_ids", unknown)
+        assert field in changed.json["errors"], changed.json
+        assert_problem(api.post(_tasks(owner), {"title": "x", field: unknown}, token=token), 400, "unknown_ids", unknown)
+    assert api.get(f"{_tasks(owner)}/{task['id']}", token=token).json["data"][field] is None
+
+
+def test_a_suspended_member_is_not_given_tasks(api, owner):
+    agent = add_member(api, owner["org"]["id"], "agent", "agent@example.com")
+    agent_id = api.get("/users/me", token=agent).json["data"]["id"]
+    members = api.get(f"/organizations/{owner['org']['id']}/memberships", token=owner["token"]).json["data"]
+    membership = next(m for m in members if m["userId"] == agent_id)
+    suspended = api.patch(f"/memberships/{membership['id']}/suspension",
+                          {"suspended": True}, token=owner["token"])
+    assert suspended.status_code == 200, suspended.json
+    task = api.post(_tasks(owner), {"title": "x"}, token=owner["token"]).json["data"]
+    refused = api.patch(f"{_tasks(owner)}/{task['id']}", {"assigneeUserId": agent_id}, token=owner["token"])
+    assert_problem(refused, 400, "assignee_not_member")

@@ -6,14 +6,14 @@ No transaction is open while the network is called."""
 
 from __future__ import annotations
 
-import hashlib
 from datetime import timedelta
 
 from sqlmodel import select
 
 from appliance.core import clock, events
+from appliance.core.files import writing
 from appliance.graph_api.client import GraphError
-from appliance.messages.media_store import inbound_path, write_atomically
+from appliance.messages.media_store import inbound_path
 from appliance.messages.models import Message
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.wabas import service as wabas_service
@@ -38,12 +38,15 @@ def fetch(database, message_id: str) -> tuple[str, int] | None:
     try:
         graph = graph_client()
         info = graph.get_media(token, media_id)
-        content = graph.download_media(token, str(info["url"]), max_bytes=MAX_MEDIA_BYTES)
-        if expected_sha and hashlib.sha256(content).hexdigest() != expected_sha:
-            raise GraphError(200, 131052, "The downloaded media does not match its sha256")
-        write_atomically(inbound_path(organization_id, message_id), content)
+        # Streamed into a file of this fetch's own, renamed into place whole: another fetch of the
+        # same media at the same time (the sweep, the inbox's proxy) writes its own.
+        with writing(inbound_path(organization_id, message_id)) as out:
+            sha256 = graph.download_media_to(token, str(info["url"]), out, max_bytes=MAX_MEDIA_BYTES)
+            if expected_sha and sha256 != expected_sha:
+                raise GraphError(200, 131052, "The downloaded media does not match its sha256")
+            size = out.tell()
         outcome, error = "stored", None
-        mime_type, size = info.get("mime_type"), len(content)
+        mime_type = info.get("mime_type")
     except GraphError as exc:
         outcome, error, mime_type, size = "retry" if exc.retryable else "failed", exc, None, None
     with database.unit_of_work(write=True) as session:

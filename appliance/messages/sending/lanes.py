@@ -30,6 +30,20 @@ NETWORK_LATENCY_SECONDS = 0.25
 MAX_WORKERS = 64
 
 
+def workers_for(rate: int) -> int:
+    return max(2, min(MAX_WORKERS, math.ceil(rate * NETWORK_LATENCY_SECONDS)))
+
+
+def in_air_limit(rate: int) -> int:
+    """How many of a number's messages may be claimed at once: what a crash fails with -3. A
+    quarter second of the tier, so the workers have work while the lane waits its turn for the
+    write lock behind a broadcast's batch or the outbox (72 starved them: 1,000/s numbers reached
+    ~620/s; now ~710/s, tests/bench/bench_broadcast.py), and at least one job and a half per worker
+    (three each left 60 in the air at tier 80)."""
+    workers = workers_for(rate)
+    return max(workers + workers // 2, rate // 4)
+
+
 def send_queued(database, phone_number_pk: str, *, batch: int = 20) -> int:
     """Send what is due for the number, one batch after another, in this thread."""
     total = 0
@@ -66,7 +80,7 @@ class _Lane:
                 with self.database.unit_of_work(write=True) as session:
                     fail_disconnected(session, self.phone_number_pk)
                 return
-            workers = max(2, min(MAX_WORKERS, math.ceil(line.rate * NETWORK_LATENCY_SECONDS)))
+            workers = workers_for(line.rate)
             # Workers take jobs from a plain queue: a thousand a second, where an executor's future,
             # callback and result cost each job a few tens of microseconds more.
             jobs: queue_module.SimpleQueue[Job | None] = queue_module.SimpleQueue()
@@ -75,12 +89,8 @@ class _Lane:
             for thread in threads:
                 thread.start()
             try:
-                # Claimed messages are "in the air" (a crash fails them -3, never sending twice): a
-                # quarter second of the tier, so the workers have work while this thread waits its
-                # turn for the write lock behind a broadcast's batch or the outbox (72 starved them:
-                # 1,000/s numbers reached ~620/s; now ~710/s, tests/bench/bench_broadcast.py), and
-                # at least one job and a half per worker (three each left 60 in the air at tier 80).
-                self._feed(line, jobs, in_air_limit=max(workers + workers // 2, line.rate // 4))
+                # Claimed messages are "in the air" (a crash fails them -3, never sending twice).
+                self._feed(line, jobs, in_air_limit=in_air_limit(line.rate))
             finally:
                 for _ in threads:
                     jobs.put(None)  # after the jobs already queued: each is sent and answered first

@@ -1,0 +1,48 @@
+"""What the installation's administrator (the person of the first run, `users.installation_admin`)
+does: who may, and the private servers the appliance may reach for organizations."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from appliance.core import clock
+from appliance.core.errors import Forbidden, Invalid
+from appliance.installation import addresses
+from appliance.installation.models import AllowedPrivateServer
+from appliance.settings import parse_origins
+from appliance.users.models import User
+
+CHOOSES_PRIVATE_SERVERS = "chooses the private servers the appliance may reach"
+
+
+def check_admin(session: Session, user_id: str, *, what: str = "manages the installation") -> User:
+    """403 installation_admin_only for anyone else; `what` finishes the sentence."""
+    user = session.get(User, user_id)
+    if user is None or not user.installation_admin:
+        raise Forbidden(f"Only the installation's administrator (who ran the first setup) {what}.",
+                        code="installation_admin_only")
+    return user
+
+
+def check_save_private_servers(session: Session, *, user_id: str, text: str) -> list[str]:
+    """The allowed private servers become those in `text` (scheme://host[:port], one a line or
+    comma separated); answers them as stored. 400 invalid_origin names the first entry that is not
+    one; 400 set_by_environment while APPLIANCE_ALLOWED_PRIVATE_URLS decides."""
+    check_admin(session, user_id, what=CHOOSES_PRIVATE_SERVERS)
+    if addresses.from_environment():
+        raise Invalid("APPLIANCE_ALLOWED_PRIVATE_URLS decides the private servers: change it there.",
+                      code="set_by_environment")
+    try:
+        origins = parse_origins(text)
+    except ValueError as exc:
+        raise Invalid(f"Write one server a line as scheme://host or scheme://host:port ({exc}).",
+                      code="invalid_origin", errors={"origins": [str(exc)]}) from None
+    now = clock.now()
+    for row in session.exec(select(AllowedPrivateServer)).all():  # through the ORM: the rule's cache sees the change
+        session.delete(row)
+    session.flush()
+    texts = sorted(addresses.origin_text(origin) for origin in origins)
+    for origin in texts:
+        session.add(AllowedPrivateServer(origin=origin, added_by_user_id=user_id, added_at=now))
+    session.flush()
+    return texts

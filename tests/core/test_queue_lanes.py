@@ -1,0 +1,133 @@
+"""Issue 44, item 7: all tenants shared the queue's two workers, and one organization's 12 slow
+knowledge pages delayed another's inbound media by 84 s. Slow work now runs in a lane of its own,
+where an organization runs one task at a time while others take their turn, and the short lane's
+workers (inbound media, mail) never wait behind it.
+
+Run with the consumers the server starts (core/queue.py), on queue.db, as in production: one
+organization's pages are held by a web server that answers them slowly, while another's customer
+sends a picture and its owner adds a page of its own."""
+
+import base64
+import http.server
+import threading
+import time
+
+import pytest
+from sqlmodel import select
+
+from appliance.core import queue, runtime
+from appliance.knowledge.models import KnowledgeDocument
+from appliance.messages.models import Message
+from tests import factories
+from tests.waiting import eventually
+
+SLOW_PAGES = 12
+
+
+class SlowSite:
+    """Pages under /slow/ answer once `release` is set (at most 10 s: the reader gives up at 15);
+    others at once. Counts the slow pages in flight at the same time."""
+
+    def __init__(self):
+        self.release = threading.Event()
+        self.in_flight = self.most_in_flight = 0
+        self.lock = threading.Lock()
+        site = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                slow = self.path.startswith("/slow/")
+                if slow:
+                    with site.lock:
+                        site.in_flight += 1
+                        site.most_in_flight = max(site.most_in_flight, site.in_flight)
+                    site.release.wait(10)
+                    with site.lock:
+                        site.in_flight -= 1
+                body = f"<html><body><h1>Página {self.path}</h1><p>Abrimos de lunes a sábado de nueve a ocho, " \
+                       f"y los domingos por la mañana.</p></body></html>".encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@pytest.fixture
+def settings(settings):
+    return settings.replace(knowledge_allow_private_urls=True)  # the pages are on loopback
+
+
+@pytest.fixture
+def site():
+    served = SlowSite()
+    yield served
+    served.release.set()
+    served.server.shutdown()
+    served.server.server_close()
+
+
+@pytest.fixture
+def consumers(settings):
+    """The queue on queue.db and the server's consumers, started as serve() starts them."""
+    queue.configure(settings.queue_path, immediate=False)
+    started = [queue.make_consumer(settings.queue_workers),
+               queue.make_slow_consumer(settings.slow_lane_workers, per_organization=settings.slow_lane_per_organization)]
+    for consumer in started:
+        consumer.start()
+    yield started
+    for consumer in started:
+        consumer.stop(graceful=True)
+    for lane in queue.LANES:
+        lane.storage.close()
+    queue.configure(None, immediate=True)
+
+
+def _documents(organization_id: str) -> list[KnowledgeDocument]:
+    with runtime.get().db.unit_of_work(write=False) as session:
+        return list(session.exec(select(KnowledgeDocument).where(KnowledgeDocument.organization_id == organization_id)))
+
+
+def _message(message_id_of_network: str) -> Message | None:
+    with runtime.get().db.unit_of_work(write=False) as session:
+        return session.exec(select(Message).where(Message.wamid == message_id_of_network)).first()
+
+
+def test_one_organizations_slow_pages_delay_neither_anothers_media_nor_its_pages(line, api, site, consumers):
+    busy = factories.person(api, email="eva@example.com")["tokens"]["accessToken"]
+    busy_org = factories.organization(api, busy, name="Biblioteca", slug="biblioteca")
+    for number in range(SLOW_PAGES):
+        added = api.post(f"/organizations/{busy_org['id']}/bot/knowledge/url",
+                         {"url": f"{site.url}/slow/{number}"}, token=busy)
+        assert added.status_code == 201, added.json
+    eventually(lambda: site.in_flight, lambda n: n >= 1)  # the busy organization's pages are being read
+
+    # Meanwhile another organization's customer sends a picture: fetched at once, not after the pages.
+    picture = b"\x89PNG\r\n\x1a\n" + b"7" * 500
+    started = time.monotonic()
+    wamid = line.customer_writes({"type": "image", "image": {"caption": "¿Este modelo?"}},
+                                 media={"contentBase64": base64.b64encode(picture).decode(), "mimeType": "image/png"})
+    assert [answer.status_code for answer in line.deliver()] == [200]
+    stored = eventually(lambda: _message(wamid), lambda m: m is not None and m.media_status == "stored", seconds=8)
+    assert stored.media_size == len(picture)
+    # ...and its owner's own page is read while the busy organization's still wait their turn.
+    own = api.post(f"/organizations/{line.org_id}/bot/knowledge/url", {"url": f"{site.url}/horario"},
+                   token=line.owner["token"]).json["data"]
+    eventually(lambda: _documents(line.org_id), lambda docs: docs[0].status == "READY", seconds=8)
+    assert _documents(line.org_id)[0].id == own["id"]
+    assert time.monotonic() - started < 9 and not site.release.is_set()
+    waiting = [doc for doc in _documents(busy_org["id"]) if doc.status == "PROCESSING"]
+    assert len(waiting) == SLOW_PAGES  # nothing of the busy organization's finished meanwhile
+    assert site.most_in_flight == 1  # it read one page at a time: the lane's other worker stayed free
+
+    site.release.set()
+    eventually(lambda: _documents(busy_org["id"]), lambda docs: all(doc.status == "READY" for doc in docs),
+               seconds=60)
+    assert site.most_in_flight == 1

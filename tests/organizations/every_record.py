@@ -1,0 +1,104 @@
+"""One record of every kind an organization route names in its path, made in one organization (a
+business on the simulated network): what the cross-tenant check hands another tenant's routes."""
+
+from __future__ import annotations
+
+import io
+
+import requests
+
+from appliance.core import clock, runtime
+from appliance.outbound_webhooks.models import OutboundWebhook, WebhookDelivery
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+CART = {"type": "order", "order": {"catalog_id": "cat-sol", "text": "Para el sábado", "product_items": [
+    {"product_retailer_id": "pan", "quantity": 2, "item_price": 12.5, "currency": "COP"}]}}
+# Path parameters that name no record of the organization: a provider's kind (LOCAL, OPENAI...) is
+# the same words in every organization, and the other tenant's own row is the one it names.
+NOT_RECORDS = {"org_id", "provider"}
+
+
+def one_of_each(line) -> dict[str, str]:
+    """The path parameter's name -> one of this organization's ids. `agent_id` is an AI agent's
+    under /bot/agents and a person's (a member) under /attendance: `person_id` holds the latter."""
+    api, token, org = line.api, line.owner["token"], line.org_id
+    base = f"/organizations/{org}"
+
+    def made(path, body, status=201):
+        answer = api.post(base + path, body, token=token)
+        assert answer.status_code == status, (path, answer.json)
+        return answer.json["data"]
+
+    me = api.get("/users/me", token=token).json["data"]["id"]
+    line.customer_writes(CART)  # a contact, its conversation, a message and the order it carries
+    line.deliver()
+    [order] = line.get("/orders")["items"]
+    template = made("/templates", {"businessAccountId": line.waba["id"], "name": "oferta", "language": "es",
+                                   "category": "MARKETING", "components": [
+                                       {"type": "BODY", "text": "Hola {{1}}", "example": {"body_text": [["Ana"]]}}]})
+    assert requests.post(f"{line.netsim_url}/_control/templates/{line.account['wabaId']}/status", timeout=5,
+                         json={"name": "oferta", "language": "es", "status": "APPROVED"}).status_code == 200
+    line.deliver()
+    role = made("/roles", {"name": "Ours"})
+    assert api.patch(f"{base}/attendance/settings", {"enabled": True}, token=token).status_code == 200
+    image = api.client.post(f"{base}/bot/images", data={"file": (io.BytesIO(PNG), "x.png", "image/png"), "label": "Menú"},
+                            headers={"Authorization": f"Bearer {token}"}, content_type="multipart/form-data")
+    assert image.status_code == 201, image.json
+    ids = {
+        "role_id": role["id"],
+        "key_id": made("/api-keys", {"name": "ours"})["id"],
+        "membership_id": line.get("/memberships")[0]["id"],
+        "agent_id": made("/bot/agents", {"name": "Ventas", "provider": "GEMINI", "model": "gemini-2.0-flash"})["id"],
+        "person_id": me, "user_id": me, "target_org_id": org,
+        "appointment_id": made("/agenda/appointments", {"title": "Corte", "start": "2030-01-01T10:00:00Z",
+                                                        "end": "2030-01-01T11:00:00Z"})["id"],
+        "contact_id": order["contactId"], "conversation_id": order["conversationId"], "message_id": order["messageId"],
+        "order_id": order["id"], "template_pk": template["id"],
+        "broadcast_id": made("/broadcasts", {"name": "Semana", "phoneNumberId": line.number["id"], "templateName": "oferta",
+                                             "variables": ["Ana"], "audience": {"contactIds": [order["contactId"]]},
+                                             "scheduledAt": "2030-01-01T10:00:00Z"})["id"],
+        "document_id": made("/bot/knowledge/notes", {"title": "Horario", "content": "Abrimos a las 9."})["id"],
+        "flow_id": made("/bot/flows", {"name": "F", "steps": [{"id": "a", "type": "message", "text": "Hola"}]})["id"],
+        "flow_pk": made("/whatsapp-flows", {"businessAccountId": line.waba["id"], "flowId": "1234", "name": "Citas"})["id"],
+        "holiday_id": made("/attendance/holidays", {"items": [{"date": "2030-12-25", "name": "Navidad"}]})[0]["id"],
+        "leave_id": made("/attendance/leaves", {"agentUserId": me, "type": "VACATION", "startDate": "2030-08-01",
+                                                "endDate": "2030-08-02"})["id"],
+        "session_id": made("/attendance/start", {})["id"],
+        "image_id": image.json["data"]["id"],
+        "invitation_id": made("/invitations", {"email": "luis@example.com", "roleId": role["id"]})["id"],
+        "link_id": made("/chatapp-links", {"phoneNumberId": line.number["id"], "name": "Instagram"})["id"],
+        "list_id": made("/contact-lists", {"name": "VIP"})["id"],
+        "page_id": made("/link-pages", {"handle": "pan-sol", "title": "Pan Sol"})["id"],
+        "phone_id": line.number["id"], "phone_number_pk": line.number["id"], "waba_pk": line.waba["id"],
+        "quick_reply_id": made("/quick-replies", {"shortcut": "/hola", "text": "Hola"})["id"],
+        "rule_id": made("/bot/rules", {"name": "R", "keywords": ["pan"], "reply": "Sí"})["id"],
+        "service_id": made("/bot/servicios", {"nombre": "Pastel"})["id"],
+        "tag_id": made("/tags", {"name": "VIP"})["id"],
+        "task_id": made("/tasks", {"title": "Llamar"})["id"],
+    }
+    ids["webhook_id"], ids["delivery_id"] = _webhook_with_a_delivery(org, me)
+    return ids
+
+
+def _webhook_with_a_delivery(organization_id: str, user_id: str) -> tuple[str, str]:
+    """Rows, not requests: a webhook's address rules and its sending are not what is tested here."""
+    now = clock.now()
+    with runtime.get().db.unit_of_work(write=True) as session:
+        webhook = OutboundWebhook(organization_id=organization_id, url="https://hooks.example.com/in",
+                                  events=["conversation.updated"], format="GENERIC", secret_sealed="sealed",
+                                  created_by_user_id=user_id, created_at=now, updated_at=now)
+        session.add(webhook)
+        session.flush()
+        delivery = WebhookDelivery(webhook_id=webhook.id, organization_id=organization_id, event_id="evt_1",
+                                   event_type="conversation.updated", request_body="{}", status="DELIVERED",
+                                   created_at=now)
+        session.add(delivery)
+        session.flush()
+        return webhook.id, delivery.id
+
+
+def id_for(name: str, path: str, ids: dict[str, str]) -> str:
+    """The id a path parameter takes: an attendance `agent_id` is a person."""
+    if name == "agent_id" and "/attendance/" in path:
+        return ids["person_id"]
+    return ids[name]
