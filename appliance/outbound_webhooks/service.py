@@ -38,7 +38,11 @@ def _check_url(url: str) -> str:
     on addresses, installation/addresses.py). Called before the unit's first statement: the name is
     looked up, and no write lock waits for that."""
     url = url.strip()
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        parts.port  # a bracketed host that is no address, or a port out of range, raises here too
+    except ValueError:
+        raise _invalid("url", "Give an http:// or https:// address with a host.", "invalid_url") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise _invalid("url", "Give an http:// or https:// address with a host.", "invalid_url")
     if len(url) > 2000:

@@ -73,7 +73,11 @@ def check_endpoint(endpoint: str, field: str = "endpoint") -> str:
     """400 push_endpoint_not_secure (not https, nor on an allowed private server) or
     url_not_allowed (an address the appliance may not reach)."""
     endpoint = endpoint.strip()
-    parts = urlsplit(endpoint)
+    try:
+        parts = urlsplit(endpoint)
+        parts.port  # a bracketed host that is no address, or a port out of range, raises here too
+    except ValueError:
+        raise _invalid(field, _NOT_SECURE, "push_endpoint_not_secure") from None
     if parts.scheme not in ("https", "http") or not parts.hostname:
         raise _invalid(field, _NOT_SECURE, "push_endpoint_not_secure")
     endpoint = addresses.check_url(endpoint, field=field)

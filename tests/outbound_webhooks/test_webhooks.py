@@ -272,3 +272,12 @@ def test_a_webhook_whose_server_is_no_longer_allowed_gets_nothing(webhooks, hook
     detail = webhooks.get(f"/{made['id']}/deliveries/{delivery['id']}")
     assert detail["status"] == "RETRYING" and detail["responseStatus"] is None and hook.requests == []
     assert "not a public address" in detail["error"], detail
+
+
+def test_an_address_urllib_cannot_split_is_a_400_not_a_500(line):
+    """A bracketed host that is no address (`[zz:1]`) made urlsplit raise: a 500 before."""
+    for url in ("http://[zz:1]/x", "http://hooks.example:99999/x"):
+        answer = line.client.post(f"/organizations/{line.org_id}/webhooks-outbound",
+                                  json={"url": url, "events": ["message.created"]},
+                                  headers={"Authorization": f"Bearer {line.owner['token']}"})
+        assert answer.status_code == 400 and answer.json["code"] == "invalid_url", answer.json
