@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from appliance.agenda import busy, sync
 from appliance.agenda.models import Appointment, CalendarConnection
 from appliance.conversations import inbox as conversations_inbox
-from appliance.core import clock, tenancy
+from appliance.core import clock
 from appliance.core.actor import OrgActor
 from appliance.core.rows import read_row
 from appliance.core.errors import Conflict, Invalid, NotFound
@@ -58,10 +58,8 @@ def _busy(actor: OrgActor, fields: dict) -> list:
 def _check_links(session: Session, actor: OrgActor, fields: dict) -> None:
     """The records a body names are the organization's (400 `unknown_ids`), the assignee an active
     member: on every change that names them, whether or not the times move."""
-    for name, table, field in (("contact_id", "contacts", "contactId"), ("conversation_id", "conversations", "conversationId")):
-        if fields.get(name):
-            tenancy.check_ids_in_org(session, table, [fields[name]], actor, field=field)
-    conversations_inbox.check_may_link(session, actor=actor, conversation_id=fields.get("conversation_id"))
+    conversations_inbox.check_links(session, actor=actor, contact_id=fields.get("contact_id"),
+                                    conversation_id=fields.get("conversation_id"))
     if fields.get("assignee_user_id"):
         memberships_service.check_assignable(session, actor=actor, user_id=fields["assignee_user_id"],
                                              field="assigneeUserId")

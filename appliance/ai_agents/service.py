@@ -34,18 +34,11 @@ def list_agents(session: Session, *, actor: OrgActor, phone_number_pk: str | Non
     return agents
 
 
-def access_agent(session: Session, *, actor: OrgActor, agent_id: str) -> BotAgent:
-    """An agent the actor reads (and may try in the probador): 404 for another number's."""
-    scope = phone_numbers_service.scope_of(session, actor)
-    return tenancy.access_in_org(session, BotAgent, agent_id, actor, what="agent", code="agent_not_found",
-                                 usable=lambda agent: scope.concerns(agent.phone_number_pks))
-
-
-def _own_agent(session: Session, actor: OrgActor, agent_id: str) -> BotAgent:
-    """An agent the actor may change: one it reads (404 otherwise) for numbers it all reaches (403)."""
-    agent = access_agent(session, actor=actor, agent_id=agent_id)
-    phone_numbers_service.scope_of(session, actor).check_covers(agent.phone_number_pks)
-    return agent
+def access_agent(session: Session, *, actor: OrgActor, agent_id: str, to_change: bool = False) -> BotAgent:
+    """The agent, if the actor reads it (404 for another number's); `to_change`: if it may change it,
+    reaching every number it is for (403 otherwise)."""
+    return phone_numbers_service.access_for_numbers(session, BotAgent, agent_id, actor, what="agent", code="agent_not_found",
+                                                    to_change=to_change)
 
 
 def _check(session: Session, actor: OrgActor, agent: BotAgent, changes: dict) -> None:
@@ -118,12 +111,12 @@ def do_create(session: Session, *, actor: OrgActor, **fields) -> BotAgent:
 
 
 def do_update(session: Session, *, actor: OrgActor, agent_id: str, **changes) -> BotAgent:
-    return _save(session, actor, _own_agent(session, actor, agent_id), changes)
+    return _save(session, actor, access_agent(session, actor=actor, agent_id=agent_id, to_change=True), changes)
 
 
 def do_delete(session: Session, *, actor: OrgActor, agent_id: str) -> BotAgent:
     """Conversations pinned to it go back to the router."""
-    agent = _own_agent(session, actor, agent_id)
+    agent = access_agent(session, actor=actor, agent_id=agent_id, to_change=True)
     conversations_service.do_forget_bot_agent(session, organization_id=actor.organization_id, agent_id=agent.id)
     session.delete(agent)
     return agent

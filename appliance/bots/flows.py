@@ -33,17 +33,11 @@ def list_flows(session: Session, *, actor: OrgActor) -> list[BotFlow]:
     return phone_numbers_service.scope_of(session, actor).only_concerning(flows, lambda flow: flow.phone_number_pks)
 
 
-def access_flow(session: Session, *, actor: OrgActor, flow_id: str) -> BotFlow:
-    scope = phone_numbers_service.scope_of(session, actor)
-    return tenancy.access_in_org(session, BotFlow, flow_id, actor, what="bot flow", code="bot_flow_not_found",
-                                 usable=lambda flow: scope.concerns(flow.phone_number_pks))
-
-
-def _own_flow(session: Session, actor: OrgActor, flow_id: str) -> BotFlow:
-    """A flow the actor may change: one it reads (404 otherwise) for numbers it all reaches (403)."""
-    flow = access_flow(session, actor=actor, flow_id=flow_id)
-    phone_numbers_service.scope_of(session, actor).check_covers(flow.phone_number_pks)
-    return flow
+def access_flow(session: Session, *, actor: OrgActor, flow_id: str, to_change: bool = False) -> BotFlow:
+    """The bot flow, if the actor reads it (404 for another number's); `to_change`: if it may change it,
+    reaching every number it is for (403 otherwise)."""
+    return phone_numbers_service.access_for_numbers(session, BotFlow, flow_id, actor, what="bot flow", code="bot_flow_not_found",
+                                                    to_change=to_change)
 
 
 def _wire(step: dict) -> dict:
@@ -119,12 +113,12 @@ def do_create(session: Session, *, actor: OrgActor, **fields) -> BotFlow:
 
 
 def do_update(session: Session, *, actor: OrgActor, flow_id: str, **fields) -> BotFlow:
-    return _save(session, actor, _own_flow(session, actor, flow_id), fields)
+    return _save(session, actor, access_flow(session, actor=actor, flow_id=flow_id, to_change=True), fields)
 
 
 def do_delete(session: Session, *, actor: OrgActor, flow_id: str) -> None:
     """A flow that rules start cannot go (they would stop working): 409 naming them."""
-    flow = _own_flow(session, actor, flow_id)
+    flow = access_flow(session, actor=actor, flow_id=flow_id, to_change=True)
     starters = session.exec(select(BotRule.name).where(BotRule.organization_id == actor.organization_id,
                                                        BotRule.flow_id == flow.id)).all()
     if starters:

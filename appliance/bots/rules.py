@@ -32,17 +32,11 @@ def _rules_of(session: Session, organization_id: str) -> list[BotRule]:
                              .order_by(BotRule.priority, BotRule.created_at)).all())
 
 
-def access_rule(session: Session, *, actor: OrgActor, rule_id: str) -> BotRule:
-    scope = phone_numbers_service.scope_of(session, actor)
-    return tenancy.access_in_org(session, BotRule, rule_id, actor, what="bot rule", code="bot_rule_not_found",
-                                 usable=lambda rule: scope.concerns(rule.phone_number_pks))
-
-
-def _own_rule(session: Session, actor: OrgActor, rule_id: str) -> BotRule:
-    """A rule the actor may change: one it reads (404 otherwise) for numbers it all reaches (403)."""
-    rule = access_rule(session, actor=actor, rule_id=rule_id)
-    phone_numbers_service.scope_of(session, actor).check_covers(rule.phone_number_pks)
-    return rule
+def access_rule(session: Session, *, actor: OrgActor, rule_id: str, to_change: bool = False) -> BotRule:
+    """The bot rule, if the actor reads it (404 for another number's); `to_change`: if it may change it,
+    reaching every number it is for (403 otherwise)."""
+    return phone_numbers_service.access_for_numbers(session, BotRule, rule_id, actor, what="bot rule", code="bot_rule_not_found",
+                                                    to_change=to_change)
 
 
 def _check(session: Session, actor: OrgActor, rule: BotRule) -> None:
@@ -84,11 +78,11 @@ def do_create(session: Session, *, actor: OrgActor, **fields) -> BotRule:
 
 
 def do_update(session: Session, *, actor: OrgActor, rule_id: str, **fields) -> BotRule:
-    return _save(session, actor, _own_rule(session, actor, rule_id), fields)
+    return _save(session, actor, access_rule(session, actor=actor, rule_id=rule_id, to_change=True), fields)
 
 
 def do_delete(session: Session, *, actor: OrgActor, rule_id: str) -> None:
-    session.delete(_own_rule(session, actor, rule_id))
+    session.delete(access_rule(session, actor=actor, rule_id=rule_id, to_change=True))
 
 
 def _compile(session: Session, organization_id: str) -> list[tuple[CompiledRule, SimpleNamespace]]:

@@ -54,10 +54,13 @@ def sees_about(session: Session, *, actor: OrgActor, conversation_id: str | None
     return conversation_id is None or not scope.restricted or scope.reaches(_number_of(session, actor, conversation_id))
 
 
-def check_may_link(session: Session, *, actor: OrgActor, conversation_id: str | None) -> None:
-    """A record is put on a conversation (a task, an appointment) only by an actor that reaches its
-    number: 403 `phone_number_not_allowed`. An id of no conversation of the organization is the
-    caller's 400 to give."""
+def check_links(session: Session, *, actor: OrgActor, contact_id: str | None, conversation_id: str | None) -> None:
+    """The contact and conversation a record is put on (a task, an appointment), checked on every
+    change that names them: each the organization's (400 `unknown_ids` by its field), and the
+    conversation one whose number the actor reaches (403 `phone_number_not_allowed`)."""
+    for value, table, field in ((conversation_id, "conversations", "conversationId"), (contact_id, "contacts", "contactId")):
+        if value:
+            tenancy.check_ids_in_org(session, table, [value], actor, field=field)
     scope = phone_numbers_service.scope_of(session, actor)
     if conversation_id and scope.restricted:
         number = _number_of(session, actor, conversation_id)

@@ -21,7 +21,9 @@ from appliance.core.text import fold
 
 
 def _tz_table(name: str) -> list[list[str]]:
-    text = resources.files("tzdata").joinpath("zoneinfo", name).read_text(encoding="utf-8")
+    # One name per joinpath: inside the bundle `tzdata` is a namespace-like MultiplexedPath whose
+    # joinpath takes a single child on Python 3.11.
+    text = resources.files("tzdata").joinpath("zoneinfo").joinpath(name).read_text(encoding="utf-8")
     return [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
 
 

@@ -73,6 +73,19 @@ def scope_of(session: Session, actor: OrgActor) -> tenancy.NumberScope:
     return session.info[remembered]
 
 
+def access_for_numbers(session: Session, model, record_id: str, actor: OrgActor, *, what: str, code: str,
+                        to_change: bool = False):
+    """A record kept to some numbers (`phone_number_pks`; none: every number), as a rule, a flow or an
+    agent: 404 `code` unless it concerns a number the actor reaches; with `to_change`, 403 unless the
+    actor reaches every one of its numbers (`NumberScope.check_covers`)."""
+    scope = scope_of(session, actor)
+    record = tenancy.access_in_org(session, model, record_id, actor, what=what, code=code,
+                                   usable=lambda row: scope.concerns(row.phone_number_pks))
+    if to_change:
+        scope.check_covers(record.phone_number_pks)
+    return record
+
+
 def list_phone_numbers(session: Session, *, actor: OrgActor, waba_pk: str | None = None) -> list[PhoneNumber]:
     query = select(PhoneNumber).where(PhoneNumber.organization_id == actor.organization_id,
                                       PhoneNumber.disconnected_at.is_(None))

@@ -43,11 +43,8 @@ def access_task(session: Session, *, actor: OrgActor, task_id: str) -> TeamTask:
 def _check_links(session: Session, actor: OrgActor, changes: dict) -> None:
     """Each link given names one of the organization's records (else 400 `unknown_ids` by its field),
     checked before the task changes (on PATCH as on POST)."""
-    for name, table, field in (("conversation_id", "conversations", "conversationId"),
-                               ("contact_id", "contacts", "contactId")):
-        if changes.get(name):
-            tenancy.check_ids_in_org(session, table, [changes[name]], actor, field=field)
-    conversations_inbox.check_may_link(session, actor=actor, conversation_id=changes.get("conversation_id"))
+    conversations_inbox.check_links(session, actor=actor, contact_id=changes.get("contact_id"),
+                                    conversation_id=changes.get("conversation_id"))
     if changes.get("assignee_user_id"):
         memberships_service.check_assignable(session, actor=actor, user_id=changes["assignee_user_id"],
                                              field="assigneeUserId")
