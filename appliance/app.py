@@ -58,7 +58,7 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     # doubles in sandbox mode, else only the Graph API of organizations that try the sandbox.
     netsim = create_netsim_app(sandbox.start(settings), sandbox=settings.sandbox,
                                control_from_anywhere=settings.sandbox_control_from_anywhere,
-                               google_redirect_origin=settings.base_url)
+                               google_redirect_origin=settings.base_url or settings.served_url)
     if settings.proxy_count:  # the client's address, not the proxy's, decides "this machine"
         netsim.wsgi_app = ProxyFix(netsim.wsgi_app, x_for=settings.proxy_count, x_proto=settings.proxy_count)
     netsim.config["MOUNT_PATH"] = sandbox.MOUNT_PATH

@@ -48,6 +48,9 @@ def _parser() -> argparse.ArgumentParser:
     plan = staff.add_parser("plan", help="change an organization's plan (data/plans.json)")
     plan.add_argument("slug")
     plan.add_argument("plan")
+    admin = staff.add_parser("admin", help="name an administrator of the installation (the /installation routes, the Go live page)")
+    admin.add_argument("email")
+    admin.add_argument("--remove", action="store_true", help="stop naming them (never the last one)")
 
     oauth = commands.add_parser("oauth", help="third-party applications (OAuth clients)").add_subparsers(
         dest="oauth_command", required=True)
@@ -150,6 +153,12 @@ def _staff(settings, args) -> int:
             organizations_service.do_set_suspension(session, slug=args.slug, suspended=args.staff_command == "suspend",
                                                     reason=getattr(args, "reason", None))
         print(f"{args.slug}: {args.staff_command}ed")
+        return 0
+    if args.staff_command == "admin":
+        from appliance.installation import service as installation_service
+        with rt.db.unit_of_work(write=True) as session:
+            installation_service.do_set_admin(session, email=args.email, admin=not args.remove)
+        print(f"{args.email}: {'no longer ' if args.remove else ''}an administrator of the installation")
         return 0
     if args.staff_command == "plan":
         with rt.db.unit_of_work(write=True) as session:

@@ -31,6 +31,7 @@ from appliance.outbound_webhooks.sender import sender_thread as webhook_sender
 from appliance.core import data_dir, events, queue, runtime
 from appliance.core.db import Checkpointer, StartupError
 from appliance.knowledge import processing as knowledge_processing
+from appliance.installation import public_address
 from appliance.live import feed as live_feed
 from appliance.messages.sending.lanes import sender
 from appliance.settings import Settings
@@ -172,7 +173,7 @@ def serve(settings: Settings) -> None:
     threading.Thread(target=server.run, name="waitress", daemon=True).start()
     log.info("serving on %s:%s (data in %s)", settings.host, server.effective_port, settings.data_dir)
     # Last, and plainly: where to open it, after everything start-up had to say.
-    print(f"\nThe appliance is running: open {settings.base_url} in a browser.\n", flush=True)
+    print(f"\nThe appliance is running: open {public_address.base_url()} in a browser.\n", flush=True)
     try:
         while not stop.wait(1.0):
             pass

@@ -83,7 +83,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_PORT", "8080", "TCP port the server listens on.", int),
     Setting("APPLIANCE_THREADS", "64", "Request threads of the HTTP server; each open live-update stream holds one, and streams may take all but 8.", int),
     Setting("APPLIANCE_LIVE_HEARTBEAT_SECONDS", "15", "Seconds a quiet live-update stream waits before a heartbeat (which also frees the threads of clients that left).", float),
-    Setting("APPLIANCE_BASE_URL", "", "Public address of the appliance: every link it writes starts with it (mails, QR codes, short links, link pages, calendar feeds, the webhook URL shown in the console, the OAuth issuer). Empty: http://127.0.0.1:<the port served> (the listen address instead of 127.0.0.1 when APPLIANCE_HOST names one)."),
+    Setting("APPLIANCE_BASE_URL", "", "Public address of the appliance: every link it writes starts with it (mails, QR codes, short links, link pages, calendar feeds, the WhatsApp callback URL, the OAuth issuer). Set here, it wins over the one the installation's administrator keeps on the Go live page. Empty and none kept: http://127.0.0.1:<the port served> (the listen address instead of 127.0.0.1 when APPLIANCE_HOST names one)."),
     Setting("APPLIANCE_SECRET_KEY", "", "Master secret for signing tokens and encrypting stored secrets. Empty: generated once into DATA_DIR/secret.key."),
     Setting("APPLIANCE_SMTP_URL", "", "Outgoing mail server, smtp://user:pass@host:port or smtps://... (add ?starttls=1 for STARTTLS). Empty: mail is kept in the mail outbox table and written to the log."),
     Setting("APPLIANCE_MAIL_FROM", "Appliance <no-reply@appliance.local>", "Sender address of outgoing mail."),
@@ -161,9 +161,9 @@ class Settings:
 
     @property
     def base_url(self) -> str:
-        """The one place absolute links start from: APPLIANCE_BASE_URL, else where the server is
-        served (so a server on another port writes links that reach it)."""
-        return (self._values["base_url"] or self.served_url).rstrip("/")
+        """APPLIANCE_BASE_URL as set ("" when not). Links start from installation.public_address,
+        where this setting wins over the console's address and the served one."""
+        return (self._values["base_url"] or "").strip().rstrip("/")
 
     @property
     def database_path(self) -> Path:

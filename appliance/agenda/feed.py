@@ -19,12 +19,13 @@ from appliance.core.actor import OrgActor
 from appliance.core.crypto import random_token
 from appliance.core.errors import NotFound
 from appliance.organizations.models import Organization
+from appliance.installation import public_address
 
 PAST, AHEAD = timedelta(days=30), timedelta(days=365)
 
 
 def feed_url(token: str) -> str:
-    return f"{runtime.get().settings.base_url.rstrip('/')}/public/agenda/{token}/calendar.ics"
+    return public_address.url(f"/public/agenda/{token}/calendar.ics")
 
 
 def do_new_token(session: Session, *, actor: OrgActor) -> dict:

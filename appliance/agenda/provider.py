@@ -26,6 +26,7 @@ from appliance.core.crypto import random_token
 from appliance.core.db import Database
 from appliance.core.errors import AppError, Conflict, TooMany
 from appliance.google_calendar.client import CalendarError, GoogleCalendar, GoogleEndpoints
+from appliance.installation import public_address
 
 STATE_SECONDS = 600
 STATE_PURPOSE = "calendar-connect"
@@ -43,7 +44,7 @@ def google() -> GoogleCalendar | None:
 
 
 def callback_url(organization_id: str) -> str:
-    return f"{runtime.get().settings.base_url.rstrip('/')}/organizations/{organization_id}/agenda/calendar-provider/callback"
+    return public_address.url(f"/organizations/{organization_id}/agenda/calendar-provider/callback")
 
 
 def connection_of(session: Session, organization_id: str) -> CalendarConnection:

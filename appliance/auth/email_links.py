@@ -16,6 +16,7 @@ from appliance.core.errors import TooMany, Unauthorized
 from appliance.mail import service as mail_service
 from appliance.users import service as users_service
 from appliance.users.models import User
+from appliance.installation import public_address
 
 VERIFY_HOURS = 48
 RESET_MINUTES = 60
@@ -32,7 +33,7 @@ def _create(session: Session, user: User, purpose: str, lifetime: timedelta) -> 
 
 
 def _link(path: str, token: str) -> str:
-    return f"{runtime.get().settings.base_url.rstrip('/')}{path}?token={token}"
+    return public_address.url(f"{path}?token={token}")
 
 
 def spend_token(session: Session, *, token: str, purpose: str, ip: str) -> OneTimeToken:

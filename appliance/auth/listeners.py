@@ -2,10 +2,11 @@
 
 from sqlmodel import Session
 
-from appliance.core import events, runtime
+from appliance.core import events
 from appliance.core.events import Event
 from appliance.mail import service as mail_service
 from appliance.users.models import User
+from appliance.installation import public_address
 
 _NOTICES = {
     events.USER_PASSWORD_CHANGED: "password_changed",
@@ -20,4 +21,4 @@ def send_security_notice(session: Session, event: Event) -> None:
     if user is None:
         return
     mail_service.do_queue_mail(session, to=user.email, kind=_NOTICES[event.name], locale=user.locale,
-                               name=user.name, base_url=runtime.get().settings.base_url)
+                               name=user.name, base_url=public_address.base_url())

@@ -24,6 +24,7 @@ from appliance.messages.models import Message
 from appliance.messages.text import plain_text
 from appliance.organizations.zones import zone_of
 from appliance.phone_numbers import service as phone_numbers_service
+from appliance.installation import public_address
 
 SLUG_ALPHABET = string.ascii_letters + string.digits  # 62^8: not guessable by walking addresses
 QR_FORMATS = ("PNG", "SVG")
@@ -33,8 +34,7 @@ QUARTER_MS = 15 * 60 * 1000
 
 
 def short_link_base() -> str:
-    settings = runtime.get().settings
-    return (settings.short_link_base or f"{settings.base_url.rstrip('/')}/l").rstrip("/")
+    return (runtime.get().settings.short_link_base or public_address.url("/l")).rstrip("/")
 
 
 def short_link_path() -> str:

@@ -16,6 +16,7 @@ from appliance.http.unit_of_work import db_session
 from appliance.phone_numbers import service as phone_numbers_service
 from appliance.wabas import service as wabas_service
 from appliance.wabas.schemas import BusinessAccountConnectSchema
+from appliance.installation import public_address
 
 _PAGE, _ACTIVE = "console/whatsapp.html", "console_pages.whatsapp"
 
@@ -26,7 +27,7 @@ def _page(actor, error: AppError | None = None):
     accounts = wabas_service.list_wabas(session, actor=actor)
     numbers = phone_numbers_service.list_phone_numbers(session, actor=actor) if actor.can("phone-numbers:read") else []
     context = {"accounts": [{"account": a, "numbers": [n for n in numbers if n.waba_pk == a.id]} for a in accounts],
-               "webhook_url": settings.base_url.rstrip("/") + "/webhooks/whatsapp",
+               "webhook_url": public_address.url("/webhooks/whatsapp"),
                "verify_token": request.form.get("verify_token") or crypto.random_token(18),
                "sandbox_mode": settings.sandbox, "welcome": bool(request.args.get("welcome")),
                "done": request.args.get("done"),

@@ -5,6 +5,7 @@ from huey import crontab
 from appliance.conversations import notifications, service
 from appliance.core import runtime
 from appliance.core.queue import huey
+from appliance.installation import public_address
 
 
 @huey.periodic_task(crontab(minute="*"))
@@ -18,4 +19,4 @@ def wake_snoozed() -> None:
 def notify_waiting() -> None:
     """Each minute: e-mail the team about customers waiting past the organization's threshold."""
     with runtime.get().db.unit_of_work(write=True) as session:
-        notifications.do_notify_waiting(session, base_url=runtime.get().settings.base_url)
+        notifications.do_notify_waiting(session, base_url=public_address.base_url())

@@ -29,6 +29,7 @@ from appliance.core.cache import CommitInvalidatedCache
 from appliance.core.errors import Invalid
 from appliance.installation.models import AllowedPrivateServer
 from appliance.settings import parse_origins
+from appliance.installation import public_address
 
 URL_NOT_ALLOWED = "url_not_allowed"
 OWN_ADDRESSES_SECONDS = 300  # how long the addresses of the appliance's own names are kept
@@ -63,7 +64,7 @@ def rule(*, everything: bool = False) -> AddressRule:
         return kept[1]
     sandbox = settings.sandbox and _sandbox_ai_double is not None
     made = AddressRule(allowed=allowed_origins(), prefixes=frozenset({_sandbox_ai_double}) if sandbox else frozenset(),
-                       own=_own_addresses(settings.base_url, settings.served_url, int(now // OWN_ADDRESSES_SECONDS)),
+                       own=_own_addresses(public_address.base_url(), settings.served_url, int(now // OWN_ADDRESSES_SECONDS)),
                        everything=everything)
     if len(_rules) > 8:
         _rules.clear()

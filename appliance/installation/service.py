@@ -1,12 +1,13 @@
-"""What the installation's administrator (the person of the first run, `users.installation_admin`)
-does: who may, and the private servers the appliance may reach for organizations."""
+"""What the installation's administrators (the person of the first run, and whoever `appliance staff
+admin EMAIL` names: `users.installation_admin`) do: who may, and the private servers the appliance
+may reach for organizations (the public address is public_address.py's)."""
 
 from __future__ import annotations
 
 from sqlmodel import Session, select
 
 from appliance.core import clock
-from appliance.core.errors import Forbidden, Invalid
+from appliance.core.errors import Conflict, Forbidden, Invalid, NotFound
 from appliance.installation import addresses
 from appliance.installation.models import AllowedPrivateServer
 from appliance.settings import parse_origins
@@ -15,12 +16,12 @@ from appliance.users.models import User
 CHOOSES_PRIVATE_SERVERS = "chooses the private servers the appliance may reach"
 
 
-def check_admin(session: Session, user_id: str, *, what: str = "manages the installation") -> User:
-    """403 installation_admin_only for anyone else; `what` finishes the sentence."""
-    user = session.get(User, user_id)
+def check_admin(session: Session, user_id: str | None, *, what: str = "manages the installation") -> User:
+    """403 not_installation_admin for anyone else; `what` finishes the sentence."""
+    user = session.get(User, user_id) if user_id else None
     if user is None or not user.installation_admin:
-        raise Forbidden(f"Only the installation's administrator (who ran the first setup) {what}.",
-                        code="installation_admin_only")
+        raise Forbidden(f"Only an administrator of the installation (who ran the first setup, or whom "
+                        f"`appliance staff admin` named) {what}.", code="not_installation_admin")
     return user
 
 
@@ -46,3 +47,19 @@ def check_save_private_servers(session: Session, *, user_id: str, text: str) -> 
         session.add(AllowedPrivateServer(origin=origin, added_by_user_id=user_id, added_at=now))
     session.flush()
     return texts
+
+
+def do_set_admin(session: Session, *, email: str, admin: bool) -> User:
+    """`appliance staff admin EMAIL [--remove]`: names (or stops naming) an administrator of the
+    installation. The last one is never removed: someone must be able to manage it."""
+    user = session.exec(select(User).where(User.email == email.strip().lower())).first()
+    if user is None:
+        raise NotFound("No user with this email.", code="user_not_found")
+    if not admin and user.installation_admin:
+        others = session.exec(select(User.id).where(User.installation_admin, User.id != user.id)).first()
+        if others is None:
+            raise Conflict("This is the installation's last administrator: name another one first.",
+                           code="last_installation_admin")
+    user.installation_admin = admin
+    session.flush()
+    return user

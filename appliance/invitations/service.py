@@ -22,6 +22,7 @@ from appliance.organizations.models import Organization
 from appliance.roles.models import Role
 from appliance.users import service as users_service
 from appliance.users.models import User
+from appliance.installation import public_address
 
 INVITATION_DAYS = 7
 
@@ -67,7 +68,7 @@ def check_invite(session: Session, *, actor: OrgActor, email: str, role_id: str)
     session.flush()
     organization = session.get(Organization, actor.organization_id)
     inviter = session.get(User, actor.user_id) if actor.user_id else None
-    base_url = runtime.get().settings.base_url.rstrip("/")
+    base_url = public_address.base_url()
     mail_service.do_queue_mail(session, to=email, kind="invitation", locale=inviter.locale if inviter else "en",
                                organization=organization.name, inviter=inviter.name if inviter else organization.name,
                                role=role.name, days=INVITATION_DAYS, token=token,

@@ -12,10 +12,11 @@ from sqlmodel import Session, select
 
 from appliance.chat_links import service as chat_links_service
 from appliance.chat_links.models import ChatLink
-from appliance.core import clock, runtime, tenancy
+from appliance.core import clock, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, Invalid, NotFound
 from appliance.link_pages.models import LinkPage, LinkPageItem
+from appliance.installation import public_address
 
 MAX_ITEMS = 30
 RESERVED = frozenset({"admin", "api", "console", "inbox", "login", "new", "www"})
@@ -24,7 +25,7 @@ RESERVED = frozenset({"admin", "api", "console", "inbox", "login", "new", "www"}
 def public_url(page: LinkPage) -> str:
     """Where visitors open the page: from the appliance's base address, as every link it writes
     (not from the address a request to the console or the API happened to come in on)."""
-    return f"{runtime.get().settings.base_url}/link-pages/p/{page.handle}"
+    return public_address.url(f"/link-pages/p/{page.handle}")
 
 
 def list_pages(session: Session, *, actor: OrgActor) -> list[LinkPage]:

@@ -7,13 +7,13 @@ the token, revocation and introspection endpoints are `{error, error_description
 from flask import jsonify
 from flask.views import MethodView
 
-from appliance.core import runtime
 from appliance.http.api import Blueprint, form_body
 from appliance.http.auth import current_actor, current_oauth_grant
 from appliance.http.unit_of_work import db_session
 from appliance.oauth import schemas, service
 from appliance.oauth.server import server
 from appliance.permissions import service as permissions_service
+from appliance.installation import public_address
 
 blp = Blueprint("oauth", __name__, description="OAuth 2.0 for third-party applications")
 me_blp = Blueprint("oauth_authorizations", __name__, url_prefix="/users/me/authorizations",
@@ -41,7 +41,7 @@ class Discovery(MethodView):
     @blp.document_response(200, schemas.OAuthServerMetadataSchema)
     def get(self):
         """Authorization server metadata (RFC 8414)"""
-        base = runtime.get().settings.base_url.rstrip("/")
+        base = public_address.base_url()
         return jsonify({
             "issuer": base,
             "authorization_endpoint": f"{base}/oauth/authorize",

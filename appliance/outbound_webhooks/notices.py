@@ -7,12 +7,12 @@ from datetime import datetime
 
 from sqlmodel import Session, select
 
-from appliance.core import runtime
 from appliance.mail import service as mail_service
 from appliance.organizations.models import Organization
 from appliance.organizations.zones import zone_named
 from appliance.outbound_webhooks.models import OutboundWebhook, WebhookDelivery
 from appliance.users.models import User
+from appliance.installation import public_address
 
 
 def tell_failing(session: Session, webhook: OutboundWebhook, now: datetime) -> None:
@@ -24,7 +24,7 @@ def tell_failing(session: Session, webhook: OutboundWebhook, now: datetime) -> N
                         .order_by(WebhookDelivery.id.desc())).first()
     status, error = last or (None, None)
     said = f"HTTP {status}" if status else (error or "none")
-    base_url = runtime.get().settings.base_url.rstrip("/")
+    base_url = public_address.base_url()
     mail_service.do_queue_mail(session, to=person.email, kind="webhook_failing", locale=person.locale,
                                name=person.name, organization=organization.name, url=webhook.url,
                                since=_in_zone(webhook.failing_since, organization.timezone), last=said,

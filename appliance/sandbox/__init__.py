@@ -55,13 +55,13 @@ def google_settings(settings) -> dict:
 
 def public_url(settings) -> str:
     """Where people reach the simulator: the addresses it gives out (profile pictures) use it."""
-    return settings.base_url.rstrip("/") + MOUNT_PATH
+    return (settings.base_url or settings.served_url) + MOUNT_PATH
 
 
 def same_origin(url: str, settings) -> str:
     """An address the simulator gave out, as a path on whichever host the person's browser used
     (the configured base URL may be loopback while they browse from the LAN); others unchanged."""
-    base = settings.base_url.rstrip("/")
+    base = settings.base_url or settings.served_url
     return url[len(base):] if url.startswith(public_url(settings) + "/") else url
 
 

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 from sqlmodel import Session, select
 
-from appliance.core import clock, runtime
+from appliance.core import clock
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict
 from appliance.core.queue import enqueue_after_commit
@@ -17,6 +17,7 @@ from appliance.organizations.zones import zone_of
 from appliance.push import delivery as push_delivery
 from appliance.shift_reminders.models import CHANNELS, ShiftReminder, ShiftReminderSettings
 from appliance.users.models import User
+from appliance.installation import public_address
 
 FIELDS = ("enabled", "channels", "events", "shift_start_lead_min", "shift_end_lead_min")
 
@@ -65,8 +66,7 @@ def send(session: Session, *, settings: ShiftReminderSettings, organization_id: 
         return None
     subject, text = texts_for(kind, user.locale, at)
     channels = [name for name in CHANNELS if settings.channels.get(name)]
-    base_url = runtime.get().settings.base_url.rstrip("/")
-    link = f"{base_url}/inbox/{organization_id}"
+    link = public_address.url(f"/inbox/{organization_id}")
     if "email" in channels:
         mail_service.do_queue_mail(session, to=user.email, kind="shift_reminder", locale=user.locale, subject=subject,
                                    name=user.name, text=text, link=link)

@@ -3,10 +3,10 @@ as the reference's change history names it)."""
 
 from flask.views import MethodView
 
-from appliance.http.api import Blueprint
+from appliance.http.api import Blueprint, writes_on_get
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
-from appliance.wabas import schemas, service
+from appliance.wabas import schemas, service, webhook_setup
 
 blp = Blueprint("wabas", __name__, url_prefix="/organizations/<uuid:org_id>/wabas",
                 description="WhatsApp Business Accounts connected to the organization")
@@ -26,6 +26,25 @@ class BusinessAccounts(MethodView):
     def post(self, body, org_id):
         """Connect a business account: its phone numbers are imported from the network"""
         return service.check_connect(db_session(), actor=current_org_actor(), **body)
+
+
+@blp.route("/webhook-setup")
+class WebhookSetup(MethodView):
+    @writes_on_get  # the organization's verify token is made the first time it is asked for
+    @blp.requires("waba:write")
+    @blp.response(200, schemas.WebhookSetupSchema)
+    def get(self, org_id):
+        """What to paste into Meta's app dashboard (callback URL, verify token) and what Meta last did"""
+        return webhook_setup.do_read(db_session(), actor=current_org_actor())
+
+
+@blp.route("/webhook-setup/rotate")
+class WebhookSetupRotate(MethodView):
+    @blp.requires("waba:write")
+    @blp.response(200, schemas.WebhookSetupSchema)
+    def post(self, org_id):
+        """A new verify token (the old one stops verifying; deliveries go on: they are signed with the app secret)"""
+        return webhook_setup.do_rotate(db_session(), actor=current_org_actor())
 
 
 @blp.route("/<uuid:waba_pk>")

@@ -31,3 +31,20 @@ class BusinessAccount(SQLModel, table=True):
     created_by: str | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
     created_at: datetime = Field(sa_type=UTCDateTime)
     updated_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class WebhookSetup(SQLModel, table=True):
+    """What Meta needs to deliver an organization's webhooks, and what it last did: the verify token
+    (made once, stable until rotated; sealed to be shown again, and its HMAC to find it), when Meta
+    verified the callback with it, its last signed delivery and its last refused one."""
+
+    __tablename__ = "webhook_setups"
+
+    organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE", primary_key=True)
+    verify_token_sealed: str = Field(max_length=500)
+    verify_token_hash: str = Field(max_length=64, unique=True)
+    verified_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    last_delivery_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    last_rejected_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    created_at: datetime = Field(sa_type=UTCDateTime)
+    rotated_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

@@ -22,3 +22,11 @@ class BusinessAccountConnectSchema(ApiSchema):
     app_secret = Credential(required=True, max_length=500, metadata={"description": "The Meta app's secret, to check webhook signatures; stored sealed"})
     verify_token = Secret(max_length=200, metadata={"description": "The token Meta sends when verifying the webhook URL"})
     name = Text(min_length=1, max_length=100)
+
+
+class WebhookSetupSchema(ApiSchema):
+    callback_url = fields.String(metadata={"description": "Paste into Meta's app dashboard: the public address + /webhooks/whatsapp"})
+    verify_token = fields.String(metadata={"description": "Paste beside it; the same until rotated"})
+    verified_at = IsoDateTime(allow_none=True, metadata={"description": "When Meta last verified the callback with this token"})
+    last_delivery_at = IsoDateTime(allow_none=True, metadata={"description": "Meta's last signed delivery accepted for the organization"})
+    last_rejected_at = IsoDateTime(allow_none=True, metadata={"description": "The last delivery for its numbers refused (bad signature)"})

@@ -144,10 +144,3 @@ def check_resubscribe(session: Session, *, actor: OrgActor, waba_pk: str) -> Bus
     except GraphError as error:
         raise as_app_error(error, what="when subscribing to the business account's webhooks") from None
     return account
-
-
-def find_by_verify_token(session: Session, verify_token: str) -> BusinessAccount | None:
-    """The connected account whose webhook verify token this is (kept only as an HMAC)."""
-    token_hash = runtime.get().keyring.token_hash(verify_token)
-    return session.exec(select(BusinessAccount).where(BusinessAccount.verify_token_hash == token_hash,
-                                                      BusinessAccount.disconnected_at.is_(None))).first()

@@ -4,14 +4,13 @@ what the server at that address says is never read back: the check, `lastError` 
 give a sentence of ours and a code. The simulator's AI double is on the installation's allowed
 private servers here (tests/fixtures/doubles.py), as an owner would list an Ollama."""
 
-import http.server
 import socket
-import threading
 
 import pytest
 import requests
 
 from appliance.core import runtime
+from tests.fixtures.local_server import QuietHandler, serving
 from tests.problems import assert_problem
 
 # {port}: an open port of this machine that is not allowed (the test's SMTP server): refused before
@@ -103,18 +102,15 @@ def test_a_redirect_is_not_followed(line):
     machine) is a bad answer: the target hears nothing."""
     hits = []
 
-    class Redirect(http.server.BaseHTTPRequestHandler):
+    class Redirect(QuietHandler):
         def do_GET(self):  # noqa: N802
             hits.append(("redirector", self.path))
             self.send_response(302)
-            self.send_header("Location", f"http://127.0.0.1:{target.server_port}/v1/models")
+            self.send_header("Location", f"{target.url}/v1/models")
             self.send_header("Content-Length", "0")
             self.end_headers()
 
-        def log_message(self, *args):
-            pass
-
-    class Target(Redirect):
+    class Target(QuietHandler):
         def do_GET(self):  # noqa: N802
             hits.append(("target", self.path))
             self.send_response(200)
@@ -122,20 +118,11 @@ def test_a_redirect_is_not_followed(line):
             self.end_headers()
             self.wfile.write(b"{}")
 
-    redirector = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
-    target = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Target)
-    for server in (redirector, target):
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
+    with serving(Redirect) as redirector, serving(Target) as target:
         runtime.get().settings = runtime.get().settings.replace(
-            allowed_private_urls=f"{line.netsim_url},http://127.0.0.1:{redirector.server_port}")
+            allowed_private_urls=f"{line.netsim_url},{redirector.url}")
         api, token = line.api, line.owner["token"]
-        assert api.put(_url(line, "/providers/LOCAL"), {"baseUrl": f"http://127.0.0.1:{redirector.server_port}"},
-                       token=token).status_code == 200
+        assert api.put(_url(line, "/providers/LOCAL"), {"baseUrl": redirector.url}, token=token).status_code == 200
         checked = api.post(_url(line, "/providers/LOCAL/check"), token=token).json["data"]
         assert checked["ok"] is False and checked["errorCode"] == "bad_answer"
         assert hits == [("redirector", "/v1/models")]
-    finally:
-        for server in (redirector, target):
-            server.shutdown()
-            server.server_close()

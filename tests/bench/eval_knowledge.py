@@ -11,11 +11,9 @@ Run: .venv/bin/python tests/bench/eval_knowledge.py
 
 from __future__ import annotations
 
-import http.server
 import io
 import sys
 import tempfile
-import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.bench import knowledge_eval_set as eval_set  # noqa: E402
+from tests.fixtures import local_server  # noqa: E402
 
 POOL = 20
 THRESHOLDS = [round(0.05 * i, 2) for i in range(0, 13)]
@@ -31,7 +30,7 @@ THRESHOLDS = [round(0.05 * i, 2) for i in range(0, 13)]
 @contextmanager
 def serving(pages: dict[str, bytes]):
     """A loopback web server for the set's pages."""
-    class Handler(http.server.BaseHTTPRequestHandler):
+    class Handler(local_server.QuietHandler):
         def do_GET(self):
             body = pages.get(self.path.lstrip("/"))
             self.send_response(200 if body else 404)
@@ -39,14 +38,8 @@ def serving(pages: dict[str, bytes]):
             self.end_headers()
             self.wfile.write(body or b"")
 
-        def log_message(self, *args):
-            pass
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
+    with local_server.serving(Handler) as server:
+        yield server.url
 
 
 def build_library(client, org_id: str, token: str, base_url: str) -> None:

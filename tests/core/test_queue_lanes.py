@@ -8,7 +8,6 @@ organization's pages are held by a web server that answers them slowly, while an
 sends a picture and its owner adds a page of its own."""
 
 import base64
-import http.server
 import threading
 import time
 
@@ -19,6 +18,7 @@ from appliance.core import queue, runtime
 from appliance.knowledge.models import KnowledgeDocument
 from appliance.messages.models import Message
 from tests import factories
+from tests.fixtures.local_server import QuietHandler, serving
 from tests.waiting import eventually
 
 SLOW_PAGES = 12
@@ -32,9 +32,10 @@ class SlowSite:
         self.release = threading.Event()
         self.in_flight = self.most_in_flight = 0
         self.lock = threading.Lock()
+        self.url = ""  # where it answers, once the site fixture serves it
         site = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_GET(self):
                 slow = self.path.startswith("/slow/")
                 if slow:
@@ -52,12 +53,7 @@ class SlowSite:
                 self.end_headers()
                 self.wfile.write(body)
 
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.handler = Handler
 
 
 @pytest.fixture
@@ -68,10 +64,10 @@ def settings(settings):
 @pytest.fixture
 def site():
     served = SlowSite()
-    yield served
-    served.release.set()
-    served.server.shutdown()
-    served.server.server_close()
+    with serving(served.handler) as server:
+        served.url = server.url
+        yield served
+        served.release.set()
 
 
 @pytest.fixture

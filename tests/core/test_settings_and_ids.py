@@ -112,15 +112,17 @@ def test_generated_row_makers_convert_like_the_columns_say(tmp_path):
         _as_row(table, values[:-1])
 
 
-def test_the_base_address_follows_the_address_and_port_served():
-    """Without APPLIANCE_BASE_URL, links start where the server is served: its port (18080, not
-    the default 8080), loopback when it listens on every address, its own address when it names
-    one; a base URL set wins."""
-    assert load_settings({"APPLIANCE_PORT": "18080"}).base_url == "http://127.0.0.1:18080"
-    assert load_settings({"APPLIANCE_PORT": "18080", "APPLIANCE_HOST": "0.0.0.0"}).base_url == "http://127.0.0.1:18080"
-    assert load_settings({"APPLIANCE_HOST": "192.168.1.20"}).base_url == "http://192.168.1.20:8080"
-    assert load_settings({"APPLIANCE_HOST": "::1", "APPLIANCE_PORT": "9000"}).base_url == "http://[::1]:9000"
-    assert load_settings({"APPLIANCE_HOST": "::", "APPLIANCE_PORT": "9000"}).base_url == "http://[::1]:9000"
-    assert load_settings({"APPLIANCE_PORT": "18080"}).replace(port=40123).base_url == "http://127.0.0.1:40123"
+def test_the_served_address_follows_the_address_and_port_served():
+    """Where this machine reaches the server (the public address's default,
+    installation/public_address.py): its port (18080, not the default 8080), loopback when it
+    listens on every address, its own address when it names one. APPLIANCE_BASE_URL is kept as set,
+    without a final slash."""
+    assert load_settings({"APPLIANCE_PORT": "18080"}).served_url == "http://127.0.0.1:18080"
+    assert load_settings({"APPLIANCE_PORT": "18080", "APPLIANCE_HOST": "0.0.0.0"}).served_url == "http://127.0.0.1:18080"
+    assert load_settings({"APPLIANCE_HOST": "192.168.1.20"}).served_url == "http://192.168.1.20:8080"
+    assert load_settings({"APPLIANCE_HOST": "::1", "APPLIANCE_PORT": "9000"}).served_url == "http://[::1]:9000"
+    assert load_settings({"APPLIANCE_HOST": "::", "APPLIANCE_PORT": "9000"}).served_url == "http://[::1]:9000"
+    assert load_settings({"APPLIANCE_PORT": "18080"}).replace(port=40123).served_url == "http://127.0.0.1:40123"
+    assert load_settings({"APPLIANCE_PORT": "18080"}).base_url == ""
     assert load_settings({"APPLIANCE_PORT": "18080",
                           "APPLIANCE_BASE_URL": "https://sol.example/"}).base_url == "https://sol.example"

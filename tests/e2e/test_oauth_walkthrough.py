@@ -5,7 +5,6 @@ integrations page, and watch the next call fail."""
 
 from __future__ import annotations
 
-import http.server
 import threading
 
 import pytest
@@ -14,12 +13,12 @@ from authlib.common.security import generate_token
 from authlib.integrations.base_client.errors import OAuthError
 from authlib.integrations.requests_client import OAuth2Session
 
-from tests.e2e.conftest import free_port
+from tests.fixtures.local_server import QuietHandler, serving
 
 PASSWORD = "correct horse battery"
 
 
-class _Callback(http.server.BaseHTTPRequestHandler):
+class _Callback(QuietHandler):
     """The CLI application's loopback redirect URI: remembers where the browser came back to."""
 
     received: list[str] = []
@@ -31,17 +30,12 @@ class _Callback(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(b"Signed in. You can close this window.")
 
-    def log_message(self, *args):
-        pass
-
 
 @pytest.fixture
 def callback_server():
-    server = http.server.HTTPServer(("127.0.0.1", free_port()), _Callback)
     _Callback.received = []
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/callback"
-    server.shutdown()
+    with serving(_Callback) as server:
+        yield f"{server.url}/callback"
 
 
 def test_a_cli_application_signs_in_refreshes_and_is_revoked(appliance, chromium, callback_server, screenshot):

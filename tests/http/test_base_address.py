@@ -45,3 +45,28 @@ def test_every_link_is_written_on_the_port_served(api, client, line, mailbox):
 
     sign_in(client, email="owner@example.com")
     assert f"{SERVED}/webhooks/whatsapp" in client.get(f"/console/{org_id}/whatsapp").text
+
+
+PUBLIC = "https://tienda.example.com"
+
+
+def test_the_address_an_administrator_keeps_is_in_every_link_written_after(api, client, line, mailbox):
+    """Issue 45: the public address kept by the installation's administrator (no APPLIANCE_BASE_URL)
+    starts every link written from then on: nothing keeps the old one."""
+    org_id, token = line.org_id, line.owner["token"]
+    kept = api.put("/installation/public-address", {"baseUrl": PUBLIC + "/"}, token=token)
+    assert kept.status_code == 200, kept.json
+    assert kept.json["data"]["baseUrl"] == PUBLIC and kept.json["data"]["source"] == "console"
+
+    roles = api.get(f"/organizations/{org_id}/roles", token=token).json["data"]
+    assert api.post(f"/organizations/{org_id}/invitations", {"email": "bo@example.com", "roleId": next(
+        r["id"] for r in roles if r["key"] == "agent")}, token=token).status_code == 201
+    assert re.search(rf"{re.escape(PUBLIC)}/invitations/accept\?token=[\w-]+", mailbox.last_to("bo@example.com").get_content())
+    link = api.post(f"/organizations/{org_id}/chatapp-links", {"phoneNumberId": line.number["id"], "name": "Afiche"},
+                    token=token).json["data"]
+    assert link["url"] == f"{PUBLIC}/l/{link['slug']}"
+    feed = api.post(f"/organizations/{org_id}/agenda/feed-token", token=token).json["data"]
+    assert feed["url"].startswith(f"{PUBLIC}/public/agenda/")
+    assert client.get("/.well-known/oauth-authorization-server").json["issuer"] == PUBLIC
+    setup = api.get(f"/organizations/{org_id}/wabas/webhook-setup", token=token).json["data"]
+    assert setup["callbackUrl"] == f"{PUBLIC}/webhooks/whatsapp"

@@ -9,10 +9,8 @@ client, the app and a network double that reads in pieces allocate while it is a
 
 import contextlib
 import hashlib
-import http.server
 import io
 import json
-import threading
 import tracemalloc
 
 import pytest
@@ -23,6 +21,7 @@ from appliance.messages.models import UploadedMedia
 from appliance.core import runtime
 from tests import factories
 from tests.browser_forms import csrf_of, sign_in
+from tests.fixtures.local_server import QuietHandler, serving
 from tests.knowledge.samples import many_pages_pdf
 
 MB = 1024 * 1024
@@ -38,7 +37,7 @@ class PieceReadingNetwork:
         self.received: list[dict] = []
         network = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_POST(self):
                 left, digest = int(self.headers["Content-Length"]), hashlib.sha256()
                 while left:
@@ -54,22 +53,16 @@ class PieceReadingNetwork:
                 self.end_headers()
                 self.wfile.write(answer)
 
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.handler = Handler
 
 
 @pytest.fixture
 def network(monkeypatch):
     served = PieceReadingNetwork()
-    client = GraphClient(served.url, "v23.0")
-    monkeypatch.setattr(media_files, "graph_client", lambda: client)
-    yield served
-    served.server.shutdown()
-    served.server.server_close()
+    with serving(served.handler) as server:
+        client = GraphClient(server.url, "v23.0")
+        monkeypatch.setattr(media_files, "graph_client", lambda: client)
+        yield served
 
 
 @pytest.fixture

@@ -15,15 +15,9 @@ from pypdf import PageObject, PdfReader
 from appliance.core import clock, queue, runtime
 from appliance.knowledge import extraction, processing
 from appliance.knowledge.models import KnowledgeDocument
-from tests import factories
 from tests.knowledge.samples import many_pages_pdf, zip_bomb_docx
 
 MB = 1024 * 1024
-
-
-@pytest.fixture
-def owner(api):
-    return factories.owner(api)
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ everything refused with a reason and without a trace."""
 import io
 import uuid
 
-import pytest
 from sqlmodel import select
 
 from appliance.core import runtime
@@ -50,11 +49,6 @@ def _index_rows(organization_id=None):
         words = session.connection().exec_driver_sql("SELECT count(*) FROM fts_knowledge_chunks").scalar()
         chunks = len(session.exec(select(KnowledgeChunk.id)).all())
     return chunks, vectors, words
-
-
-@pytest.fixture
-def owner(api):
-    return factories.owner(api)
 
 
 def _agent(api, org, token, name="Ventas") -> str:

@@ -2,8 +2,8 @@
 with the reason and retried at the next sync, not embedded again when unchanged), and the insights
 (unanswered questions grouped, answered by a note)."""
 
-import http.server
-import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -11,20 +11,21 @@ import pytest
 from appliance.core import clock, runtime
 from appliance.knowledge import processing
 from appliance.knowledge.models import KnowledgeDocument
-from tests import factories
 from tests.bench.knowledge_eval_set import WORKSHOPS_HTML
+from tests.fixtures.local_server import QuietHandler, serving
 from tests.problems import assert_problem
 
 
 class Site:
-    """A loopback web server whose pages the test changes as it goes."""
+    """A loopback web server whose pages the test changes as it goes, answering while `served()`."""
 
     def __init__(self):
         self.pages: dict[str, tuple[int, bytes, str]] = {}
         self.requests: list[dict] = []
+        self.url = ""  # where it answers, once served
         site = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_GET(self):
                 site.requests.append(dict(self.headers))
                 status, body, etag = site.pages.get(self.path, (404, b"not here", ""))
@@ -43,23 +44,19 @@ class Site:
                 self.end_headers()
                 self.wfile.write(body)
 
-            def log_message(self, *args):
-                pass
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.handler = Handler
+
+    @contextmanager
+    def served(self) -> Iterator["Site"]:
+        with serving(self.handler) as server:
+            self.url = server.url
+            yield self
 
 
 @pytest.fixture
 def site():
-    served = Site()
-    yield served
-    served.server.shutdown()
-
-
-@pytest.fixture
-def owner(api):
-    return factories.owner(api)
+    with Site().served() as served:
+        yield served
 
 
 def _base(org):

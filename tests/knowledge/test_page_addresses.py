@@ -17,10 +17,8 @@ PAGE = b"<html><body><main><h1>Talleres</h1><p>El taller de masa madre cuesta 35
 
 @pytest.fixture
 def sites():
-    wiki, other = Site(), Site()
-    yield wiki, other
-    wiki.server.shutdown()
-    other.server.shutdown()
+    with Site().served() as wiki, Site().served() as other:
+        yield wiki, other
 
 
 @pytest.fixture

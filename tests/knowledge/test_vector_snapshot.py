@@ -3,8 +3,6 @@ and is never stale: a passage added, changed or deleted is seen by the next sear
 way it was deleted; an organization larger than the memory budget is searched in vec0 itself;
 another organization's copy never answers."""
 
-import pytest
-
 from appliance.core import runtime
 from appliance.knowledge import embedder, vector_index
 from tests import factories
@@ -13,11 +11,6 @@ from tests.knowledge.test_knowledge_documents import search
 PARKING = "Hay parking gratuito detrás de la tienda para clientes."
 SHIPPING = "El envío a domicilio cuesta 5 euros y es gratis en pedidos de más de 50 euros."
 HOURS = "Abrimos de lunes a sábado de 9:00 a 20:00 y los domingos por la mañana."
-
-
-@pytest.fixture
-def owner(api):
-    return factories.owner(api)
 
 
 def _note(api, org, token, title, content):

@@ -2,17 +2,10 @@
 matches another organization's passages, and another organization's documents do not move this
 one's ranking (bm25 weighs words by the organization's own passages)."""
 
-import pytest
-
 from appliance.core import runtime
 from appliance.knowledge import word_index, words
 from tests import factories
 from tests.knowledge.test_vector_snapshot import _note
-
-
-@pytest.fixture
-def owner(api):
-    return factories.owner(api)
 
 
 def _best(org_id: str, question: str) -> list[int]:

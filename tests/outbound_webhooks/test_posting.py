@@ -13,7 +13,7 @@ import pytest
 from appliance.address_rule import AddressRule
 from appliance.outbound_webhooks import posting
 from appliance.settings import parse_origins
-from tests.fixtures.hook import Server
+from tests.fixtures.local_server import serving
 from tests.waiting import eventually
 
 WAITS = [pytest.param(selectors.DefaultSelector, id="default"), pytest.param(selectors.SelectSelector, id="select")]
@@ -41,21 +41,18 @@ def test_many_posts_in_the_air_are_each_answered_once_on_kept_alive_connections(
     class KeepAlive(hook):
         protocol_version = "HTTP/1.1"  # the standard library's handler closes after each answer otherwise
     hook.plan = [("sleep", 0.05)]
-    server = Server(("127.0.0.1", 0), KeepAlive)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     answers = Answers(120)
-    poster = posting.Poster(answers, addresses=lambda: LOOPBACK, selector=selector, name="test-posts")
-    try:
-        for wave in range(2):  # the second wave on the first one's connections
-            for n in range(wave * 60, wave * 60 + 60):
-                poster.post(f"http://127.0.0.1:{server.server_port}/in?n={n}", f'{{"n": {n}}}'.encode(),
-                            {"content-type": "application/json"}, timeout=10, tag=n)
-            eventually(lambda: len(answers.got), lambda got: got >= wave * 60 + 60, seconds=30)
-        assert answers.done.wait(30)
-    finally:
-        poster.close()
-        server.shutdown()
-        server.server_close()
+    with serving(KeepAlive) as server:
+        poster = posting.Poster(answers, addresses=lambda: LOOPBACK, selector=selector, name="test-posts")
+        try:
+            for wave in range(2):  # the second wave on the first one's connections
+                for n in range(wave * 60, wave * 60 + 60):
+                    poster.post(f"{server.url}/in?n={n}", f'{{"n": {n}}}'.encode(),
+                                {"content-type": "application/json"}, timeout=10, tag=n)
+                eventually(lambda: len(answers.got), lambda got: got >= wave * 60 + 60, seconds=30)
+            assert answers.done.wait(30)
+        finally:
+            poster.close()
     assert answers.duplicated == []
     assert {tag: (a.status, a.response, a.error) for tag, a in answers.got.items()} == {
         n: (200, '{"ok": true}', None) for n in range(120)}
@@ -97,18 +94,15 @@ def test_a_long_answer_is_kept_up_to_its_first_2_kb(hook, selector):
             self.end_headers()
             self.wfile.write(text)
     hook.plan = [200]
-    server = Server(("127.0.0.1", 0), Long)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     answers = Answers(2)
-    poster = posting.Poster(answers, addresses=lambda: LOOPBACK, selector=selector, name="test-posts")
-    try:
-        for n in range(2):  # the second on a handle the first one cut
-            poster.post(f"http://127.0.0.1:{server.server_port}/in", b"{}", {}, timeout=5, tag=n)
-        assert answers.done.wait(10)
-    finally:
-        poster.close()
-        server.shutdown()
-        server.server_close()
+    with serving(Long) as server:
+        poster = posting.Poster(answers, addresses=lambda: LOOPBACK, selector=selector, name="test-posts")
+        try:
+            for n in range(2):  # the second on a handle the first one cut
+                poster.post(f"{server.url}/in", b"{}", {}, timeout=5, tag=n)
+            assert answers.done.wait(10)
+        finally:
+            poster.close()
     for answer in answers.got.values():
         assert (answer.status, answer.response, answer.error) == (200, "x" * posting.KEPT, None)
 

@@ -2,9 +2,7 @@
 of messages:send: the service account's JWT is checked with its public key, the access token is
 reused, a device the app left (UNREGISTERED) is forgotten."""
 
-import http.server
 import json
-import threading
 from urllib.parse import parse_qs
 
 import jwt
@@ -13,16 +11,14 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from appliance.push import fcm
+from tests.fixtures.local_server import QuietHandler, serving
 
 PRIVATE = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 
 
-class Google(http.server.BaseHTTPRequestHandler):
+class Google(QuietHandler):
     tokens_issued = 0
     sent: list[dict] = []
-
-    def log_message(self, *args):
-        pass
 
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
@@ -57,11 +53,8 @@ class Google(http.server.BaseHTTPRequestHandler):
 def google():
     Google.tokens_issued, Google.sent = 0, []
     fcm._token.clear()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Google)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    server.server_close()
+    with serving(Google) as server:
+        yield server.url
 
 
 @pytest.fixture

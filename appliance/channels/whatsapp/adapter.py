@@ -35,7 +35,7 @@ from appliance.messages import text as message_text
 from appliance.organizations.models import Organization
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.templates import service as templates_service
-from appliance.wabas import quality, service as wabas_service
+from appliance.wabas import quality, service as wabas_service, webhook_setup
 from appliance.wabas.models import BusinessAccount
 
 _SIGNATURE = re.compile(r"^sha256=([0-9a-f]{64})$")
@@ -142,7 +142,9 @@ def receive(session: Session, raw: bytes, signature: str | None) -> Outcome:
     payload = json_text.loads(raw)  # within limits; a lone surrogate in a text becomes U+FFFD
     changes = check_shape(payload)
     numbers, accounts = check_routing(runtime.get().db, changes, raw, signature)
-    return do_apply(session, changes, numbers, accounts)
+    outcome = do_apply(session, changes, numbers, accounts)
+    webhook_setup.note_delivery(session, {account.organization_id for account in accounts})
+    return outcome
 
 
 def find_accounts(session: Session, changes: list[tuple[str, dict]]) -> tuple[dict, list]:
@@ -173,7 +175,11 @@ def check_routing(database, changes: list[tuple[str, dict]], raw: bytes,
     is known to be ours and authentic (the writers of the process queue for it)."""
     with database.unit_of_work(write=False) as session:
         numbers, accounts = find_accounts(session, changes)
-    check_signature(raw, signature, accounts)
+    try:
+        check_signature(raw, signature, accounts)
+    except Unauthorized:
+        webhook_setup.note_rejection(database, {account.organization_id for account in accounts})
+        raise
     return numbers, accounts
 
 

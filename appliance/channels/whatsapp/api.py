@@ -6,10 +6,11 @@ from flask.views import MethodView
 from marshmallow import fields
 
 from appliance.channels.whatsapp import adapter
+from appliance.core import runtime
 from appliance.core.schema import ApiSchema
 from appliance.http.api import Blueprint
 from appliance.http.unit_of_work import db_session
-from appliance.wabas import service as wabas_service
+from appliance.wabas import webhook_setup
 
 blp = Blueprint("whatsapp_webhook", __name__, url_prefix="/webhooks/whatsapp",
                 description="Inbound webhooks of the WhatsApp Cloud API")
@@ -30,13 +31,14 @@ class WhatsAppWebhook(MethodView):
                          for name in ("hub.mode", "hub.verify_token", "hub.challenge")],
              responses={"200": {"description": "hub.challenge, as plain text",
                                 "content": {"text/plain": {"schema": {"type": "string"}}}},
-                        "403": {"description": "Not subscribing, or not a connected account's verify token",
+                        "403": {"description": "Not subscribing, or not a verify token of this installation",
                                 "content": {"text/plain": {"schema": {"type": "string"}}}}})
     def get(self):
-        """Verification: answers hub.challenge when hub.verify_token is a connected account's (else 403)"""
-        token, challenge = request.args.get("hub.verify_token", ""), request.args.get("hub.challenge", "")
-        if (request.args.get("hub.mode") == "subscribe" and 0 < len(token) <= 200 and 0 < len(challenge) <= 200
-                and wabas_service.find_by_verify_token(db_session(), token) is not None):
+        """Verification: answers hub.challenge when hub.verify_token is an organization's (its webhook
+        setup's, before any account is connected) or a connected account's own; else 403"""
+        challenge = request.args.get("hub.challenge", "")
+        if webhook_setup.check_verification(runtime.get().db, mode=request.args.get("hub.mode"),
+                                            token=request.args.get("hub.verify_token", ""), challenge=challenge):
             return Response(challenge, mimetype="text/plain")
         return Response("verification failed", status=403, mimetype="text/plain")
 

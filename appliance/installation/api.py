@@ -1,0 +1,33 @@
+"""/installation/...: what belongs to the whole installation, for its administrators (403
+`not_installation_admin` for anyone else, API keys and applications included)."""
+
+from flask.views import MethodView
+
+from appliance.http.api import Blueprint
+from appliance.http.auth import current_actor
+from appliance.http.unit_of_work import db_session
+from appliance.installation import public_address, schemas, service
+
+blp = Blueprint("installation", __name__, url_prefix="/installation",
+                description="The installation: its public address and state (administrators only)")
+
+
+def _admin_id() -> str:
+    actor = current_actor()
+    service.check_admin(db_session(), actor.user_id if actor.kind == "user" else None)
+    return actor.user_id
+
+
+@blp.route("/public-address")
+class PublicAddress(MethodView):
+    @blp.response(200, schemas.PublicAddressSchema)
+    def get(self):
+        """The public address every link starts from, where it comes from, and its problems"""
+        _admin_id()
+        return public_address.state(db_session())
+
+    @blp.arguments(schemas.PublicAddressUpdateSchema)
+    @blp.response(200, schemas.PublicAddressSchema)
+    def put(self, body):
+        """Keep a public address (409 set_by_environment while APPLIANCE_BASE_URL decides)"""
+        return public_address.check_save(db_session(), user_id=_admin_id(), address=body["base_url"])
