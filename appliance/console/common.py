@@ -14,6 +14,7 @@ from appliance.core.errors import AppError
 from appliance.http.browser import browser_actor
 from appliance.http.pages import Texts, page_language, render_failure, render_page
 from appliance.http.unit_of_work import db_session
+from appliance.installation import public_address
 from appliance.memberships import service as memberships_service
 from appliance.organizations import service as organizations_service
 from appliance.organizations.zones import zone_named
@@ -82,6 +83,8 @@ def _navigation(actor: OrgActor | None, org_id: str | None, active: str) -> list
                    "active": s.endpoint == active} for s in SECTIONS
                   if s.permission is None or actor.can(s.permission)]
     if users_service.access_me(db_session(), actor=browser_actor()).installation_admin:
+        items.append({"href": url_for("console_pages.go_live"), "label": "nav_go_live",
+                      "active": active == "console_pages.go_live"})
         items.append({"href": url_for("console_pages.mail_server"), "label": "nav_mail",
                       "active": active == "console_pages.mail_server"})
         items.append({"href": url_for("console_pages.private_servers"), "label": "nav_private_servers",
@@ -134,6 +137,15 @@ def back(endpoint: str, done: str | None = None, **values):
 def timezones() -> list[str]:
     """Every IANA zone name, for the time zone fields' suggestions."""
     return sorted(TIMEZONE_NAMES)
+
+
+@console_pages.app_template_global("public_address_problems")
+def public_address_problems() -> dict:
+    """What keeps the links a page shows from reaching people (installation/public_address.py), and
+    whether the person may fix it (the Go live page is the installation's administrators')."""
+    address, problems = public_address.current_problems()
+    admin = bool(problems) and users_service.access_me(db_session(), actor=browser_actor()).installation_admin
+    return {"address": address, "problems": problems, "admin": admin}
 
 
 @console_pages.app_template_global("countries")

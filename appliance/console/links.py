@@ -13,7 +13,7 @@ from appliance.chat_links.schemas import ChatLinkCreateSchema, ChatLinkUpdateSch
 from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_links import LINK_TEXTS
-from appliance.core import clock
+from appliance.core import clock, runtime
 from appliance.core.errors import AppError
 from appliance.http.browser import signed_in_page
 from appliance.http.pages import check_form
@@ -71,7 +71,9 @@ def _link_page(actor, link_id: str, error: AppError | None = None):
     days = [{"date": (today - timedelta(days=n)).isoformat(), "clicks": per_day.get((today - timedelta(days=n)).isoformat(), 0)}
             for n in range(CHART_DAYS - 1, -1, -1)]
     return render("console/link.html", actor, _ACTIVE, error=error, texts=LINK_TEXTS, link=link, stats=stats, days=days,
-                  url=service.url_of(link), done=request.args.get("done"), values=request.form if error else None)
+                  url=service.url_of(link), done=request.args.get("done"), values=request.form if error else None,
+                  # Published under APPLIANCE_SHORT_LINK_BASE, the link does not start with the public address.
+                  on_public_address=not runtime.get().settings.short_link_base)
 
 
 @console_pages.get("/console/<uuid:org_id>/links/<uuid:link_id>")

@@ -61,10 +61,21 @@ TEXTS = Texts(
                  "member_suspend": "Member suspended.", "member_unsuspend": "Member can work again.",
                  "member_remove": "Member removed.", "role_created": "Role created.", "role_deleted": "Role deleted.",
                  "connected": "Business account connected.", "disconnected": "Business account disconnected.",
-                 "resubscribed": "Webhooks subscribed again.",
+                 "resubscribed": "Webhooks subscribed again.", "token_rotated": "New verify token made: paste it into Meta.",
                  "mail_server_saved": "The test mail was delivered; the mail server is saved.",
                  "sandbox_connected": "Your sandbox number is ready: open the inbox and play a customer."},
-        "mail_title": "Mail server", "nav_mail": "Mail", "nav_private_servers": "Private servers",
+        "mail_title": "Mail server", "nav_mail": "Mail", "nav_private_servers": "Private servers", "nav_go_live": "Go live",
+        # beside a link nobody outside can open (console/_address.html)
+        "address_warning_title": "Customers cannot open {what} yet",
+        "address_problems": {
+            "loopback": "Links start with {address}, an address only this computer opens: customers, Meta and your "
+            "team's phones cannot.",
+            "private_address": "Links start with {address}, which only devices on this network reach: customers and "
+            "Meta cannot.",
+            "not_https": "{address} is not https: Meta sends WhatsApp messages only to https addresses, and browsers "
+            "keep notifications and passkeys to secure ones."},
+        "address_fix_admin": "Set the public address on the Go live page.",
+        "address_fix_other": "Ask the installation's administrator to set its public address (the Go live page).",
         "mail_intro": "The appliance mails invitations, password resets and notices through this server (SMTP). "
         "It belongs to the whole installation: only its administrator sets it.",
         "mail_not_set": "Not set yet: mail is kept here instead of sent, and each person finds their links on My "
@@ -132,6 +143,14 @@ TEXTS = Texts(
         "resubscribe": "Subscribe webhooks again", "connect_title": "Connect a business account",
         "step_webhook": "1. In Meta's app dashboard, WhatsApp → Configuration, set the callback URL and verify token:",
         "webhook_url": "Callback URL", "verify_token": "Verify token",
+        "step_verified": "Meta verified it", "step_waiting_verification": "Waiting for Meta to verify it: press "
+        "“Verify and save” in Meta's dashboard. This page notices by itself.",
+        "rotate_token": "New verify token", "confirm_rotate": "Make a new verify token? Meta must be given the new "
+        "one before it verifies again; deliveries go on.",
+        "step_delivery": "3. Meta's deliveries", "delivery_last": "Last message delivered", "delivery_none":
+        "None yet: once connected, write to your number from your own phone.", "delivery_rejected":
+        "A delivery was refused (its signature did not match the app secret)",
+        "the_callback_url": "the callback URL",
         "step_credentials": "2. Paste the account's id, a system-user token and the app secret. We check that the "
         "account answers before saving.", "waba_id": "WhatsApp Business Account id", "access_token": "Access token",
         "app_secret": "App secret", "display_name": "Name in the appliance (optional)", "connect": "Connect",
@@ -198,10 +217,21 @@ TEXTS = Texts(
                  "member_suspend": "Miembro suspendido.", "member_unsuspend": "El miembro puede trabajar de nuevo.",
                  "member_remove": "Miembro retirado.", "role_created": "Rol creado.", "role_deleted": "Rol eliminado.",
                  "connected": "Cuenta de negocio conectada.", "disconnected": "Cuenta de negocio desconectada.",
-                 "resubscribed": "Webhooks suscritos de nuevo.",
+                 "resubscribed": "Webhooks suscritos de nuevo.", "token_rotated": "Nuevo token de verificación creado: pégalo en Meta.",
                  "mail_server_saved": "El correo de prueba se entregó; el servidor de correo está guardado.",
                  "sandbox_connected": "Tu número de sandbox está listo: abre la bandeja y haz de cliente."},
         "mail_title": "Servidor de correo", "nav_mail": "Correo", "nav_private_servers": "Servidores privados",
+        "nav_go_live": "Salir en vivo",
+        "address_warning_title": "Los clientes aún no pueden abrir {what}",
+        "address_problems": {
+            "loopback": "Los enlaces empiezan con {address}, una dirección que solo abre este computador: ni los "
+            "clientes, ni Meta, ni los teléfonos de tu equipo pueden.",
+            "private_address": "Los enlaces empiezan con {address}, que solo alcanzan los equipos de esta red: ni los "
+            "clientes ni Meta pueden.",
+            "not_https": "{address} no es https: Meta envía los mensajes de WhatsApp solo a direcciones https, y los "
+            "navegadores reservan las notificaciones y las llaves de acceso a las seguras."},
+        "address_fix_admin": "Define la dirección pública en la página Salir en vivo.",
+        "address_fix_other": "Pide al administrador de la instalación que defina su dirección pública (página Salir en vivo).",
         "mail_intro": "El equipo envía invitaciones, restablecimientos de contraseña y avisos por este servidor "
         "(SMTP). Es de toda la instalación: solo su administrador lo configura.",
         "mail_not_set": "Aún sin configurar: el correo se guarda aquí en vez de enviarse, y cada persona ve sus "
@@ -268,6 +298,14 @@ TEXTS = Texts(
         "resubscribe": "Suscribir webhooks de nuevo", "connect_title": "Conectar una cuenta de negocio",
         "step_webhook": "1. En el panel de la app de Meta, WhatsApp → Configuración, pon la URL de devolución y el "
         "token de verificación:", "webhook_url": "URL de devolución", "verify_token": "Token de verificación",
+        "step_verified": "Meta la verificó", "step_waiting_verification": "Esperando que Meta la verifique: pulsa "
+        "“Verificar y guardar” en el panel de Meta. Esta página lo nota sola.",
+        "rotate_token": "Nuevo token de verificación", "confirm_rotate": "¿Crear un nuevo token de verificación? Hay "
+        "que darlo a Meta antes de que verifique de nuevo; las entregas siguen.",
+        "step_delivery": "3. Las entregas de Meta", "delivery_last": "Último mensaje entregado", "delivery_none":
+        "Ninguno aún: una vez conectada, escribe a tu número desde tu propio teléfono.", "delivery_rejected":
+        "Se rechazó una entrega (su firma no coincidía con el secreto de la app)",
+        "the_callback_url": "la URL de devolución",
         "step_credentials": "2. Pega el id de la cuenta, un token de usuario del sistema y el secreto de la app. "
         "Comprobamos que la cuenta responde antes de guardar.", "waba_id": "Id de la cuenta de WhatsApp Business",
         "access_token": "Token de acceso", "app_secret": "Secreto de la app",

@@ -1,5 +1,6 @@
-"""WhatsApp: connect a business account (with what to paste into Meta: the webhook URL and verify
-token), its numbers with status, quality and throughput, disconnect and re-subscribe. After the
+"""WhatsApp: connect a business account as a checklist (what to paste into Meta: the callback URL
+and the organization's verify token, ✓ once Meta verified it; the account's credentials; Meta's
+deliveries), its numbers with status, quality and throughput, disconnect and re-subscribe. After the
 first run it also welcomes the owner with the two ways on: connect, or try the sandbox."""
 
 from __future__ import annotations
@@ -8,15 +9,15 @@ from flask import request
 
 from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
-from appliance.core import crypto, runtime
+from appliance.core import runtime
 from appliance.core.errors import AppError
+from appliance.http.api import writes_on_get
 from appliance.http.browser import signed_in_page
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.phone_numbers import service as phone_numbers_service
-from appliance.wabas import service as wabas_service
+from appliance.wabas import service as wabas_service, webhook_setup
 from appliance.wabas.schemas import BusinessAccountConnectSchema
-from appliance.installation import public_address
 
 _PAGE, _ACTIVE = "console/whatsapp.html", "console_pages.whatsapp"
 
@@ -27,8 +28,7 @@ def _page(actor, error: AppError | None = None):
     accounts = wabas_service.list_wabas(session, actor=actor)
     numbers = phone_numbers_service.list_phone_numbers(session, actor=actor) if actor.can("phone-numbers:read") else []
     context = {"accounts": [{"account": a, "numbers": [n for n in numbers if n.waba_pk == a.id]} for a in accounts],
-               "webhook_url": public_address.url("/webhooks/whatsapp"),
-               "verify_token": request.form.get("verify_token") or crypto.random_token(18),
+               "setup": webhook_setup.do_read(session, actor=actor) if actor.can("waba:write") else None,
                "sandbox_mode": settings.sandbox, "welcome": bool(request.args.get("welcome")),
                "done": request.args.get("done"),
                "values": {"waba_id": request.form.get("waba_id", "")[:40], "name": request.form.get("name", "")[:100]}}
@@ -36,6 +36,7 @@ def _page(actor, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/whatsapp")
+@writes_on_get  # the organization's verify token is made the first time someone who may connect opens it
 @signed_in_page
 def whatsapp(org_id):
     return _page(org_actor(org_id, "waba:read"))
@@ -51,8 +52,7 @@ def whatsapp_connect(org_id):
         fields = check_form(BusinessAccountConnectSchema(), {
             "wabaId": forms.text("waba_id", 40), "accessToken": request.form.get("access_token", "").strip()[:4000],
             "appSecret": request.form.get("app_secret", "").strip()[:500],
-            "verifyToken": forms.text("verify_token", 200), **({"name": forms.text("name", 100)}
-                                                              if forms.text("name", 100) else {})})
+            **({"name": forms.text("name", 100)} if forms.text("name", 100) else {})})
         wabas_service.check_connect(db_session(), actor=actor, **fields)
     except AppError as error:
         return _page(actor, error)
@@ -76,3 +76,11 @@ def whatsapp_resubscribe(org_id, waba_pk):
     except AppError as error:
         return _page(actor, error)
     return back(_ACTIVE, "resubscribed", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/whatsapp/webhook-setup/rotate")
+@signed_in_page
+def whatsapp_rotate_token(org_id):
+    actor = org_actor(org_id, "waba:write")
+    webhook_setup.do_rotate(db_session(), actor=actor)
+    return back(_ACTIVE, "token_rotated", org_id=actor.organization_id)

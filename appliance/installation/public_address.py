@@ -18,7 +18,9 @@ from __future__ import annotations
 import ipaddress
 import socket
 import threading
+import time
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import datetime
 from urllib.parse import urlsplit
 
@@ -55,6 +57,18 @@ def base_url() -> str:
 def url(path: str) -> str:
     """An absolute link to `path` (which starts with /) on the public address."""
     return base_url() + path
+
+
+def current_problems() -> tuple[str, tuple[str, ...]]:
+    """The address links start from now and its problems, for pages that show a link (the
+    problems of one address are looked up at most once a minute: a name may take seconds)."""
+    address = base_url()
+    return address, _problems_this_minute(address, int(time.monotonic() // 60))
+
+
+@lru_cache(maxsize=16)
+def _problems_this_minute(address: str, _minute: int) -> tuple[str, ...]:
+    return problems(address)
 
 
 def state(session: Session) -> PublicAddress:

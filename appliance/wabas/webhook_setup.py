@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlmodel import Session, select
 
 from appliance.core import clock, crypto, runtime
@@ -148,3 +148,18 @@ def note_rejection(database, organization_ids: set[str]) -> None:
     with database.unit_of_work(write=True) as session:
         for organization_id in sorted(due):
             _made(session, organization_id).last_rejected_at = clock.now()
+
+
+@dataclass(frozen=True)
+class MetaActivity:
+    """What Meta last did across the installation's organizations (the Go live page, the status)."""
+    verified_at: datetime | None
+    last_delivery_at: datetime | None
+    last_rejected_at: datetime | None
+    refused_verifications: int
+
+
+def installation_activity(session: Session) -> MetaActivity:
+    latest = session.exec(select(func.max(WebhookSetup.verified_at), func.max(WebhookSetup.last_delivery_at),
+                                 func.max(WebhookSetup.last_rejected_at))).one()
+    return MetaActivity(*latest, refused_verifications=_refused_verifications)
