@@ -153,7 +153,9 @@ TEXTS = Texts(
         "the_callback_url": "the callback URL",
         "step_credentials": "2. Paste the account's id, a system-user token and the app secret. We check that the "
         "account answers before saving.", "waba_id": "WhatsApp Business Account id", "access_token": "Access token",
-        "app_secret": "App secret", "display_name": "Name in the appliance (optional)", "connect": "Connect",
+        "app_secret": "App secret", "display_name": "Name in the appliance (optional)",
+        "pin": "Two-step verification PIN (only for a number not registered yet)", "pin_hint": "Six digits. A number "
+        "never registered for the Cloud API is registered with it; if it never had a PIN, this one becomes it.", "connect": "Connect",
         "sandbox_tag": "sandbox", "unknown": "unknown",
         "weekdays": _WEEKDAYS_EN,
         "errors": {"email_taken": "An account already uses this email. Sign in, or reset the password.",
@@ -309,6 +311,8 @@ TEXTS = Texts(
         "step_credentials": "2. Pega el id de la cuenta, un token de usuario del sistema y el secreto de la app. "
         "Comprobamos que la cuenta responde antes de guardar.", "waba_id": "Id de la cuenta de WhatsApp Business",
         "access_token": "Token de acceso", "app_secret": "Secreto de la app",
+        "pin": "PIN de verificación en dos pasos (solo para un número aún no registrado)", "pin_hint": "Seis dígitos. "
+        "Un número nunca registrado en la Cloud API se registra con él; si nunca tuvo PIN, este pasa a serlo.",
         "display_name": "Nombre en el equipo (opcional)", "connect": "Conectar", "sandbox_tag": "sandbox",
         "unknown": "desconocida",
         "weekdays": _WEEKDAYS_ES,

@@ -52,7 +52,8 @@ def whatsapp_connect(org_id):
         fields = check_form(BusinessAccountConnectSchema(), {
             "wabaId": forms.text("waba_id", 40), "accessToken": request.form.get("access_token", "").strip()[:4000],
             "appSecret": request.form.get("app_secret", "").strip()[:500],
-            **({"name": forms.text("name", 100)} if forms.text("name", 100) else {})})
+            **({"name": forms.text("name", 100)} if forms.text("name", 100) else {}),
+            **({"pin": forms.text("pin", 20)} if forms.text("pin", 20) else {})})
         wabas_service.check_connect(db_session(), actor=actor, **fields)
     except AppError as error:
         return _page(actor, error)

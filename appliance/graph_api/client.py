@@ -85,6 +85,11 @@ class GraphClient:
         """(Re)subscribe our app to the business account's webhooks."""
         return self._call("POST", f"{_id(waba_id)}/subscribed_apps", token)
 
+    def register_number(self, token: str, phone_number_id: str, pin: str) -> dict:
+        """Register a number for the Cloud API with its two-step verification PIN (set by the first
+        registration)."""
+        return self._post_json(f"{_id(phone_number_id)}/register", token, {"messaging_product": "whatsapp", "pin": pin})
+
     def get_business_profile(self, token: str, phone_number_id: str) -> dict:
         fields = "about,address,description,email,profile_picture_url,websites,vertical"
         answer = self._call("GET", f"{_id(phone_number_id)}/whatsapp_business_profile", token,

@@ -202,6 +202,11 @@ def create_netsim_app(simulator: Simulator | None = None, *, sandbox: bool = Tru
         simulator.review_later(waba_id, body["name"], body.get("language"))
         return jsonify(created)
 
+    @app.post("/<version>/<phone_number_id>/register")
+    def register(version, phone_number_id):
+        network.register(network.number_for_token(token(), phone_number_id), json_body())
+        return jsonify({"success": True})
+
     @app.post("/<version>/<phone_number_id>/messages")
     def send(version, phone_number_id):
         number = network.number_for_token(token(), phone_number_id)

@@ -50,7 +50,7 @@ TITLES = {
     132001: "Template name does not exist in the translation", 132005: "Translated text too long",
     132012: "Parameter format does not match format in the created template", 132015: "Template is paused",
     132016: "Template is disabled", 190: "Invalid OAuth access token", 131000: "Something went wrong",
-    133010: "Phone number not registered",
+    133010: "Phone number not registered", 133005: "Two step verification PIN mismatch",
 }
 
 
@@ -92,12 +92,14 @@ class Number:
                                                    "websites": [], "vertical": "OTHER", "profile_picture_url": ""})
     sent_at: deque = field(default_factory=deque)  # monotonic times of the last second's sends
     on_biz_app: bool = False  # coexistence: the number is also in the WhatsApp Business app
+    registered: bool = True  # registered for the Cloud API (POST /{id}/register); unregistered ones cannot send
+    pin: str | None = None  # the two-step verification PIN, set by the first registration
     address_book: list[dict] = field(default_factory=list)  # the app's contacts: {phone_number, full_name, first_name}
 
     def as_graph(self) -> dict:
         return {"id": self.phone_number_id, "display_phone_number": self.display_phone_number,
                 "verified_name": self.verified_name, "quality_rating": self.quality_rating,
-                "code_verification_status": "VERIFIED", "platform_type": "CLOUD_API",
+                "code_verification_status": "VERIFIED", "platform_type": "CLOUD_API" if self.registered else "NOT_APPLICABLE",
                 "is_on_biz_app": self.on_biz_app,
                 "throughput": {"level": "HIGH" if self.messages_per_second >= 1000 else "STANDARD"}}
 
@@ -160,6 +162,19 @@ class Network:
         self.refused: dict[int, int] = {}  # sends refused, by error code (benchmarks count 130429)
         self.read_marks = BoundedLog(max_items=MAX_READ_MARKS, max_bytes=MAX_READ_MARKS * 200)
 
+    def register(self, number: Number, body: dict[str, Any]) -> None:
+        """POST /{phone-number-id}/register: the two-step verification PIN (6 digits) is set by the
+        first registration and must match afterwards (133005)."""
+        if body.get("messaging_product") != "whatsapp":
+            raise NetworkError(100, "The parameter messaging_product is required and must be 'whatsapp'")
+        pin = body.get("pin")
+        if not isinstance(pin, str) or len(pin) != 6 or not pin.isdigit():
+            raise NetworkError(100, "The parameter pin must be 6 digits")
+        with self.lock:
+            if number.pin is not None and number.pin != pin:
+                raise NetworkError(133005, "Two-step verification PIN mismatch")
+            number.pin, number.registered = pin, True
+
     # Set-up (the control API) -------------------------------------------------------------------
 
     def create_account(self, *, name: str, numbers: list[dict], waba_id: str | None = None,
@@ -180,7 +195,8 @@ class Network:
                                 display_phone_number=str(spec["displayPhoneNumber"]),
                                 verified_name=str(spec.get("verifiedName") or name),
                                 messages_per_second=int(spec.get("messagesPerSecond") or 80),
-                                on_biz_app=bool(spec.get("coexistence")),
+                                on_biz_app=bool(spec.get("coexistence")), registered=spec.get("registered", True) is not False,
+                                pin=str(spec["pin"]) if spec.get("pin") else None,
                                 address_book=[{"phone_number": str(c["phoneNumber"]), "full_name": c.get("fullName", ""),
                                                "first_name": c.get("firstName", "")}
                                               for c in spec.get("addressBook") or []])
@@ -239,6 +255,8 @@ class Network:
         window, the pair rate."""
         if body.get("messaging_product") != "whatsapp":
             raise NetworkError(100, "The parameter messaging_product is required and must be 'whatsapp'")
+        if not number.registered:
+            raise NetworkError(133010, "The phone number is not registered for the Cloud API")
         kind = body.get("type", "text")
         if kind not in OUTBOUND_TYPES:
             raise NetworkError(131051, f"Message type '{kind}' is not supported")

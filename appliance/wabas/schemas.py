@@ -20,8 +20,12 @@ class BusinessAccountConnectSchema(ApiSchema):
     waba_id = fields.String(required=True, validate=_GRAPH_ID)
     access_token = Credential(required=True, max_length=4000, metadata={"description": "System-user token; stored sealed, never returned"})
     app_secret = Credential(required=True, max_length=500, metadata={"description": "The Meta app's secret, to check webhook signatures; stored sealed"})
-    verify_token = Secret(max_length=200, metadata={"description": "The token Meta sends when verifying the webhook URL"})
+    verify_token = Secret(max_length=200, metadata={"description": "The token Meta sends when verifying the webhook URL; "
+                                                    "absent: the organization's (GET .../wabas/webhook-setup)"})
     name = Text(min_length=1, max_length=100)
+    pin = fields.String(validate=validate.Regexp(r"^[0-9]{6}$", error="Six digits."), metadata={
+        "description": "The two-step verification PIN, to register numbers not yet registered for the Cloud API "
+                       "(the first registration sets it)", "example": "123456"})
 
 
 class WebhookSetupSchema(ApiSchema):

@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 from appliance.core import clock, events, runtime, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.rows import read_row
-from appliance.core.errors import Conflict
+from appliance.core.errors import Conflict, Invalid
 from appliance.wabas.network import graph_client
 from appliance.graph_api.client import GraphError
 from appliance.phone_numbers import service as phone_numbers_service
@@ -24,12 +24,33 @@ from appliance.wabas.models import BusinessAccount
 
 
 def check_connect(session: Session, *, actor: OrgActor, waba_id: str, access_token: str, app_secret: str,
-                  verify_token: str | None = None, name: str | None = None) -> BusinessAccount:
+                  verify_token: str | None = None, name: str | None = None, pin: str | None = None) -> BusinessAccount:
+    """Connect a business account once the network says it will work: the token reads the
+    account's numbers, the app is subscribed to its webhooks, and every number is registered for
+    the Cloud API (with `pin`; 400 `pin_required` naming them when one is not and no PIN came).
+    Every refusal of the network is said with its guidance; nothing is stored until all passed."""
     phone_numbers_service.scope_of(session, actor).check_covers_account(None)  # before asking the network
+    client = graph_client()
     try:
-        numbers = graph_client().list_phone_numbers(access_token, waba_id)
+        numbers = client.list_phone_numbers(access_token, waba_id)
     except GraphError as error:
         raise as_app_error(error, what="when reading the business account's phone numbers") from None
+    unregistered = [n for n in numbers if n.get("platform_type") not in (None, "CLOUD_API")]
+    if unregistered and not pin:
+        shown = ", ".join(str(n.get("display_phone_number") or n.get("id")) for n in unregistered)
+        raise Invalid(f"{shown} is not registered for the WhatsApp Cloud API yet: give its six-digit two-step "
+                      "verification PIN (a new PIN if it never had one) to register it.", code="pin_required",
+                      errors={"pin": [f"Needed to register {shown}."]})
+    try:
+        client.subscribe_app(access_token, waba_id)
+    except GraphError as error:
+        raise as_app_error(error, what="when subscribing the app to the business account's webhooks") from None
+    for number in unregistered:
+        try:
+            client.register_number(access_token, str(number["id"]), pin)
+        except GraphError as error:
+            raise as_app_error(error, what=f"when registering {number.get('display_phone_number')}") from None
+        number["platform_type"] = "CLOUD_API"
     connected = session.exec(select(BusinessAccount).where(BusinessAccount.waba_id == waba_id,
                                                            BusinessAccount.disconnected_at.is_(None))).first()
     if connected is not None:
