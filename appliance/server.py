@@ -17,6 +17,7 @@ import select
 import signal
 import threading
 import time
+from urllib.parse import quote
 
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, create_server
@@ -31,7 +32,8 @@ from appliance.outbound_webhooks.sender import sender_thread as webhook_sender
 from appliance.core import data_dir, events, queue, runtime
 from appliance.core.db import Checkpointer, StartupError
 from appliance.knowledge import processing as knowledge_processing
-from appliance.installation import public_address
+from appliance.installation import https, public_address, tunnel
+from appliance.http.tls import tls_channel_class
 from appliance.live import feed as live_feed
 from appliance.messages.sending.lanes import sender
 from appliance.settings import Settings
@@ -79,6 +81,8 @@ def _sweep(listener: BaseWSGIServer, now: float) -> None:
         if request is not None and not request.headers_finished and not channel.requests \
                 and getattr(channel, "request_began", now) < cutoff:
             channel.will_close = True
+        elif getattr(channel, "handshake_overdue", False):  # HTTPS: no handshake within HEADER_SECONDS
+            channel.will_close = True
 
 
 def _close_slow_headers(server) -> None:
@@ -88,6 +92,44 @@ def _close_slow_headers(server) -> None:
     for listener in listeners:
         listener.channel_class = _TimedChannel
         listener.maintenance = functools.partial(_sweep, listener)
+
+
+# With TLS on, plain HTTP still answers these: the ACME server's challenge, monitors' health checks,
+# and the appliance's calls to its own simulator (sandbox mode) on the served address.
+_PLAIN_HTTP_PATHS = ("/.well-known/acme-challenge/", "/health", "/netsim/")
+
+
+def _redirecting_to_https(app, https_port: int):
+    """The HTTP listener's application with TLS on: 308 to the same address over HTTPS."""
+    def application(environ, start_response):
+        path = environ.get("PATH_INFO") or "/"
+        if path.startswith(_PLAIN_HTTP_PATHS):
+            return app(environ, start_response)
+        host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME") or "localhost"
+        host = host if host.endswith("]") or ":" not in host else host.rsplit(":", 1)[0]
+        query = environ.get("QUERY_STRING")
+        location = (f"https://{host}{'' if https_port == 443 else f':{https_port}'}"
+                    f"{quote(path, safe='/%:@!$&()*+,;=-._~')}{'?' + query if query else ''}")
+        start_response("308 Permanent Redirect", [("Location", location), ("Content-Length", "0")])
+        return [b""]
+    return application
+
+
+def _https_listener(server, settings: Settings, context) -> BaseWSGIServer:
+    """The HTTPS listener beside the HTTP one: the same I/O loop, threads and limits (waitress's
+    map and task dispatcher are shared), its channels speaking TLS (http/tls.py)."""
+    try:
+        listener = create_server(_building, map=server._map, _dispatcher=server.task_dispatcher, host=settings.host,
+                                 port=settings.https_port, url_scheme="https", ident="appliance",
+                                 channel_timeout=IDLE_SECONDS, cleanup_interval=SWEEP_SECONDS,
+                                 connection_limit=_room_for_connections(CONNECTION_LIMIT), asyncore_use_poll=True,
+                                 channel_request_lookahead=1)
+    except OSError as exc:
+        raise StartupError(f"cannot listen for HTTPS on {settings.host}:{settings.https_port}: "
+                           f"{exc.strerror or exc}; choose another with APPLIANCE_HTTPS_PORT") from None
+    _close_slow_headers(listener)
+    listener.channel_class = tls_channel_class(listener.channel_class, context)
+    return listener
 
 
 def _room_for_connections(wanted: int) -> int:
@@ -133,7 +175,14 @@ def serve(settings: Settings) -> None:
                                "program?); choose another with --port or APPLIANCE_PORT") from None
         raise StartupError(f"cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}") from None
     settings = settings.replace(port=server.effective_port)
-    server.application = create_app(settings, migrate=True)
+    app = create_app(settings, migrate=True)
+    tls_context = https.start(settings)  # APPLIANCE_TLS: the certificate's context, or None
+    if tls_context is None:
+        server.application = app
+    else:
+        secure = _https_listener(server, settings, tls_context)
+        settings = settings.replace(https_port=secure.effective_port)
+        secure.application, server.application = app, _redirecting_to_https(app, secure.effective_port)
     consumer = queue.make_consumer(settings.queue_workers)
     slow_consumer = queue.make_slow_consumer(settings.slow_lane_workers,
                                              per_organization=settings.slow_lane_per_organization)
@@ -163,6 +212,7 @@ def serve(settings: Settings) -> None:
     events.dispatcher.start(runtime.get().db)
     checkpointer = Checkpointer(settings.database_path)
     checkpointer.start()
+    tunnel.start(settings)  # APPLIANCE_TUNNEL=cloudflare: cloudflared, kept running
     # Everything loaded so far (modules, the app, the embedding model's tables) lives as long as the
     # process: out of the collector's sight, a full collection walks only what requests made since,
     # instead of ~280,000 objects (a 250 ms pause that every request waiting then paid; the
@@ -171,6 +221,7 @@ def serve(settings: Settings) -> None:
     gc.freeze()
     # Daemon: once requests are drained, the I/O loop ends with the process.
     threading.Thread(target=server.run, name="waitress", daemon=True).start()
+    https.run()  # the certificate files' watcher, or ACME (whose challenge the HTTP port now answers)
     log.info("serving on %s:%s (data in %s)", settings.host, server.effective_port, settings.data_dir)
     # Last, and plainly: where to open it, after everything start-up had to say.
     print(f"\nThe appliance is running: open {public_address.base_url()} in a browser.\n", flush=True)
@@ -180,6 +231,8 @@ def serve(settings: Settings) -> None:
         log.info("received %s, stopping", received[0])
     finally:
         live_feed.signal.close()  # live-update streams end; browsers reconnect to the next server
+        tunnel.stop()
+        https.stop()
         server.task_dispatcher.shutdown(cancel_pending=False, timeout=DRAIN_SECONDS)
         bot_runner.stop()
         broadcast_runner.stop()

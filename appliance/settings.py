@@ -34,6 +34,15 @@ def _bool(text: str) -> bool:
     raise ValueError(f"not a boolean: {text!r}")
 
 
+def _one_of(*choices: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        value = text.strip().lower()
+        if value not in choices:
+            raise ValueError(f"one of {', '.join(choices)}, not {text!r}")
+        return value
+    return parse
+
+
 def _directory(value) -> Path:
     """A directory, absolute from the start: a relative path resolved against the working directory
     once, so nothing later (Flask's send_file resolves against the package) reads it otherwise."""
@@ -123,6 +132,17 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_QUEUE_WORKERS", "2", "Background task threads running inside the server process, for short work (inbound media, mail, notifications).", int),
     Setting("APPLIANCE_SLOW_LANE_WORKERS", "2", "Background task threads for slow work (reading documents and web pages into the knowledge base), apart from the short work's, so that it never waits behind them.", int),
     Setting("APPLIANCE_SLOW_LANE_PER_ORGANIZATION", "1", "Slow tasks of one organization that may run at once; the others wait their turn while other organizations' run.", int),
+    Setting("APPLIANCE_TLS", "off", "HTTPS served by the appliance itself on APPLIANCE_HTTPS_PORT: acme gets and renews certificates for APPLIANCE_TLS_DOMAINS (HTTP-01, answered on the HTTP port); files serves APPLIANCE_TLS_CERT and APPLIANCE_TLS_KEY (read again when they change). With either, plain HTTP redirects to HTTPS except the ACME challenge and /health. off: HTTP only (a proxy in front may serve HTTPS).", _one_of("off", "acme", "files")),
+    Setting("APPLIANCE_HTTPS_PORT", "8443", "TCP port HTTPS listens on when APPLIANCE_TLS is on (443 in the packages).", int),
+    Setting("APPLIANCE_TLS_DOMAINS", "", "Names the ACME certificate is for, comma separated; empty: the public address's host."),
+    Setting("APPLIANCE_ACME_DIRECTORY_URL", "https://acme-v02.api.letsencrypt.org/directory", "The ACME server's directory (Let's Encrypt's production one by default)."),
+    Setting("APPLIANCE_ACME_CA_BUNDLE", "", "A CA certificate (PEM path) to trust for the ACME server itself, for a test CA such as Debian's pebble; empty: the system's."),
+    Setting("APPLIANCE_ACME_EMAIL", "", "Contact address given to the ACME server for expiry notices; empty: none."),
+    Setting("APPLIANCE_TLS_CERT", "", "With APPLIANCE_TLS=files: the certificate chain (PEM path)."),
+    Setting("APPLIANCE_TLS_KEY", "", "With APPLIANCE_TLS=files: its private key (PEM path)."),
+    Setting("APPLIANCE_TUNNEL", "off", "A public https address without opening ports: cloudflare runs Cloudflare's cloudflared with APPLIANCE_TUNNEL_TOKEN (restarted with backoff when it stops; its state on the Go live page and in /installation/status); off: none.", _one_of("off", "cloudflare")),
+    Setting("APPLIANCE_TUNNEL_TOKEN", "", "The tunnel's token (Cloudflare's Zero Trust dashboard → Networks → Tunnels → your tunnel); handed to cloudflared in its environment, never on its command line nor in the log."),
+    Setting("APPLIANCE_CLOUDFLARED", "", "Path of the cloudflared program; empty: found on PATH."),
     Setting("APPLIANCE_LOG_LEVEL", "INFO", "Log level: DEBUG, INFO, WARNING or ERROR. DEBUG also shows each migration step and every queue task run."),
 )
 

@@ -22,7 +22,7 @@ from tests.fixtures.doubles import allowed_doubles
 
 # Fixtures every folder may use, without importing them: people, the simulated network, a business on it.
 pytest_plugins = ["tests.fixtures.people", "tests.fixtures.network", "tests.fixtures.line", "tests.fixtures.hook",
-                  "tests.fixtures.push_service"]
+                  "tests.fixtures.push_service", "tests.fixtures.tls"]
 
 # argon2id at its cheapest (~0.1 ms instead of ~25 ms a hash): most tests sign someone up and none of
 # those is about the hash. Tests marked `real_password_cost` hash as the product does.

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pysqlite3.dbapi2 as sqlite
 from huey import Huey
+from huey.signals import SIGNAL_ERROR
 from huey.consumer import Consumer
 from huey.storage import SqliteStorage
 from sqlmodel import Session
@@ -156,6 +157,22 @@ huey = Huey("appliance", results=False, immediate=True, storage_class=PysqliteSt
             utc=True)
 slow = SlowLane("appliance-slow", results=False, immediate=True, storage_class=LaneStorage, utc=True)
 LANES = (huey, slow)
+
+
+_failed = {"count": 0}  # tasks that raised since the process started, both lanes (/installation/status)
+
+
+def _count_failure(signal, task, exc=None):
+    _failed["count"] += 1
+
+
+for _lane in LANES:
+    _lane.signal(SIGNAL_ERROR)(_count_failure)
+
+
+def counts() -> dict:
+    """What waits in both lanes, and how many tasks failed since the start."""
+    return {"waiting": sum(lane.pending_count() for lane in LANES), "failed": _failed["count"]}
 
 
 def configure(path: Path | None, *, immediate: bool) -> None:

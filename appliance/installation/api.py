@@ -13,9 +13,7 @@ blp = Blueprint("installation", __name__, url_prefix="/installation",
 
 
 def _admin_id() -> str:
-    actor = current_actor()
-    service.check_admin(db_session(), actor.user_id if actor.kind == "user" else None)
-    return actor.user_id
+    return service.check_admin_actor(db_session(), current_actor())
 
 
 @blp.route("/public-address")
@@ -31,3 +29,4 @@ class PublicAddress(MethodView):
     def put(self, body):
         """Keep a public address (409 set_by_environment while APPLIANCE_BASE_URL decides)"""
         return public_address.check_save(db_session(), user_id=_admin_id(), address=body["base_url"])
+

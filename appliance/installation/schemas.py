@@ -19,3 +19,4 @@ class PublicAddressSchema(ApiSchema):
 class PublicAddressUpdateSchema(ApiSchema):
     base_url = fields.String(required=True, validate=validate.Length(max=2000), metadata={
         "description": "An absolute http(s) address without path, query or fragment, at most 300 characters", "example": "https://tienda.example.com"})
+

@@ -49,6 +49,13 @@ def check_save_private_servers(session: Session, *, user_id: str, text: str) -> 
     return texts
 
 
+def check_admin_actor(session: Session, actor) -> str:
+    """The caller's user id if it is a person who administers the installation (not an API key,
+    not an application): 403 `not_installation_admin` otherwise."""
+    check_admin(session, actor.user_id if actor.kind == "user" else None)
+    return actor.user_id
+
+
 def do_set_admin(session: Session, *, email: str, admin: bool) -> User:
     """`appliance staff admin EMAIL [--remove]`: names (or stops naming) an administrator of the
     installation. The last one is never removed: someone must be able to manage it."""

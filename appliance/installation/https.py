@@ -1,0 +1,61 @@
+"""HTTPS of the appliance's own (APPLIANCE_TLS), as the server runs it: `start(settings)` makes the
+certificate store and what keeps it current (the files' watcher, or the ACME renewer), and hands
+serve() the listener's context; `state()` is what /installation/status and the Go live page say."""
+
+from __future__ import annotations
+
+import ssl
+
+from appliance.core.db import StartupError
+from appliance.installation import public_address
+from appliance.installation.acme import AcmeRenewer, domains_of
+from appliance.installation.certificates import CertificateStore, FileWatcher
+
+_store: CertificateStore | None = None
+_keeper: FileWatcher | AcmeRenewer | None = None
+
+
+def start(settings) -> ssl.SSLContext | None:
+    """The HTTPS listener's context (None: APPLIANCE_TLS=off). `files` whose certificate cannot be
+    served stop the start with the sentence; `acme` starts with what it has and gets the rest in
+    the background (the HTTP port must answer its challenge first)."""
+    global _store, _keeper
+    if settings.tls == "off":
+        return None
+    _store = CertificateStore(settings.tls)
+    if settings.tls == "files":
+        if not settings.tls_cert or not settings.tls_key:
+            raise StartupError("APPLIANCE_TLS=files needs APPLIANCE_TLS_CERT and APPLIANCE_TLS_KEY (PEM paths)")
+        _keeper = FileWatcher(_store, settings.tls_cert, settings.tls_key)
+        if not _keeper.load():
+            raise StartupError(f"HTTPS cannot start: {_store.info.last_error}")
+    else:
+        _keeper = AcmeRenewer(_store, folder=settings.data_dir / "tls", directory_url=settings.acme_directory_url,
+                              domains=domains_of(settings, public_address.base_url()), email=settings.acme_email,
+                              ca_bundle=settings.acme_ca_bundle)
+        _keeper.load_stored()
+    return _store.server_context()
+
+
+def run() -> None:
+    """Once the HTTP port answers: the watcher or the renewer starts its thread."""
+    if _keeper is not None:
+        _keeper.start()
+
+
+def stop() -> None:
+    global _store, _keeper
+    if _keeper is not None:
+        _keeper.stop()
+    _store = _keeper = None
+
+
+def state(settings) -> dict:
+    if _store is None:
+        return {"mode": settings.tls, "domains": [], "not_after": None, "installed_at": None, "renew_at": None,
+                "last_error": None, "last_error_at": None, "https_port": settings.https_port if settings.tls != "off" else None}
+    return {**_store.info.as_dict(), "https_port": settings.https_port}
+
+
+def renewer() -> AcmeRenewer | None:
+    return _keeper if isinstance(_keeper, AcmeRenewer) else None

@@ -1,0 +1,40 @@
+"""GET /installation/status: the installation at a glance, for its administrators and monitoring:
+version and start, the database and the disk, the queue, backups (issue 46 makes them), the public
+address, HTTPS (the certificate: domains, notAfter, lastError), the tunnel, and what Meta last did."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+
+from sqlmodel import Session
+
+import appliance
+from appliance.core import clock, queue, runtime
+from appliance.installation import https, public_address, tunnel
+from appliance.wabas import webhook_setup
+
+STARTED_AT = clock.now()
+
+
+def _database_bytes(settings) -> int:
+    path = settings.database_path
+    return sum(p.stat().st_size for p in (path, path.with_name(path.name + "-wal")) if p.exists())
+
+
+def read(session: Session) -> dict:
+    settings = runtime.get().settings
+    address = public_address.state(session)
+    meta = webhook_setup.installation_activity(session)
+    return {
+        "version": appliance.__version__, "started_at": STARTED_AT,
+        "database": {"engine": "sqlite", "size_bytes": _database_bytes(settings), "sqlite_version": sqlite3.sqlite_version},
+        "disk": {"free_bytes": shutil.disk_usage(settings.data_dir).free},
+        "queue": queue.counts(),
+        "backups": {"last_ready_at": None, "last_failed_at": None},
+        "public_address": {"base_url": address.base_url, "source": address.source, "problems": list(address.problems)},
+        "tls": https.state(settings),
+        "tunnel": tunnel.state(settings),
+        "whatsapp": {"last_delivery_at": meta.last_delivery_at, "verified_at": meta.verified_at,
+                     "last_rejected_at": meta.last_rejected_at, "refused_verifications": meta.refused_verifications},
+    }
