@@ -1,5 +1,6 @@
 """Go live (the installation's administrators): the public address every link starts from, what
-keeps people from using it, the ways to a public https address, and what Meta last did."""
+keeps people from using it, the ways to a public https address with the state of the two the
+appliance runs itself (its HTTPS certificate, the tunnel), and what Meta last did."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from appliance.console.texts_go_live import GO_LIVE_TEXTS
 from appliance.core.errors import AppError
 from appliance.http.browser import browser_actor, signed_in_page
 from appliance.http.unit_of_work import db_session
-from appliance.installation import public_address
+from appliance.core import runtime
+from appliance.installation import https, public_address, tunnel
 from appliance.installation import service as installation
 from appliance.wabas import webhook_setup
 
@@ -23,8 +25,10 @@ def _page(error: AppError | None = None):
     installation.check_admin(session, browser_actor().user_id, what=TAKES_THE_INSTALLATION_LIVE)
     address = public_address.state(session)
     typed = request.form.get("base_url", "")[:300] if error is not None else address.base_url
+    settings = runtime.get().settings
     return render(_PAGE, None, _ACTIVE, error=error, texts=GO_LIVE_TEXTS, address=address, typed=typed,
-                  meta=webhook_setup.installation_activity(session), done=request.args.get("done"))
+                  meta=webhook_setup.installation_activity(session), done=request.args.get("done"),
+                  tls=https.state(settings), tunnel=tunnel.state(settings))
 
 
 @console_pages.get("/console/go-live")

@@ -25,6 +25,16 @@ GO_LIVE_TEXTS = Texts(
             ("A tunnel, no ports opened", "With a Cloudflare account, create a tunnel for a domain you hold there and "
              "start the appliance with APPLIANCE_TUNNEL=cloudflare and the tunnel's token."),
         ],
+        "https_title": "HTTPS and tunnel", "tls_off": "This server speaks plain HTTP (APPLIANCE_TLS=off): a proxy or "
+        "the tunnel in front gives the https address.", "tls_modes": {"acme": "Certificates from Let's Encrypt (ACME)",
+        "files": "Certificate files"}, "tls_port": "HTTPS port",
+        "tls_serving": "Serving a certificate for {domains}, valid until {date}.",
+        "tls_waiting": "No certificate yet: it is being asked for (the HTTP port must be reachable at that name).",
+        "tls_old_serves": "The previous certificate keeps serving.",
+        "tunnel_title": "Tunnel", "tunnel_off": "No tunnel (APPLIANCE_TUNNEL=off).",
+        "tunnel_states": {"starting": "Starting", "running": "Connected", "restarting": "Reconnecting",
+                          "missing": "Cannot run", "stopped": "Stopped", "off": "Off"},
+        "tunnel_restarts": "restarted {n} times",
         "meta_title": "What Meta last did", "meta_intro": "Across the organizations of this installation.",
         "meta_verified": "Verified a callback", "meta_delivery": "Last delivery accepted",
         "meta_rejected": "Last delivery refused (bad signature)", "meta_never": "Never",
@@ -55,6 +65,16 @@ GO_LIVE_TEXTS = Texts(
             ("Un túnel, sin abrir puertos", "Con una cuenta de Cloudflare, crea un túnel para un dominio que tengas allí "
              "e inicia el equipo con APPLIANCE_TUNNEL=cloudflare y el token del túnel."),
         ],
+        "https_title": "HTTPS y túnel", "tls_off": "Este servidor habla HTTP simple (APPLIANCE_TLS=off): un proxy o "
+        "el túnel delante da la dirección https.", "tls_modes": {"acme": "Certificados de Let's Encrypt (ACME)",
+        "files": "Archivos de certificado"}, "tls_port": "Puerto HTTPS",
+        "tls_serving": "Sirve un certificado para {domains}, válido hasta el {date}.",
+        "tls_waiting": "Aún sin certificado: se está pidiendo (el puerto HTTP debe alcanzarse con ese nombre).",
+        "tls_old_serves": "El certificado anterior sigue sirviendo.",
+        "tunnel_title": "Túnel", "tunnel_off": "Sin túnel (APPLIANCE_TUNNEL=off).",
+        "tunnel_states": {"starting": "Iniciando", "running": "Conectado", "restarting": "Reconectando",
+                          "missing": "No puede ejecutarse", "stopped": "Detenido", "off": "Apagado"},
+        "tunnel_restarts": "reiniciado {n} veces",
         "meta_title": "Lo último que hizo Meta", "meta_intro": "En todas las organizaciones de esta instalación.",
         "meta_verified": "Verificó una URL de devolución", "meta_delivery": "Última entrega aceptada",
         "meta_rejected": "Última entrega rechazada (firma incorrecta)", "meta_never": "Nunca",
