@@ -62,6 +62,7 @@ TEXTS = Texts(
                  "member_remove": "Member removed.", "role_created": "Role created.", "role_deleted": "Role deleted.",
                  "connected": "Business account connected.", "disconnected": "Business account disconnected.",
                  "resubscribed": "Webhooks subscribed again.", "token_rotated": "New verify token made: paste it into Meta.",
+                 "test_sent": "Test message sent: it should reach your phone within seconds.",
                  "mail_server_saved": "The test mail was delivered; the mail server is saved.",
                  "sandbox_connected": "Your sandbox number is ready: open the inbox and play a customer."},
         "mail_title": "Mail server", "nav_mail": "Mail", "nav_private_servers": "Private servers", "nav_go_live": "Go live",
@@ -151,6 +152,8 @@ TEXTS = Texts(
         "None yet: once connected, write to your number from your own phone.", "delivery_rejected":
         "A delivery was refused (its signature did not match the app secret)",
         "the_callback_url": "the callback URL",
+        "step_test": "4. Send yourself a test message (Meta's hello_world template): it proves the number sends.",
+        "test_from": "From", "test_to": "Your phone, with its country code", "test_send": "Send the test message",
         "step_credentials": "2. Paste the account's id, a system-user token and the app secret. We check that the "
         "account answers before saving.", "waba_id": "WhatsApp Business Account id", "access_token": "Access token",
         "app_secret": "App secret", "display_name": "Name in the appliance (optional)",
@@ -220,6 +223,7 @@ TEXTS = Texts(
                  "member_remove": "Miembro retirado.", "role_created": "Rol creado.", "role_deleted": "Rol eliminado.",
                  "connected": "Cuenta de negocio conectada.", "disconnected": "Cuenta de negocio desconectada.",
                  "resubscribed": "Webhooks suscritos de nuevo.", "token_rotated": "Nuevo token de verificación creado: pégalo en Meta.",
+                 "test_sent": "Mensaje de prueba enviado: debería llegar a tu teléfono en segundos.",
                  "mail_server_saved": "El correo de prueba se entregó; el servidor de correo está guardado.",
                  "sandbox_connected": "Tu número de sandbox está listo: abre la bandeja y haz de cliente."},
         "mail_title": "Servidor de correo", "nav_mail": "Correo", "nav_private_servers": "Servidores privados",
@@ -308,6 +312,8 @@ TEXTS = Texts(
         "Ninguno aún: una vez conectada, escribe a tu número desde tu propio teléfono.", "delivery_rejected":
         "Se rechazó una entrega (su firma no coincidía con el secreto de la app)",
         "the_callback_url": "la URL de devolución",
+        "step_test": "4. Envíate un mensaje de prueba (la plantilla hello_world de Meta): prueba que el número envía.",
+        "test_from": "Desde", "test_to": "Tu teléfono, con su código de país", "test_send": "Enviar el mensaje de prueba",
         "step_credentials": "2. Pega el id de la cuenta, un token de usuario del sistema y el secreto de la app. "
         "Comprobamos que la cuenta responde antes de guardar.", "waba_id": "Id de la cuenta de WhatsApp Business",
         "access_token": "Token de acceso", "app_secret": "Secreto de la app",

@@ -85,3 +85,16 @@ def whatsapp_rotate_token(org_id):
     actor = org_actor(org_id, "waba:write")
     webhook_setup.do_rotate(db_session(), actor=actor)
     return back(_ACTIVE, "token_rotated", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/whatsapp/test-message")
+@signed_in_page
+def whatsapp_test_message(org_id):
+    """The checklist's last step: a test message to the person's own phone, from a connected number."""
+    actor = org_actor(org_id, "waba:write")
+    try:
+        wabas_service.check_send_test(actor=actor, phone_number_pk=request.form.get("phone_number_id", "")[:36],
+                                      to=request.form.get("to", "")[:40])
+    except AppError as error:
+        return _page(actor, error)
+    return back(_ACTIVE, "test_sent", org_id=actor.organization_id)

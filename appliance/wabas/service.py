@@ -21,6 +21,7 @@ from appliance.phone_numbers import service as phone_numbers_service
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.wabas.network import as_app_error
 from appliance.wabas.models import BusinessAccount
+from appliance.contacts.service import normalize_wa_id
 
 
 def check_connect(session: Session, *, actor: OrgActor, waba_id: str, access_token: str, app_secret: str,
@@ -165,3 +166,24 @@ def check_resubscribe(session: Session, *, actor: OrgActor, waba_pk: str) -> Bus
     except GraphError as error:
         raise as_app_error(error, what="when subscribing to the business account's webhooks") from None
     return account
+
+
+TEST_TEMPLATE = {"name": "hello_world", "language": {"code": "en_US"}}  # every new business account has it
+
+
+def check_send_test(*, actor: OrgActor, phone_number_pk: str, to: str) -> str:
+    """The checklist's last step: Meta's `hello_world` template from one of the actor's numbers to a
+    phone of the person's own (a template: no conversation is open with it). Answers the wamid;
+    400 `invalid_phone` for what cannot be a phone number; every refusal of the network with its
+    guidance (a test number sends only to the phones listed in Meta's dashboard: 131030)."""
+    wa_id = normalize_wa_id(to)
+    if wa_id is None:
+        raise Invalid("Write the phone number with its country code, like +57 300 123 4567.", code="invalid_phone",
+                      errors={"to": ["A phone number with its country code."]})
+    number, token = access_number_with_token(actor, phone_number_pk)
+    try:
+        answer = graph_client().send_message(token, number.phone_number_id,
+                                             {"to": wa_id, "type": "template", "template": TEST_TEMPLATE})
+    except GraphError as error:
+        raise as_app_error(error, what=f"when sending the test message to +{wa_id}") from None
+    return answer["messages"][0]["id"]

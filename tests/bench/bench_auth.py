@@ -128,6 +128,9 @@ def scratch_dir(prefix: str) -> str:
     return path
 
 
+SERVER_PIDS: dict[int, int] = {}  # port -> process id of each running_server (its CPU time, in /proc)
+
+
 @contextlib.contextmanager
 def running_server(env: dict | None = None, data_dir: str | None = None):
     """A real `appliance serve` on a scratch data directory (extra settings in `env`); yields its port."""
@@ -145,6 +148,7 @@ def running_server(env: dict | None = None, data_dir: str | None = None):
                             preexec_fn=pin)
     if len(cores) > 1:
         os.sched_setaffinity(0, set(cores[1:]))
+    SERVER_PIDS[port] = proc.pid
     try:
         for _ in range(150):  # /health/ready answers 503 until the server is ready: wait then too
             try:
@@ -158,6 +162,7 @@ def running_server(env: dict | None = None, data_dir: str | None = None):
             raise RuntimeError(f"the server on port {port} was not ready within 30 s")
         yield port
     finally:
+        SERVER_PIDS.pop(port, None)
         proc.terminate()
         proc.wait(timeout=20)
 

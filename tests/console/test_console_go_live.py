@@ -77,3 +77,34 @@ def test_a_qr_code_nobody_outside_can_open_is_never_shown_without_the_warning(cl
     assert _save(client, "https://1.2.3.4").status_code == 302
     page = client.get(f"/console/{org_id}/links/{link['id']}").text
     assert 'class="qr"' in page and "Customers cannot open" not in page
+
+
+def test_the_checklist_sends_a_test_message_to_the_owners_own_phone(client, line):
+    import requests
+
+    sign_in(client, email="owner@example.com")
+    path = f"/console/{line.org_id}/whatsapp"
+    waba, token = line.account["wabaId"], line.account["accessToken"]
+    netsim = line.netsim_url
+
+    def send(to):
+        page = client.get(path)
+        number = re.search(r'name="phone_number_id" value="([^"]+)"', page.text).group(1)
+        return client.post(f"{path}/test-message", data={"csrf": csrf_of(page), "phone_number_id": number, "to": to})
+
+    missing = send("+57 300 555 0199")  # the account has no hello_world template on the network yet
+    assert missing.status_code == 400 and "132001" in missing.text
+    bad = send("call me")
+    assert bad.status_code == 400 and 'id="error-to"' in bad.text
+
+    made = requests.post(f"{netsim}/v23.0/{waba}/message_templates", headers={"Authorization": f"Bearer {token}"},
+                         json={"name": "hello_world", "category": "UTILITY", "language": "en_US",
+                               "components": [{"type": "BODY", "text": "Hello World"}]}, timeout=5)
+    assert made.status_code == 200, made.text
+    requests.post(f"{netsim}/_control/templates/{waba}/status",
+                  json={"name": "hello_world", "language": "en_US", "status": "APPROVED"}, timeout=5).raise_for_status()
+    sent = send("+57 300 555 0199")
+    assert sent.status_code == 302 and sent.headers["Location"].endswith("done=test_sent#done")
+    on_network = requests.get(f"{netsim}/_control/sent", params={"phoneNumberId": line.number["phoneNumberId"]},
+                              timeout=5).json()["data"]
+    assert [(m["to"], m["type"]) for m in on_network][-1:] == [("573005550199", "template")]
