@@ -35,6 +35,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_auth.py
 	$(BIN)/python tests/bench/bench_tenancy.py
 	$(BIN)/python tests/bench/bench_inbound.py
+	$(BIN)/python tests/bench/bench_inbound.py --https
 	$(BIN)/python tests/bench/bench_send.py
 	$(BIN)/python tests/bench/bench_inbox.py
 	$(BIN)/python tests/bench/bench_idempotency.py

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 
 USER_AGENT = "business-messaging-appliance"
 FIRST_RETRY, LONGEST_RETRY = dt.timedelta(minutes=5), dt.timedelta(hours=6)
-LONGEST_SLEEP = dt.timedelta(hours=12)  # asked again at least this often (the CA's window may move)
+LONGEST_SLEEP = dt.timedelta(hours=12)  # looked again at least this often (the wall clock may jump: a suspend, NTP)
 ORDER_SECONDS = 90
 
 # HTTP-01 tokens being answered now: token -> key authorization (read by the challenge route).
@@ -183,12 +183,20 @@ class AcmeRenewer:
         if self._thread.is_alive():
             self._thread.join(10)
 
+    def next_check_at(self) -> dt.datetime:
+        """When `check()` next has something to do: after a refusal, the retry's moment (the renewal's
+        moment has passed then, and waking for it would ask every second until the retry); else the
+        renewal's, looked at again at least every LONGEST_SLEEP."""
+        if self._next_try is not None:
+            return self._next_try
+        if self.due():
+            return clock.now()
+        return min(self.store.info.renew_at, clock.now() + LONGEST_SLEEP)
+
     def _run(self) -> None:
         while not self._stopping.is_set():
             self.check()
-            moments = [m for m in (self.store.info.renew_at, self._next_try) if m is not None]
-            sleep = min([m - clock.now() for m in moments] + [LONGEST_SLEEP])
-            self._wake.wait(max(1.0, sleep.total_seconds()))
+            self._wake.wait(max(1.0, (self.next_check_at() - clock.now()).total_seconds()))
             self._wake.clear()
 
 

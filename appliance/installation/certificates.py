@@ -77,6 +77,16 @@ def write_private(path: Path, data: bytes) -> None:
         raise
 
 
+class _PassPhraseAsked(Exception):
+    pass
+
+
+def _no_pass_phrase():
+    """Asked only for a key locked by a pass phrase. Without an answer OpenSSL would ask on the
+    terminal (a server runs unattended, and without one it fails with an unexplained OSError)."""
+    raise _PassPhraseAsked
+
+
 def check(chain_pem: bytes, key_pem: bytes, *, now: datetime | None = None) -> tuple[ssl.SSLContext, x509.Certificate]:
     """A context serving this chain and key, and its leaf; CertificateRefused with the sentence."""
     try:
@@ -96,7 +106,10 @@ def check(chain_pem: bytes, key_pem: bytes, *, now: datetime | None = None) -> t
         write_private(chain_path, chain_pem)
         write_private(key_path, key_pem)
         try:
-            context.load_cert_chain(chain_path, key_path)
+            context.load_cert_chain(chain_path, key_path, password=_no_pass_phrase)
+        except _PassPhraseAsked:
+            raise CertificateRefused("The private key is protected by a pass phrase: give the appliance the key "
+                                     "without one (openssl pkey -in KEY -out KEY.open), readable only by its user.") from None
         except ssl.SSLError as exc:
             if "KEY_VALUES_MISMATCH" in str(exc) or "key values mismatch" in str(exc):
                 raise CertificateRefused("The certificate does not match its private key.") from None
@@ -185,10 +198,18 @@ class FileWatcher:
             return False
         self._seen = stamp
         try:
-            self.store.install(self.cert_path.read_bytes(), self.key_path.read_bytes())
-        except (CertificateRefused, OSError):
+            self.store.install(self._read(self.cert_path), self._read(self.key_path))
+        except CertificateRefused:
             return False
         return True
+
+    def _read(self, path: Path) -> bytes:
+        try:
+            return path.read_bytes()
+        except OSError as exc:  # there but not readable: its permissions (the service's own user), a folder...
+            sentence = f"{path} cannot be read ({exc.strerror or exc})."
+            self.store.refuse(sentence)
+            raise CertificateRefused(sentence) from None
 
     def start(self) -> "FileWatcher":
         self._thread.start()

@@ -74,7 +74,8 @@ class TunnelSupervisor:
                 process.wait(timeout)
             except subprocess.TimeoutExpired:
                 process.kill()
-        self._thread.join(timeout)
+        if self._thread.is_alive():  # never started when the token was missing (start() below)
+            self._thread.join(timeout)
         self._set("stopped")
 
     def _set(self, state: str, **changes) -> None:

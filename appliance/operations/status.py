@@ -5,7 +5,6 @@ address, HTTPS (the certificate: domains, notAfter, lastError), the tunnel, and 
 from __future__ import annotations
 
 import shutil
-import sqlite3
 
 from sqlmodel import Session
 
@@ -22,13 +21,18 @@ def _database_bytes(settings) -> int:
     return sum(p.stat().st_size for p in (path, path.with_name(path.name + "-wal")) if p.exists())
 
 
+def _sqlite_version(session: Session) -> str:
+    """The SQLite the database runs on (pysqlite3's own, core/db.py), not the one Python was built with."""
+    return session.connection().exec_driver_sql("select sqlite_version()").scalar()
+
+
 def read(session: Session) -> dict:
     settings = runtime.get().settings
     address = public_address.state(session)
     meta = webhook_setup.installation_activity(session)
     return {
         "version": appliance.__version__, "started_at": STARTED_AT,
-        "database": {"engine": "sqlite", "size_bytes": _database_bytes(settings), "sqlite_version": sqlite3.sqlite_version},
+        "database": {"engine": "sqlite", "size_bytes": _database_bytes(settings), "sqlite_version": _sqlite_version(session)},
         "disk": {"free_bytes": shutil.disk_usage(settings.data_dir).free},
         "queue": queue.counts(),
         "backups": {"last_ready_at": None, "last_failed_at": None},

@@ -119,4 +119,9 @@ def test_a_server_started_with_the_tunnel_shows_it_and_stops_it(tmp_path, cloudf
     assert tunnel.state(settings)["state"] == "stopped"
     without_token = settings.replace(tunnel_token="")
     tunnel.start(without_token)
-    assert tunnel.state(without_token)["state"] in ("missing", "stopped")
+    try:
+        state = tunnel.state(without_token)
+        assert (state["state"], state["last_error"]) == ("missing", "APPLIANCE_TUNNEL=cloudflare needs APPLIANCE_TUNNEL_TOKEN")
+    finally:
+        tunnel.stop()  # as the server stops: nothing was started, nothing fails
+    assert tunnel.state(without_token)["state"] == "stopped"
