@@ -24,6 +24,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import josepy as jose
+import requests
 from acme import challenges, client, crypto_util, errors, messages
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
@@ -165,7 +166,7 @@ class AcmeRenewer:
             self._retry, self._next_try = FIRST_RETRY, None
         except Exception as exc:  # noqa: BLE001 -- every refusal becomes the status's sentence
             self.store.refuse(describe(exc))
-            self._next_try = clock.now() + self._retry
+            self._next_try = self.store.info.last_error_at + self._retry  # from the refusal said
             self._retry = min(self._retry * 2, LONGEST_RETRY)
 
     # The thread -----------------------------------------------------------------------------------
@@ -182,6 +183,11 @@ class AcmeRenewer:
         self._wake.set()
         if self._thread.is_alive():
             self._thread.join(10)
+
+    @property
+    def next_try_at(self) -> dt.datetime | None:
+        """After a refusal, when it is tried again (the status says it)."""
+        return self._next_try
 
     def next_check_at(self) -> dt.datetime:
         """When `check()` next has something to do: after a refusal, the retry's moment (the renewal's
@@ -216,6 +222,14 @@ def describe(exc: Exception) -> str:
         return str(exc)
     if isinstance(exc, errors.TimeoutError):
         return "The ACME server did not finish the order in time."
+    if isinstance(exc, requests.exceptions.SSLError):
+        return ("The ACME server's own certificate is not trusted (a test CA needs APPLIANCE_ACME_CA_BUNDLE).")
+    if isinstance(exc, requests.exceptions.Timeout):
+        return "The ACME server could not be reached (ConnectionError): it did not answer in time."
     if isinstance(exc, OSError) or exc.__class__.__module__.startswith(("requests", "urllib3")):
-        return f"The ACME server could not be reached ({exc.__class__.__name__})."
+        cause = str(exc).lower()
+        why = ("nothing answers at its address" if "refused" in cause else
+               "its name does not resolve (no DNS?)" if "resolve" in cause or "name or service" in cause else
+               "the network failed")
+        return f"The ACME server could not be reached ({exc.__class__.__name__}): {why}."
     return f"Getting a certificate failed: {exc}"

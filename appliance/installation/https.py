@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ssl
 
+from appliance.core import clock
 from appliance.core.db import StartupError
 from appliance.installation import public_address
 from appliance.installation.acme import AcmeRenewer, domains_of
@@ -53,8 +54,10 @@ def stop() -> None:
 def state(settings) -> dict:
     if _store is None:
         return {"mode": settings.tls, "domains": [], "not_after": None, "installed_at": None, "renew_at": None,
-                "last_error": None, "last_error_at": None, "https_port": settings.https_port if settings.tls != "off" else None}
-    return {**_store.info.as_dict(), "https_port": settings.https_port}
+                "last_error": None, "last_error_at": None, "next_try_at": None, "https_port": settings.https_port if settings.tls != "off" else None}
+    renewing = renewer()
+    next_try = clock.iso(renewing.next_try_at) if renewing is not None and renewing.next_try_at else None
+    return {**_store.info.as_dict(), "https_port": settings.https_port, "next_try_at": next_try}
 
 
 def renewer() -> AcmeRenewer | None:

@@ -38,6 +38,7 @@ class _TlsSchema(ApiSchema):
     renew_at = fields.String(allow_none=True, metadata={"format": "date-time"})
     last_error = fields.String(allow_none=True, metadata={"description": "Why the last certificate asked or read is not served (the previous one is)"})
     last_error_at = fields.String(allow_none=True, metadata={"format": "date-time"})
+    next_try_at = fields.String(allow_none=True, metadata={"format": "date-time", "description": "After a refusal, when the certificate is asked for again"})
 
 
 class _TunnelSchema(ApiSchema):

@@ -14,7 +14,6 @@ thread only calls `check()` at `next_check_at()`).
 from __future__ import annotations
 
 import datetime as dt
-import http.server
 import threading
 from contextlib import contextmanager
 
@@ -164,9 +163,10 @@ def test_an_unreachable_ca_keeps_the_certificate_serving_and_is_retried_up_to_ev
     ca.stop()
     _to(renew_at, plus=1)
     renewer.check()
-    assert store.info.last_error == "The ACME server could not be reached (ConnectionError)."
+    assert store.info.last_error == "The ACME server could not be reached (ConnectionError): nothing answers at its address."
     assert handed_out(store).serial_number == first and store.info.not_after == not_after
-    assert _tls_status(api)["lastError"] == "The ACME server could not be reached (ConnectionError)."
+    assert _tls_status(api)["lastError"] == "The ACME server could not be reached (ConnectionError): nothing answers at its address."
+    assert _tls_status(api)["nextTryAt"] == clock.iso(store.info.last_error_at + dt.timedelta(minutes=5))
 
     waited = []
     for _ in range(9):

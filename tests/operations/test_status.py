@@ -5,8 +5,6 @@ what Meta last did as they are."""
 import datetime as dt
 import shutil
 
-import pytest
-
 import appliance
 from appliance.core import clock, queue, runtime
 from appliance.installation import https, tunnel
@@ -55,7 +53,7 @@ def test_it_says_every_field_of_the_decision(api, owner, settings):
     assert data["backups"] == {"lastReadyAt": None, "lastFailedAt": None}  # none made yet (issue 46 makes them)
     assert data["publicAddress"] == {"baseUrl": "http://appliance.test", "source": "setting", "problems": ["not_https"]}
     assert data["tls"] == {"mode": "off", "httpsPort": None, "domains": [], "notAfter": None, "installedAt": None,
-                           "renewAt": None, "lastError": None, "lastErrorAt": None}
+                           "renewAt": None, "lastError": None, "lastErrorAt": None, "nextTryAt": None}
     assert data["tunnel"] == {"provider": None, "state": "off", "lastError": None, "restarts": 0, "startedAt": None,
                               "connectedAt": None}
     assert data["whatsapp"] == {"lastDeliveryAt": None, "verifiedAt": None, "lastRejectedAt": None,
