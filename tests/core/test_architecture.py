@@ -69,6 +69,8 @@ def test_shipped_data_is_tracked_by_git():
 OTHER_CLOCKS = {
     "appliance/core/clock.py": "the clock itself",
     "appliance/server.py": "waitress's connection sweep stamps and compares in its own wall-clock time",
+    "appliance/http/tls.py": "a waitress channel: its activity stamps are compared by waitress's sweep in wall-clock time",
+    "appliance/installation/acme.py": "the acme library's order deadline is compared with the machine's naive local time",
 }
 _NOW_CALLS = {("datetime", "now"), ("datetime", "utcnow"), ("datetime", "today"), ("date", "today"), ("time", "time")}
 
