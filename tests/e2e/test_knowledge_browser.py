@@ -44,7 +44,9 @@ def test_a_new_owner_fills_the_library_and_finds_the_shipping_price(sandbox_serv
     policy.write_bytes(POLICY)
     olga.set_input_files("[data-dropzone] input[type=file]", str(policy))
     olga.click("form[data-upload-progress] button:has-text('Upload')")
-    olga.wait_for_selector("text=File uploaded; it is being read.")
+    # Not the same sentence again: the first upload's is still on the page until the second's answer
+    # replaces it, and a note typed before that would be typed into the page being replaced.
+    olga.wait_for_selector("#knowledge-library :text('politica-de-la-tienda.docx')")
     olga.fill("form[action$='/notes'] input[name=title]", "Aparcamiento")
     olga.fill("form[action$='/notes'] textarea[name=content]", "Hay parking gratis detrás de la tienda.")
     olga.click("button:has-text('Add note')")
