@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import icalendar
 from sqlmodel import Session, select
 
 from appliance.agenda import managing
@@ -51,6 +50,8 @@ def calendar_of(session: Session, token: str) -> bytes:
         raise NotFound("No such calendar.", code="calendar_feed_not_found")
     organization = session.get(Organization, found.organization_id)
     now = clock.now()
+    import icalendar  # on the first feed read, not at start (footprint)
+
     calendar = icalendar.Calendar()
     calendar.add("prodid", "-//Appliance//Agenda//EN")
     calendar.add("version", "2.0")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from datetime import date
 
-import holidays as holiday_data
 from sqlmodel import Session, select
 
 from appliance.attendance import rules
@@ -45,6 +44,8 @@ def do_put_holidays(session: Session, *, actor: OrgActor, items: list[dict]) -> 
 
 def do_seed(session: Session, *, actor: OrgActor, year: int, country: str = "CO") -> list[Holiday]:
     """The country's public holidays for the year, named in the organization's language."""
+    import holidays as holiday_data  # on the first seed, not at start (footprint)
+
     if country not in holiday_data.list_supported_countries():
         raise Invalid("No holiday data for this country.", code="unknown_country",
                       errors={"country": ["Use an ISO 3166 code the holidays data knows (CO, MX, ES, US...)."]})
@@ -56,6 +57,8 @@ def do_seed(session: Session, *, actor: OrgActor, year: int, country: str = "CO"
 
 def _language(country: str, organization) -> str | None:
     """The organization's language when the country's data has it, else the data's default."""
+    import holidays as holiday_data
+
     wanted = "es" if (organization.country or country) in _SPANISH else "en_US"
     supported = holiday_data.country_holidays(country).supported_languages
     return wanted if wanted in supported else None

@@ -30,6 +30,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 
 from appliance.core import clock
+from appliance.installation import challenges as challenges_given
 from appliance.installation.certificates import CertificateRefused, CertificateStore, new_key_pem, write_private
 
 log = logging.getLogger(__name__)
@@ -38,16 +39,6 @@ USER_AGENT = "business-messaging-appliance"
 FIRST_RETRY, LONGEST_RETRY = dt.timedelta(minutes=5), dt.timedelta(hours=6)
 LONGEST_SLEEP = dt.timedelta(hours=12)  # looked again at least this often (the wall clock may jump: a suspend, NTP)
 ORDER_SECONDS = 90
-
-# HTTP-01 tokens being answered now: token -> key authorization (read by the challenge route).
-_answers: dict[str, str] = {}
-_answers_lock = threading.Lock()
-
-
-def answer_for(token: str) -> str | None:
-    with _answers_lock:
-        return _answers.get(token)
-
 
 def domains_of(settings, base_url: str) -> list[str]:
     names = [name.strip().lower().rstrip(".") for name in (settings.tls_domains or "").split(",") if name.strip()]
@@ -142,16 +133,13 @@ class AcmeRenewer:
                                              f"{authorization.body.identifier.value}.")
                 response, validation = http01.response_and_validation(acme.net.key)
                 token = http01.chall.encode("token")
-                with _answers_lock:
-                    _answers[token] = validation
+                challenges_given.give(token, validation)
                 answered.append(token)
                 acme.answer_challenge(http01, response)
             # the library compares naive local times
             order = acme.poll_and_finalize(order, dt.datetime.now() + dt.timedelta(seconds=ORDER_SECONDS))
         finally:
-            with _answers_lock:
-                for token in answered:
-                    _answers.pop(token, None)
+            challenges_given.take_back(answered)
         chain_pem = order.fullchain_pem.encode()
         leaf = self.store.install(chain_pem, key_pem)
         write_private(self.certificate_path, chain_pem + key_pem)

@@ -6,7 +6,7 @@ operation: the CA's fetch."""
 from flask import Blueprint, Response, abort
 
 from appliance.http.api import public
-from appliance.installation import acme
+from appliance.installation import challenges
 
 acme_pages = Blueprint("acme_pages", __name__)
 
@@ -14,7 +14,7 @@ acme_pages = Blueprint("acme_pages", __name__)
 @acme_pages.get("/.well-known/acme-challenge/<token>")
 @public
 def acme_challenge(token: str):
-    answer = acme.answer_for(token[:200])
+    answer = challenges.answer_for(token[:200])
     if answer is None:
         abort(404)
     return Response(answer, mimetype="text/plain")

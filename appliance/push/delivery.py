@@ -16,7 +16,6 @@ import logging
 from urllib.parse import urlsplit
 
 import requests
-from pywebpush import WebPushException, webpush
 from sqlmodel import select
 
 from appliance.address_rule import NotAllowed, requests_session
@@ -85,6 +84,10 @@ def _native_sender(platform: str):
 
 
 def _web_push(http, endpoint, p256dh, auth, data, private_key, subject) -> tuple[str | None, bool]:
+    # Imported on the first push, not at start: pywebpush brings aiohttp (~38 MB of a server that may
+    # never push).
+    from pywebpush import WebPushException, webpush
+
     parts = urlsplit(endpoint)
     try:
         webpush({"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}}, data=data,

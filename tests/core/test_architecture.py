@@ -93,3 +93,30 @@ def test_the_time_comes_from_the_projects_clock():
                 if (name, node.func.attr) in _NOW_CALLS:
                     found.append(f"{where}:{node.lineno} {name}.{node.func.attr}()")
     assert found == []
+
+
+# Libraries a server may never need, or needs only for one feature: loaded on first use, not at start
+# (issue 46, footprint). Each line says what loads it.
+LOADED_ON_FIRST_USE = {
+    "pywebpush": "the first Web Push (push/delivery.py); it brings aiohttp",
+    "aiohttp": "pywebpush",
+    "acme": "APPLIANCE_TLS=acme (installation/https.py)",
+    "josepy": "acme",
+    "OpenSSL": "acme",
+    "icalendar": "the first calendar feed read (agenda/feed.py)",
+    "holidays": "the first holidays seed (attendance/calendar_days.py)",
+    "trafilatura": "the first knowledge web page",
+    "pypdf": "the first PDF read into the knowledge base",
+    "docx": "the first DOCX read into the knowledge base",
+}
+
+
+def test_heavy_libraries_load_on_first_use_not_at_start():
+    import subprocess
+    import sys
+
+    probe = ("import sys, appliance.server, appliance.app; "
+             f"print(sorted(m for m in {sorted(LOADED_ON_FIRST_USE)!r} if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
