@@ -108,6 +108,7 @@ LOADED_ON_FIRST_USE = {
     "trafilatura": "the first knowledge web page",
     "pypdf": "the first PDF read into the knowledge base",
     "docx": "the first DOCX read into the knowledge base",
+    "alembic": "a start with migrations to run (migrations.at_head: a database at head asks one query)",
 }
 
 
@@ -115,8 +116,32 @@ def test_heavy_libraries_load_on_first_use_not_at_start():
     import subprocess
     import sys
 
-    probe = ("import sys, appliance.server, appliance.app; "
+    probe = ("import sys, appliance.server, appliance.app, appliance.bootstrap; "
              f"print(sorted(m for m in {sorted(LOADED_ON_FIRST_USE)!r} if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_the_newest_revision_read_from_the_files_is_alembics():
+    """A start at head asks one query and never imports alembic (migrations.at_head): the head it
+    reads from the revision files must be the one alembic would find."""
+    from appliance import migrations
+
+    assert migrations._head_from_files() == migrations.head_revision()
+
+
+def test_a_start_with_nothing_to_migrate_never_imports_alembic(tmp_path):
+    import subprocess
+    import sys
+
+    data = tmp_path / "data"
+    migrated = subprocess.run([sys.executable, "-m", "appliance", "--data-dir", str(data), "migrate"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
+    assert migrated.returncode == 0, migrated.stderr
+    probe = ("import sys; from appliance import bootstrap; from appliance.settings import load_settings; "
+             f"bootstrap.start(load_settings({{}}, data_dir={str(data)!r}), migrate=True); "
+             "print('alembic' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "False"
