@@ -85,6 +85,8 @@ def _navigation(actor: OrgActor | None, org_id: str | None, active: str) -> list
     if users_service.access_me(db_session(), actor=browser_actor()).installation_admin:
         items.append({"href": url_for("console_pages.go_live"), "label": "nav_go_live",
                       "active": active == "console_pages.go_live"})
+        items.append({"href": url_for("console_pages.installation_status"), "label": "nav_status",
+                      "active": active == "console_pages.installation_status"})
         items.append({"href": url_for("console_pages.mail_server"), "label": "nav_mail",
                       "active": active == "console_pages.mail_server"})
         items.append({"href": url_for("console_pages.private_servers"), "label": "nav_private_servers",

@@ -11,6 +11,7 @@ class _DatabaseSchema(ApiSchema):
 
 class _DiskSchema(ApiSchema):
     free_bytes = fields.Integer(metadata={"description": "Free space where the data directory is"})
+    total_bytes = fields.Integer(metadata={"description": "The size of that disk"})
 
 
 class _QueueSchema(ApiSchema):

@@ -26,6 +26,11 @@ def _sqlite_version(session: Session) -> str:
     return session.connection().exec_driver_sql("select sqlite_version()").scalar()
 
 
+def _disk(settings) -> dict:
+    usage = shutil.disk_usage(settings.data_dir)
+    return {"free_bytes": usage.free, "total_bytes": usage.total}
+
+
 def read(session: Session) -> dict:
     settings = runtime.get().settings
     address = public_address.state(session)
@@ -33,7 +38,7 @@ def read(session: Session) -> dict:
     return {
         "version": appliance.__version__, "started_at": STARTED_AT,
         "database": {"engine": "sqlite", "size_bytes": _database_bytes(settings), "sqlite_version": _sqlite_version(session)},
-        "disk": {"free_bytes": shutil.disk_usage(settings.data_dir).free},
+        "disk": _disk(settings),
         "queue": queue.counts(),
         "backups": {"last_ready_at": None, "last_failed_at": None},
         "public_address": {"base_url": address.base_url, "source": address.source, "problems": list(address.problems)},

@@ -108,3 +108,18 @@ def test_the_checklist_sends_a_test_message_to_the_owners_own_phone(client, line
     on_network = requests.get(f"{netsim}/_control/sent", params={"phoneNumberId": line.number["phoneNumberId"]},
                               timeout=5).json()["data"]
     assert [(m["to"], m["type"]) for m in on_network][-1:] == [("573005550199", "template")]
+
+
+def test_the_status_page_says_the_installation_at_a_glance_to_its_administrators(client, api, owner):
+    sign_in(client, email="owner@example.com")
+    page = client.get("/console/status")
+    assert page.status_code == 200
+    text = html.unescape(page.text)
+    assert "Version" in text and "0 waiting, 0 failed since the start" in text and "free of" in text
+    assert 'class="disk-bar"' in text and 'data-live-every="15"' in text
+    assert "only this computer opens" in text  # the default public address, said in words
+    assert "Last backup: Never" in text
+    factories.add_member(api, owner["org"]["id"], "admin", "bo@example.com")
+    client.post("/sign-out", data={"csrf": csrf_of(client.get("/console/status"))})
+    sign_in(client, email="bo@example.com")
+    assert client.get("/console/status").status_code == 403

@@ -42,7 +42,15 @@ def test_a_new_owner_gets_meta_verified_then_sets_the_public_address(appliance, 
     assert olga.inner_text("#webhook-url") == "https://chat.panaderia-sol.test/webhooks/whatsapp"
     assert "Customers cannot open" not in olga.inner_text("#step-webhook")
 
+    olga.click("nav a:has-text('Status')")
+    olga.wait_for_selector("progress.disk-bar")
+    screenshot(olga, "console-status")
+
     phone = _phone_at(chromium, base, "/console/go-live")
     phone.wait_for_selector("text=Salir en vivo")
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # nothing off-screen
     screenshot(phone, "console-go-live-phone")
+    phone.goto(f"{base}/console/status")
+    phone.wait_for_selector("text=Almacenamiento")
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(phone, "console-status-phone")
