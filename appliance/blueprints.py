@@ -24,6 +24,7 @@ from appliance.inbox.pages import inbox_pages
 from appliance.installation.api import blp as installation
 from appliance.installation.pages import acme_pages
 from appliance.operations.api import blp as installation_status
+from appliance.operations.pages import metrics_pages
 from appliance.invitations.pages import invitation_pages
 from appliance.live.api import blp as live
 from appliance.messages.api import blp as messages, thread_blp as conversation_messages
@@ -58,4 +59,4 @@ BLUEPRINTS = (health, auth, users, password, organizations, memberships, members
               bot_services, bot_knowledge, bot_providers, bot_agents, conversation_agent, broadcasts, webhooks_outbound,
               push, attendance, shift_reminders, chat_links, link_pages, orders, surveys, agenda, agenda_feed,
               whatsapp_webhook, installation, installation_status)
-PAGES = (acme_pages, home, auth_pages, invitation_pages, oauth_pages, inbox_pages, console_pages, link_pages_public, agenda_pages)
+PAGES = (acme_pages, metrics_pages, home, auth_pages, invitation_pages, oauth_pages, inbox_pages, console_pages, link_pages_public, agenda_pages)

@@ -140,6 +140,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_ACME_EMAIL", "", "Contact address given to the ACME server for expiry notices; empty: none."),
     Setting("APPLIANCE_TLS_CERT", "", "With APPLIANCE_TLS=files: the certificate chain (PEM path)."),
     Setting("APPLIANCE_TLS_KEY", "", "With APPLIANCE_TLS=files: its private key (PEM path)."),
+    Setting("APPLIANCE_METRICS", "false", "Serve GET /metrics in Prometheus's text format: to a scraper on this machine, or with an installation administrator's bearer token from elsewhere.", _bool),
     Setting("APPLIANCE_TUNNEL", "off", "A public https address without opening ports: cloudflare runs Cloudflare's cloudflared with APPLIANCE_TUNNEL_TOKEN (restarted with backoff when it stops; its state on the Go live page and in /installation/status); off: none.", _one_of("off", "cloudflare")),
     Setting("APPLIANCE_TUNNEL_TOKEN", "", "The tunnel's token (Cloudflare's Zero Trust dashboard → Networks → Tunnels → your tunnel); handed to cloudflared in its environment, never on its command line nor in the log."),
     Setting("APPLIANCE_CLOUDFLARED", "", "Path of the cloudflared program; empty: found on PATH."),

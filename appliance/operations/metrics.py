@@ -1,0 +1,56 @@
+"""The installation's state in Prometheus's text format (GET /metrics with APPLIANCE_METRICS=true),
+written by `prometheus-client`, from the same reading as GET /installation/status, at each scrape (a
+registry of its own: nothing global, nothing counted twice)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client.core import GaugeMetricFamily, InfoMetricFamily
+from sqlmodel import Session
+
+from appliance.operations import status
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+def _seconds(moment) -> float:
+    if moment is None:
+        return 0.0
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment.replace("Z", "+00:00"))
+    return moment.timestamp()
+
+
+class _StatusCollector:
+    def __init__(self, found: dict):
+        self.found = found
+
+    def collect(self):
+        found = self.found
+        yield InfoMetricFamily("appliance", "The program", value={"version": found["version"]})
+        gauges = [
+            ("appliance_started_at_seconds", "When the process started (Unix time)", _seconds(found["started_at"])),
+            ("appliance_database_size_bytes", "The database's files", found["database"]["size_bytes"]),
+            ("appliance_disk_free_bytes", "Free space where the data directory is", found["disk"]["free_bytes"]),
+            ("appliance_queue_waiting_tasks", "Background tasks waiting", found["queue"]["waiting"]),
+            ("appliance_queue_failed_tasks", "Background tasks that failed since the start", found["queue"]["failed"]),
+            ("appliance_tls_certificate_expiry_seconds", "When the served certificate expires (0: none)",
+             _seconds(found["tls"]["not_after"])),
+            ("appliance_tunnel_up", "1 while the tunnel is connected", 1 if found["tunnel"]["state"] == "running" else 0),
+            ("appliance_whatsapp_last_delivery_seconds", "Meta's last signed delivery accepted (0: none)",
+             _seconds(found["whatsapp"]["last_delivery_at"])),
+            ("appliance_whatsapp_refused_verifications", "Webhook verifications refused since the start",
+             found["whatsapp"]["refused_verifications"]),
+            ("appliance_public_address_problems", "Problems of the public address (0: none)",
+             len(found["public_address"]["problems"])),
+        ]
+        for name, text, value in gauges:
+            yield GaugeMetricFamily(name, text, value=value)
+
+
+def render(session: Session) -> bytes:
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(_StatusCollector(status.read(session)))
+    return generate_latest(registry)

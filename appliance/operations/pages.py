@@ -1,0 +1,31 @@
+"""GET /metrics (APPLIANCE_METRICS=true; 404 otherwise): for a scraper on this machine, or an
+administrator of the installation's bearer token from elsewhere (401/403 otherwise). Not an API
+operation: Prometheus's text, not JSON."""
+
+from flask import Blueprint, Response, abort, request
+
+from appliance.auth import sessions as auth_sessions
+from appliance.core import runtime
+from appliance.core.errors import Unauthorized
+from appliance.http.api import public
+from appliance.http.unit_of_work import db_session
+from appliance.installation import service as installation
+from appliance.operations import metrics
+
+metrics_pages = Blueprint("metrics_pages", __name__)
+_LOOPBACK = frozenset({"127.0.0.1", "::1"})
+
+
+@metrics_pages.get("/metrics")
+@public  # checked here: a scraper on this machine needs no credentials
+def prometheus_metrics():
+    if not runtime.get().settings.metrics:
+        abort(404)
+    if request.remote_addr not in _LOOPBACK:
+        scheme, _, token = (request.headers.get("Authorization") or "").partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Unauthorized("From another machine, /metrics needs an administrator's bearer token.",
+                               code="authentication_required")
+        actor = auth_sessions.authenticate_access_token(db_session(), token.strip())
+        installation.check_admin(db_session(), actor.user_id, what="reads the metrics")
+    return Response(metrics.render(db_session()), content_type=metrics.CONTENT_TYPE)

@@ -1,0 +1,51 @@
+"""Issue 46: GET /metrics in Prometheus's text format behind APPLIANCE_METRICS: for a scraper on this
+machine, or an installation administrator's bearer token from elsewhere; 404 while the setting is off."""
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests import factories
+from tests.problems import assert_problem
+
+ELSEWHERE = {"REMOTE_ADDR": "192.168.1.30"}
+
+
+@pytest.fixture
+def settings(settings):
+    return settings.replace(metrics=True)
+
+
+@pytest.fixture
+def owner(api):
+    return factories.owner(api)  # the first person: an administrator of the installation
+
+
+def _families(text: str) -> dict:
+    return {family.name: family for family in text_string_to_metric_families(text)}
+
+
+def test_a_scraper_on_this_machine_reads_the_installation(client, owner):
+    answer = client.get("/metrics", environ_base={"REMOTE_ADDR": "127.0.0.1"})
+    assert answer.status_code == 200 and answer.content_type.startswith("text/plain; version=0.0.4")
+    families = _families(answer.text)
+    assert families["appliance_info"].samples[0].labels["version"]
+    assert families["appliance_queue_waiting_tasks"].samples[0].value == 0
+    assert families["appliance_disk_free_bytes"].samples[0].value > 0
+    assert families["appliance_public_address_problems"].samples[0].value == 1  # the tests' address is not https
+    assert families["appliance_tunnel_up"].samples[0].value == 0
+
+
+def test_from_elsewhere_it_takes_an_administrators_token(client, api, owner):
+    assert_problem(client.get("/metrics", environ_base=ELSEWHERE), 401, "authentication_required")
+    other = factories.person(api, email="bo@example.com")["tokens"]["accessToken"]
+    assert_problem(client.get("/metrics", environ_base=ELSEWHERE, headers={"Authorization": f"Bearer {other}"}),
+                   403, "not_installation_admin")
+    answer = client.get("/metrics", environ_base=ELSEWHERE, headers={"Authorization": f"Bearer {owner['token']}"})
+    assert answer.status_code == 200 and "appliance_database_size_bytes" in answer.text
+
+
+def test_without_the_setting_there_is_no_such_page(client, owner, settings):
+    from appliance.core import runtime
+
+    runtime.get().settings = runtime.get().settings.replace(metrics=False)
+    assert client.get("/metrics", environ_base={"REMOTE_ADDR": "127.0.0.1"}).status_code == 404
