@@ -14,6 +14,7 @@ from appliance.netsim.app import create_netsim_app
 from appliance.oauth.server import server as oauth_server
 from appliance.http import browser, cors, docs, errors, headers, idempotency, limits, pages, unit_of_work
 from appliance.http.api import SpoolingRequest
+from appliance.installation import tunnel
 from appliance.paths import WEB_DIR
 from appliance.settings import Settings, load_settings
 
@@ -34,6 +35,8 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     app.wsgi_app = chat_links_lane.install(app.wsgi_app, settings)
     if settings.proxy_count:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_count, x_proto=settings.proxy_count)
+    if settings.tunnel != "off":
+        app.wsgi_app = tunnel.through_tunnel(app.wsgi_app)
 
     errors.init_app(app)
     headers.init_app(app)  # one header policy for every answer

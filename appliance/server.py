@@ -10,6 +10,7 @@ waitress's channel callbacks, waitress logs the exception and keeps serving.)
 from __future__ import annotations
 
 import errno
+import re
 import functools
 import gc
 import logging
@@ -81,8 +82,10 @@ def _sweep(listener: BaseWSGIServer, now: float) -> None:
         if request is not None and not request.headers_finished and not channel.requests \
                 and getattr(channel, "request_began", now) < cutoff:
             channel.will_close = True
-        elif getattr(channel, "handshake_overdue", False):  # HTTPS: no handshake within HEADER_SECONDS
+        elif getattr(channel, "handshake_overdue", False):  # HTTPS: no handshake within tls.HANDSHAKE_SECONDS
             channel.will_close = True
+        elif getattr(channel, "stalled", False):  # HTTPS: a client that takes none of its answer
+            channel.close_now()
 
 
 def _close_slow_headers(server) -> None:
@@ -97,19 +100,29 @@ def _close_slow_headers(server) -> None:
 # With TLS on, plain HTTP still answers these: the ACME server's challenge, monitors' health checks,
 # and the appliance's calls to its own simulator (sandbox mode) on the served address.
 _PLAIN_HTTP_PATHS = ("/.well-known/acme-challenge/", "/health", "/netsim/")
+_HOST = re.compile(r"[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\]")  # a name or a bracketed address, nothing else
 
 
 def _redirecting_to_https(app, https_port: int):
-    """The HTTP listener's application with TLS on: 308 to the same address over HTTPS."""
+    """The HTTP listener's application with TLS on: 308 to the same address over HTTPS, once a
+    certificate is served (before, with ACME's first certificate still coming, plain HTTP keeps
+    working: the Go live page must stay reachable). To the public address when it is https (a
+    router forwarding 443 to another port), else to the request's host on the HTTPS port."""
     def application(environ, start_response):
         path = environ.get("PATH_INFO") or "/"
-        if path.startswith(_PLAIN_HTTP_PATHS):
+        if path.startswith(_PLAIN_HTTP_PATHS) or not https.serving():
             return app(environ, start_response)
-        host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME") or "localhost"
-        host = host if host.endswith("]") or ":" not in host else host.rsplit(":", 1)[0]
+        public = public_address.base_url()
+        if public.startswith("https://"):
+            origin = public
+        else:
+            host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME") or "localhost"
+            host = host if host.endswith("]") or ":" not in host else host.rsplit(":", 1)[0]
+            if not _HOST.fullmatch(host):
+                host = "localhost"
+            origin = f"https://{host}{'' if https_port == 443 else f':{https_port}'}"
         query = environ.get("QUERY_STRING")
-        location = (f"https://{host}{'' if https_port == 443 else f':{https_port}'}"
-                    f"{quote(path, safe='/%:@!$&()*+,;=-._~')}{'?' + query if query else ''}")
+        location = f"{origin}{quote(path, safe='/%:@!$&()*+,;=-._~')}{'?' + quote(query, safe='=&%+') if query else ''}"
         start_response("308 Permanent Redirect", [("Location", location), ("Content-Length", "0")])
         return [b""]
     return application
@@ -122,7 +135,9 @@ def _https_listener(server, settings: Settings, context) -> BaseWSGIServer:
         listener = create_server(_building, map=server._map, _dispatcher=server.task_dispatcher, host=settings.host,
                                  port=settings.https_port, url_scheme="https", ident="appliance",
                                  channel_timeout=IDLE_SECONDS, cleanup_interval=SWEEP_SECONDS,
-                                 connection_limit=_room_for_connections(CONNECTION_LIMIT), asyncore_use_poll=True,
+                                 # one budget of open files for both listeners' connections
+                                 connection_limit=max(100, _room_for_connections(2 * CONNECTION_LIMIT) - CONNECTION_LIMIT),
+                                 asyncore_use_poll=True,
                                  channel_request_lookahead=1)
     except OSError as exc:
         raise StartupError(f"cannot listen for HTTPS on {settings.host}:{settings.https_port}: "

@@ -40,9 +40,11 @@ def go_live():
 @console_pages.post("/console/go-live")
 @signed_in_page
 def go_live_save():
+    public_address.look_up(request.form.get("base_url", "")[:300])  # before the first statement: lookups take time
     try:
         user_id = installation.check_admin(db_session(), browser_actor().user_id, what=TAKES_THE_INSTALLATION_LIVE).id
         public_address.check_save(db_session(), user_id=user_id, address=request.form.get("base_url", "")[:2000])
     except AppError as error:
         return _page(error)
+    https.address_changed()
     return back(_ACTIVE, "public_address_saved")

@@ -11,7 +11,6 @@ from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.core import runtime
 from appliance.core.errors import AppError
-from appliance.http.api import writes_on_get
 from appliance.http.browser import signed_in_page
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
@@ -22,13 +21,22 @@ from appliance.wabas.schemas import BusinessAccountConnectSchema
 _PAGE, _ACTIVE = "console/whatsapp.html", "console_pages.whatsapp"
 
 
+def _setup(session, actor):
+    """The checklist's first step, for who may connect (the token is made the first time)."""
+    if not actor.can("waba:write"):
+        return None
+    if request.method == "GET":
+        return webhook_setup.read_or_make(runtime.get().db, actor=actor)
+    return webhook_setup.do_read(session, actor=actor)  # a form's answer: its unit writes already
+
+
 def _page(actor, error: AppError | None = None):
     session = db_session()
     settings = runtime.get().settings
     accounts = wabas_service.list_wabas(session, actor=actor)
     numbers = phone_numbers_service.list_phone_numbers(session, actor=actor) if actor.can("phone-numbers:read") else []
     context = {"accounts": [{"account": a, "numbers": [n for n in numbers if n.waba_pk == a.id]} for a in accounts],
-               "setup": webhook_setup.do_read(session, actor=actor) if actor.can("waba:write") else None,
+               "setup": _setup(session, actor),
                "sandbox_mode": settings.sandbox, "welcome": bool(request.args.get("welcome")),
                "done": request.args.get("done"),
                "values": {"waba_id": request.form.get("waba_id", "")[:40], "name": request.form.get("name", "")[:100]}}
@@ -36,7 +44,6 @@ def _page(actor, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/whatsapp")
-@writes_on_get  # the organization's verify token is made the first time someone who may connect opens it
 @signed_in_page
 def whatsapp(org_id):
     return _page(org_actor(org_id, "waba:read"))

@@ -50,6 +50,7 @@ class TLSChannel(HTTPChannel):
         self._raw_progress = time.time()  # when the socket last took some of them
         self._handshaken = False
         self._eof = False
+        self._close_when_sent = False  # waitress asked to close; the queued records go first
         super().__init__(server, sock, addr, adj, map)
 
     # --- raw side ---------------------------------------------------------------------------
@@ -78,20 +79,39 @@ class TLSChannel(HTTPChannel):
         # during the handshake waitress's own conditions say nothing useful; keep reading
         return (not self._handshaken and not self._eof) or super().readable()
 
+    def handle_close(self):
+        """waitress closes once its own buffers are empty (after a `Connection: close` answer, or its
+        idle sweep); the encrypted bytes still queued here go out first, or the answer's tail is lost.
+        A broken socket or a client that left closes at once (`close_now`); one that takes nothing
+        is cut by the server's sweep (`stalled`)."""
+        if self._raw and not self._eof:
+            self._close_when_sent = True
+            return
+        self.close_now()
+
+    def close_now(self):
+        self._raw.clear()
+        super().handle_close()
+
+    @property
+    def stalled(self) -> bool:
+        """Encrypted bytes the client has taken none of for channel_timeout."""
+        return bool(self._raw) and time.time() - self._raw_progress > self.adj.channel_timeout
+
     def handle_write(self):
         if self._raw:
             try:
                 with self._tls_lock:
                     self._push_raw()
             except OSError:
-                self.handle_close()
+                self.close_now()
                 return
-        if self._raw and (self.will_close or (self.close_when_flushed and not self.total_outbufs_len)):
-            # waitress would close now (its outbufs are empty), but encrypted bytes are still queued
-            # here: close once they are out, or once the client has taken nothing for channel_timeout
-            if time.time() - self._raw_progress > self.adj.channel_timeout:
-                self.handle_close()
+        if self._close_when_sent:
+            if not self._raw:
+                self.close_now()
             return
+        if self._raw and (self.will_close or (self.close_when_flushed and not self.total_outbufs_len)):
+            return  # waitress would close now: the queued records first (handle_close)
         super().handle_write()
 
     def handle_read(self):
@@ -100,13 +120,13 @@ class TLSChannel(HTTPChannel):
         except (BlockingIOError, InterruptedError):
             return
         except OSError:
-            self.handle_close()
+            self.close_now()
             return
         if not raw:
             # as wasyncore.dispatcher.recv does: close at once; a running task sees connected False
             # (waitress.client_disconnected) and its next write raises ClientDisconnected
             self._eof = True
-            self.handle_close()
+            self.close_now()
             return
         plain = []
         try:
@@ -140,13 +160,13 @@ class TLSChannel(HTTPChannel):
                     self._push_raw()
             except OSError:
                 pass
-            self.handle_close()
+            self.close_now()
             return
         if plain:
             self.last_activity = time.time()
             self.received(b"".join(plain))
         if self._eof:  # close_notify: the client is done with this connection
-            self.handle_close()
+            self.close_now()
 
     def send(self, data, do_close=True):
         """Plaintext from waitress -> records queued and pushed; returns the plaintext taken."""
@@ -162,7 +182,7 @@ class TLSChannel(HTTPChannel):
                 return taken
         except (ssl.SSLError, OSError):
             if do_close:
-                self.handle_close()
+                self.close_now()
             return 0
 
     @property

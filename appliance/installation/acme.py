@@ -1,6 +1,6 @@
 """APPLIANCE_TLS=acme: certificates for APPLIANCE_TLS_DOMAINS (default the public address's host) from
 an ACME server (Let's Encrypt; Debian's pebble in tests), with certbot's `acme` library over HTTP-01,
-answered on the HTTP port (`/.well-known/acme-challenge/<token>`, installation/api.py).
+answered on the HTTP port (`/.well-known/acme-challenge/<token>`, installation/pages.py).
 
 - The account's key and URL, and the certificate with its key, are files of DATA_DIR/tls (0600,
   written whole and renamed over: installation/certificates.write_private); a stored certificate
@@ -46,9 +46,12 @@ def domains_of(settings, base_url: str) -> list[str]:
 
 
 class AcmeRenewer:
-    def __init__(self, store: CertificateStore, *, folder: Path, directory_url: str, domains: list[str],
+    def __init__(self, store: CertificateStore, *, folder: Path, directory_url: str, domains,
                  email: str | None = None, ca_bundle: str | None = None):
-        self.store, self.folder, self.directory_url, self.domains = store, Path(folder), directory_url, domains
+        """`domains`: the names, or what gives them (read again at each check: a public address
+        saved on the Go live page is asked for without a restart)."""
+        self.store, self.folder, self.directory_url = store, Path(folder), directory_url
+        self._domains = domains if callable(domains) else (lambda: list(domains))
         self.email, self.ca_bundle = email or None, ca_bundle or None
         self.certificate_path = self.folder / "certificate.pem"  # the chain, then its key
         self._wake = threading.Event()
@@ -85,6 +88,10 @@ class AcmeRenewer:
         if window is not None:
             chosen = min(window.astimezone(dt.timezone.utc), leaf.not_valid_after_utc - dt.timedelta(days=1))
         return chosen
+
+    @property
+    def domains(self) -> list[str]:
+        return self._domains()
 
     def due(self) -> bool:
         info = self.store.info

@@ -36,7 +36,7 @@ def start(settings) -> ssl.SSLContext | None:
 
         _keeper = _renewer = AcmeRenewer(
             _store, folder=settings.data_dir / "tls", directory_url=settings.acme_directory_url,
-            domains=domains_of(settings, public_address.base_url()), email=settings.acme_email,
+            domains=lambda: domains_of(settings, public_address.base_url()), email=settings.acme_email,
             ca_bundle=settings.acme_ca_bundle)
         _keeper.load_stored()
     return _store.server_context()
@@ -62,6 +62,17 @@ def state(settings) -> dict:
     renewing = renewer()
     next_try = clock.iso(renewing.next_try_at) if renewing is not None and renewing.next_try_at else None
     return {**_store.info.as_dict(), "https_port": settings.https_port, "next_try_at": next_try}
+
+
+def address_changed() -> None:
+    """A public address was saved: ACME asks for its name now, not at its next check."""
+    if _renewer is not None:
+        _renewer.check_now()
+
+
+def serving() -> bool:
+    """Whether HTTPS has a certificate to serve now."""
+    return _store is not None and _store.serving
 
 
 def renewer():

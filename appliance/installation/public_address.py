@@ -37,6 +37,7 @@ LOOPBACK, PRIVATE_ADDRESS, NOT_HTTPS = "loopback", "private_address", "not_https
 LOOKUP_SECONDS = 2.0  # a name that does not resolve this fast is judged by its name alone
 
 # Read for every link written: kept 2 s, emptied by a change committed in this process.
+_lookups_lock = threading.Lock()  # one lookup of an address at a time, the others wait for its answer
 _stored = CommitInvalidatedCache("public_address", watched=(InstallationSetting,), max_entries=8)
 
 
@@ -60,10 +61,25 @@ def url(path: str) -> str:
 
 
 def current_problems() -> tuple[str, tuple[str, ...]]:
-    """The address links start from now and its problems, for pages that show a link (the
-    problems of one address are looked up at most once a minute: a name may take seconds)."""
+    """The address links start from now and its problems, for pages that show a link."""
     address = base_url()
-    return address, _problems_this_minute(address, int(time.monotonic() // 60))
+    return address, problems_now(address)
+
+
+def problems_now(address: str) -> tuple[str, ...]:
+    """`problems(address)`, looked up at most once a minute (a name may take 2 s to resolve; the
+    status page, /metrics and every page with a link ask)."""
+    with _lookups_lock:
+        return _problems_this_minute(address, int(time.monotonic() // 60))
+
+
+def look_up(address: str) -> None:
+    """What a request about to save `address` calls before its unit's first statement, so the
+    lookup never runs while the write lock is held."""
+    try:
+        problems_now(normalized(address))
+    except Invalid:
+        pass  # the save says what is wrong
 
 
 @lru_cache(maxsize=16)
@@ -80,7 +96,7 @@ def state(session: Session) -> PublicAddress:
         address, source = stored.value, "console"
     else:
         address, source = settings.served_url, "default"
-    return PublicAddress(base_url=address, source=source, problems=problems(address), checked_at=clock.now())
+    return PublicAddress(base_url=address, source=source, problems=problems_now(address), checked_at=clock.now())
 
 
 def check_save(session: Session, *, user_id: str, address: str) -> PublicAddress:

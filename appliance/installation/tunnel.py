@@ -28,6 +28,8 @@ from appliance.core import clock
 log = logging.getLogger(__name__)
 
 CONNECTED_MARK = "Registered tunnel connection"  # what cloudflared logs once the edge accepted it
+LOST_MARKS = ("Unregistered tunnel connection", "Retrying connection")  # ... and once it lost it
+_PASSED_ON = ("PATH", "HOME", "USERPROFILE", "SYSTEMROOT", "TEMP", "TMP", "TMPDIR", "LANG", "HTTPS_PROXY", "NO_PROXY")
 FIRST_BACKOFF, LONGEST_BACKOFF = 1.0, 60.0
 STEADY_SECONDS = 60.0  # a run this long resets the backoff
 LAST_LINE_CHARS = 300
@@ -110,7 +112,10 @@ class TunnelSupervisor:
             backoff = min(backoff * 2, LONGEST_BACKOFF)
 
     def _run_once(self, program: str) -> None:
-        environment = {**os.environ, "TUNNEL_TOKEN": self.token, "NO_AUTOUPDATE": "true"}
+        # Only what cloudflared needs: the appliance's own secrets (APPLIANCE_SECRET_KEY, the SMTP URL)
+        # may be in this process's environment.
+        environment = {name: os.environ[name] for name in _PASSED_ON if name in os.environ}
+        environment.update(TUNNEL_TOKEN=self.token, NO_AUTOUPDATE="true")
         try:
             process = subprocess.Popen([program, "tunnel", "--no-autoupdate", "run"], env=environment,
                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -120,20 +125,43 @@ class TunnelSupervisor:
             return
         with self._lock:
             self._process = process
+            stopping = self._stopping.is_set()
+        if stopping:  # stop() came between the start and here: it saw no process to end
+            process.terminate()
         self._set("starting", started_at=clock.now(), connected_at=None)
         last_line = ""
         for line in process.stdout:  # cloudflared logs to stderr, joined to stdout above
             line = line.strip()
             if not line:
                 continue
-            last_line = line[-LAST_LINE_CHARS:].replace(self.token, "[token]") if self.token else line[-LAST_LINE_CHARS:]
+            last_line = (line.replace(self.token, "[token]") if self.token else line)[-LAST_LINE_CHARS:]
             if CONNECTED_MARK in line and self.status.state != "running":
                 self._set("running", connected_at=clock.now())
+            elif any(mark in line for mark in LOST_MARKS) and self.status.state == "running":
+                self._set("restarting", last_error=last_line)  # cloudflared reconnects by itself
         code = process.wait()
         with self._lock:
             self._process = None
         if not self._stopping.is_set():
             self.status.last_error = f"cloudflared exited with code {code}" + (f": {last_line}" if last_line else "")
+
+
+_LOOPBACK = frozenset({"127.0.0.1", "::1"})
+
+
+def through_tunnel(app):
+    """With the tunnel on, every request from the internet comes from cloudflared on this machine:
+    such a request's client is Cloudflare's `Cf-Connecting-IP` (honoured only from loopback, where
+    cloudflared is), so per-address limits count people, not the tunnel, and "this machine"
+    (a scraper of /metrics, the simulator's controls) never means the internet. A request from
+    loopback without it is this machine's own."""
+    def application(environ, start_response):
+        if environ.get("REMOTE_ADDR") in _LOOPBACK:
+            visitor = environ.get("HTTP_CF_CONNECTING_IP", "").strip()
+            if visitor:
+                environ["REMOTE_ADDR"] = visitor[:45]
+        return app(environ, start_response)
+    return application
 
 
 _running: TunnelSupervisor | None = None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from prometheus_client import CollectorRegistry, generate_latest
-from prometheus_client.core import GaugeMetricFamily, InfoMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, InfoMetricFamily
 from sqlmodel import Session
 
 from appliance.operations import status
@@ -35,19 +35,22 @@ class _StatusCollector:
             ("appliance_database_size_bytes", "The database's files", found["database"]["size_bytes"]),
             ("appliance_disk_free_bytes", "Free space where the data directory is", found["disk"]["free_bytes"]),
             ("appliance_queue_waiting_tasks", "Background tasks waiting", found["queue"]["waiting"]),
-            ("appliance_queue_failed_tasks", "Background tasks that failed since the start", found["queue"]["failed"]),
             ("appliance_tls_certificate_expiry_seconds", "When the served certificate expires (0: none)",
              _seconds(found["tls"]["not_after"])),
             ("appliance_tunnel_up", "1 while the tunnel is connected", 1 if found["tunnel"]["state"] == "running" else 0),
             ("appliance_whatsapp_last_delivery_seconds", "Meta's last signed delivery accepted (0: none)",
              _seconds(found["whatsapp"]["last_delivery_at"])),
-            ("appliance_whatsapp_refused_verifications", "Webhook verifications refused since the start",
-             found["whatsapp"]["refused_verifications"]),
             ("appliance_public_address_problems", "Problems of the public address (0: none)",
              len(found["public_address"]["problems"])),
         ]
         for name, text, value in gauges:
             yield GaugeMetricFamily(name, text, value=value)
+        # They only go up while the process runs (back to 0 at a start): counters.
+        yield CounterMetricFamily("appliance_queue_failed_tasks", "Background tasks that failed since the start",
+                                  value=found["queue"]["failed"])
+        yield CounterMetricFamily("appliance_whatsapp_refused_verifications",
+                                  "Webhook verifications refused since the start",
+                                  value=found["whatsapp"]["refused_verifications"])
 
 
 def render(session: Session) -> bytes:

@@ -21,7 +21,9 @@ _LOOPBACK = frozenset({"127.0.0.1", "::1"})
 def prometheus_metrics():
     if not runtime.get().settings.metrics:
         abort(404)
-    if request.remote_addr not in _LOOPBACK:
+    # Through the tunnel, the internet comes from loopback: installation/tunnel.through_tunnel gives
+    # those requests their visitor's address, and this machine is trusted only without a tunnel.
+    if request.remote_addr not in _LOOPBACK or request.headers.get("Cf-Connecting-IP"):
         scheme, _, token = (request.headers.get("Authorization") or "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise Unauthorized("From another machine, /metrics needs an administrator's bearer token.",

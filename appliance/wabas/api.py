@@ -3,7 +3,8 @@ as the reference's change history names it)."""
 
 from flask.views import MethodView
 
-from appliance.http.api import Blueprint, writes_on_get
+from appliance.core import runtime
+from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
 from appliance.wabas import schemas, service, webhook_setup
@@ -30,12 +31,11 @@ class BusinessAccounts(MethodView):
 
 @blp.route("/webhook-setup")
 class WebhookSetup(MethodView):
-    @writes_on_get  # the organization's verify token is made the first time it is asked for
     @blp.requires("waba:write")
     @blp.response(200, schemas.WebhookSetupSchema)
     def get(self, org_id):
         """What to paste into Meta's app dashboard (callback URL, verify token) and what Meta last did"""
-        return webhook_setup.do_read(db_session(), actor=current_org_actor())
+        return webhook_setup.read_or_make(runtime.get().db, actor=current_org_actor())
 
 
 @blp.route("/webhook-setup/rotate")

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from appliance.core import clock, crypto, runtime
@@ -71,8 +72,24 @@ def _view(setup: WebhookSetup) -> WebhookSetupView:
                             last_rejected_at=setup.last_rejected_at)
 
 
+def read_or_make(database, *, actor: OrgActor) -> WebhookSetupView:
+    """The organization's setup for a reading request, in units of its own: read, or made (with its
+    token) in a short write the first time, so a page or route that shows it stays a reader (no
+    write lock for every view of it, and none while its request reads)."""
+    with database.unit_of_work(write=False) as session:
+        setup = session.get(WebhookSetup, actor.organization_id)
+        if setup is not None:
+            return _view(setup)
+    try:
+        with database.unit_of_work(write=True) as session:
+            return _view(_made(session, actor.organization_id))
+    except IntegrityError:  # another request made it a moment ago
+        with database.unit_of_work(write=False) as session:
+            return _view(session.get(WebhookSetup, actor.organization_id))
+
+
 def do_read(session: Session, *, actor: OrgActor) -> WebhookSetupView:
-    """The organization's setup, made (with its token) the first time it is asked for."""
+    """The organization's setup, in a writing request's unit (made there the first time)."""
     return _view(_made(session, actor.organization_id))
 
 

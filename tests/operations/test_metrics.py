@@ -49,3 +49,20 @@ def test_without_the_setting_there_is_no_such_page(client, owner, settings):
 
     runtime.get().settings = runtime.get().settings.replace(metrics=False)
     assert client.get("/metrics", environ_base={"REMOTE_ADDR": "127.0.0.1"}).status_code == 404
+
+
+class TestThroughTheTunnel:
+    """cloudflared runs on this machine: what comes through it is from loopback, with Cloudflare's
+    Cf-Connecting-IP naming the visitor. That visitor is not "this machine"."""
+
+    @pytest.fixture
+    def settings(self, settings):
+        return settings.replace(metrics=True, tunnel="cloudflare")
+
+    def test_a_visitor_through_the_tunnel_needs_the_token_a_local_scraper_does_not(self, client, owner):
+        through = {"REMOTE_ADDR": "127.0.0.1"}
+        assert_problem(client.get("/metrics", environ_base=through, headers={"Cf-Connecting-IP": "203.0.113.9"}),
+                       401, "authentication_required")
+        assert client.get("/metrics", environ_base=through).status_code == 200
+        assert client.get("/metrics", environ_base=through, headers={
+            "Cf-Connecting-IP": "203.0.113.9", "Authorization": f"Bearer {owner['token']}"}).status_code == 200
