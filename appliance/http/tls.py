@@ -51,6 +51,7 @@ class TLSChannel(HTTPChannel):
         self._handshaken = False
         self._eof = False
         self._close_when_sent = False  # waitress asked to close; the queued records go first
+        self._in_write_step = False
         super().__init__(server, sock, addr, adj, map)
 
     # --- raw side ---------------------------------------------------------------------------
@@ -80,11 +81,12 @@ class TLSChannel(HTTPChannel):
         return (not self._handshaken and not self._eof) or super().readable()
 
     def handle_close(self):
-        """waitress closes once its own buffers are empty (after a `Connection: close` answer, or its
-        idle sweep); the encrypted bytes still queued here go out first, or the answer's tail is lost.
-        A broken socket or a client that left closes at once (`close_now`); one that takes nothing
-        is cut by the server's sweep (`stalled`)."""
-        if self._raw and not self._eof:
+        """waitress closes from its write step once its own buffers are empty (after a `Connection:
+        close` answer, or its idle sweep): the encrypted bytes still queued here go out first, or
+        the answer's tail is lost. Any other close (the poll saw the socket hang up or fail, the
+        client left) is at once: waiting there would spin the loop on a dead socket. A client that
+        takes nothing is cut by the server's sweep (`stalled`)."""
+        if self._raw and self._in_write_step:
             self._close_when_sent = True
             return
         self.close_now()
@@ -110,9 +112,11 @@ class TLSChannel(HTTPChannel):
             if not self._raw:
                 self.close_now()
             return
-        if self._raw and (self.will_close or (self.close_when_flushed and not self.total_outbufs_len)):
-            return  # waitress would close now: the queued records first (handle_close)
-        super().handle_write()
+        self._in_write_step = True
+        try:
+            super().handle_write()
+        finally:
+            self._in_write_step = False
 
     def handle_read(self):
         try:
