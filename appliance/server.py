@@ -84,8 +84,6 @@ def _sweep(listener: BaseWSGIServer, now: float) -> None:
             channel.will_close = True
         elif getattr(channel, "handshake_overdue", False):  # HTTPS: no handshake within tls.HANDSHAKE_SECONDS
             channel.will_close = True
-        elif getattr(channel, "stalled", False):  # HTTPS: a client that takes none of its answer
-            channel.close_now()
 
 
 def _close_slow_headers(server) -> None:

@@ -1,8 +1,7 @@
 """TLS inside waitress's own I/O loop (APPLIANCE_TLS): a channel that runs an ssl.SSLObject over
 MemoryBIOs, so HTTPS keeps everything the HTTP listener has (the connection limit, idle and header
-timeouts, disconnect detection for live streams, REMOTE_ADDR) at nearly its throughput
-(tests/bench/bench_inbound.py --https: 95-96% of the deliveries a second of the same server over
-plain HTTP, +6-12% server CPU a delivery, a new handshake's p95 2-8 ms).
+timeouts, disconnect detection for live streams, REMOTE_ADDR) at its throughput (measured in
+tests/bench/bench_inbound.py --https: 85-120% of plain HTTP on one server).
 
 Why not the alternatives (measured, issue 45's note): wrapping waitress's listening socket cannot work
 (its non-blocking `recv` meets SSLWantReadError and drops the connection); cheroot handshakes on its
@@ -15,15 +14,16 @@ stream whose client left.
 - `send` (called by waitress with plaintext, from the loop or a task thread): encrypt, queue the
   records in the raw out buffer, write what the socket takes; report the plaintext as taken unless
   the raw buffer is over RAW_HIGH (then 0: waitress keeps it and its high-water mark holds the task).
-- `writable`/`handle_write`: also flush the raw buffer, and hold back waitress's close (after a
-  `Connection: close` response, or its idle sweep) until the raw buffer is out (else the last bytes
-  of a large answer were lost).
+- `writable`/`handle_write`: also flush the raw buffer, and hold back a close waitress decided on
+  before the write step (after a `Connection: close` response, or its idle sweep) until the raw
+  buffer is out. Known gap (issue 45's note): a close waitress decides inside its write step can
+  still cut the last queued records of a large `Connection: close` answer to a slow reader; the
+  first fix (deferring every close with records queued) stalled the loop and was taken back.
 - One lock per channel around the SSLObject: OpenSSL's SSL objects must not be used from two threads
   at once, and CPython releases the GIL inside SSL_read/SSL_write.
 
 It overrides waitress's channel internals (`handle_read`, `handle_write`, `readable`, `writable`,
-`send`): waitress is pinned, and tests/e2e/test_https_server.py and the benchmark run requests,
-live streams and certificate changes through it.
+`send`): waitress is pinned, and tests/http/test_https.py streams, uploads and downloads through it.
 """
 
 from __future__ import annotations
@@ -50,8 +50,6 @@ class TLSChannel(HTTPChannel):
         self._raw_progress = time.time()  # when the socket last took some of them
         self._handshaken = False
         self._eof = False
-        self._close_when_sent = False  # waitress asked to close; the queued records go first
-        self._in_write_step = False
         super().__init__(server, sock, addr, adj, map)
 
     # --- raw side ---------------------------------------------------------------------------
@@ -80,43 +78,21 @@ class TLSChannel(HTTPChannel):
         # during the handshake waitress's own conditions say nothing useful; keep reading
         return (not self._handshaken and not self._eof) or super().readable()
 
-    def handle_close(self):
-        """waitress closes from its write step once its own buffers are empty (after a `Connection:
-        close` answer, or its idle sweep): the encrypted bytes still queued here go out first, or
-        the answer's tail is lost. Any other close (the poll saw the socket hang up or fail, the
-        client left) is at once: waiting there would spin the loop on a dead socket. A client that
-        takes nothing is cut by the server's sweep (`stalled`)."""
-        if self._raw and self._in_write_step:
-            self._close_when_sent = True
-            return
-        self.close_now()
-
-    def close_now(self):
-        self._raw.clear()
-        super().handle_close()
-
-    @property
-    def stalled(self) -> bool:
-        """Encrypted bytes the client has taken none of for channel_timeout."""
-        return bool(self._raw) and time.time() - self._raw_progress > self.adj.channel_timeout
-
     def handle_write(self):
         if self._raw:
             try:
                 with self._tls_lock:
                     self._push_raw()
             except OSError:
-                self.close_now()
+                self.handle_close()
                 return
-        if self._close_when_sent:
-            if not self._raw:
-                self.close_now()
+        if self._raw and (self.will_close or (self.close_when_flushed and not self.total_outbufs_len)):
+            # waitress would close now (its outbufs are empty), but encrypted bytes are still queued
+            # here: close once they are out, or once the client has taken nothing for channel_timeout
+            if time.time() - self._raw_progress > self.adj.channel_timeout:
+                self.handle_close()
             return
-        self._in_write_step = True
-        try:
-            super().handle_write()
-        finally:
-            self._in_write_step = False
+        super().handle_write()
 
     def handle_read(self):
         try:
@@ -124,13 +100,13 @@ class TLSChannel(HTTPChannel):
         except (BlockingIOError, InterruptedError):
             return
         except OSError:
-            self.close_now()
+            self.handle_close()
             return
         if not raw:
             # as wasyncore.dispatcher.recv does: close at once; a running task sees connected False
             # (waitress.client_disconnected) and its next write raises ClientDisconnected
             self._eof = True
-            self.close_now()
+            self.handle_close()
             return
         plain = []
         try:
@@ -164,13 +140,13 @@ class TLSChannel(HTTPChannel):
                     self._push_raw()
             except OSError:
                 pass
-            self.close_now()
+            self.handle_close()
             return
         if plain:
             self.last_activity = time.time()
             self.received(b"".join(plain))
         if self._eof:  # close_notify: the client is done with this connection
-            self.close_now()
+            self.handle_close()
 
     def send(self, data, do_close=True):
         """Plaintext from waitress -> records queued and pushed; returns the plaintext taken."""
@@ -186,7 +162,7 @@ class TLSChannel(HTTPChannel):
                 return taken
         except (ssl.SSLError, OSError):
             if do_close:
-                self.close_now()
+                self.handle_close()
             return 0
 
     @property
