@@ -29,7 +29,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from appliance.core import clock
+from appliance.core import clock, files
 
 log = logging.getLogger(__name__)
 
@@ -62,19 +62,9 @@ def new_key_pem() -> bytes:
 
 
 def write_private(path: Path, data: bytes) -> None:
-    """0600 from the first byte (mkstemp's), written beside and renamed over: a kill mid-write
-    leaves the previous file whole."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    """0600 from the first byte (mkstemp's, in core/files.writing), written beside and renamed over:
+    a kill mid-write leaves the previous file whole."""
+    files.write_atomically(path, data)
 
 
 class _PassPhraseAsked(Exception):
