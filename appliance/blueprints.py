@@ -22,6 +22,7 @@ from appliance.health.api import blp as health
 from appliance.invitations.api import accept_blp as invitation, blp as invitations
 from appliance.inbox.pages import inbox_pages
 from appliance.installation.api import blp as installation
+from appliance.backups.api import blp as installation_backups
 from appliance.installation.pages import acme_pages
 from appliance.operations.api import blp as installation_status
 from appliance.operations.pages import metrics_pages
@@ -58,5 +59,5 @@ BLUEPRINTS = (health, auth, users, password, organizations, memberships, members
               whatsapp_flows, bot_config, bot_rules, bot_flows, bot_activity, bot_images, team_tasks, quick_replies,
               bot_services, bot_knowledge, bot_providers, bot_agents, conversation_agent, broadcasts, webhooks_outbound,
               push, attendance, shift_reminders, chat_links, link_pages, orders, surveys, agenda, agenda_feed,
-              whatsapp_webhook, installation, installation_status)
+              whatsapp_webhook, installation, installation_status, installation_backups)
 PAGES = (acme_pages, metrics_pages, home, auth_pages, invitation_pages, oauth_pages, inbox_pages, console_pages, link_pages_public, agenda_pages)

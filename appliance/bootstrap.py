@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from appliance import migrations
+from appliance.backups import upgrade
 from appliance.core import cache, queue, runtime
 from appliance.core.crypto import Keyring, load_master_key
 from appliance.core.data_dir import check_writable, make_private
@@ -41,7 +41,7 @@ def start(settings: Settings, *, migrate: bool = False, queue_immediate: bool = 
     queue.configure(None if queue_immediate else settings.queue_path, immediate=queue_immediate)
     import appliance.tasks  # noqa: F401  (registers every task and listener)
     if migrate:
-        migrations.upgrade(database)
+        upgrade.migrate(rt)  # a PRE_UPGRADE backup first when there are migrations to run, put back if one fails
         from appliance.mail import service as mail_service
         mail_service.seal_clear_bodies(database)  # rows written before bodies were sealed
         from appliance.push import service as push_service

@@ -32,6 +32,10 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("migrate", help="apply database migrations and exit")
     commands.add_parser("doctor", help="print versions and paths, and check the machine")
+    commands.add_parser("backup", help="make a backup now, beside a running server or not (prints the archive's path)")
+    restore = commands.add_parser("restore", help="restore a backup archive into the data directory (the server stopped)")
+    restore.add_argument("archive", help="the archive (.tar.gz) a backup made")
+    restore.add_argument("--key", required=True, help="the backup key shown when the archive was made")
     commands.add_parser("settings", help="print the settings table (Markdown)")
 
     staff = commands.add_parser("staff", help="service-team tools").add_subparsers(dest="staff_command", required=True)
@@ -96,8 +100,18 @@ def main(argv: list[str] | None = None) -> int:
 def _serve(settings, args) -> int:
     from appliance.server import serve
 
-    serve(settings)
+    if serve(settings):  # a restore from /setup: start again, and the start swaps it in
+        _start_again()
     return 0
+
+
+def _start_again() -> None:
+    """Replace this process with a new run of the same command (the same pid under systemd)."""
+    import os
+
+    if getattr(sys, "frozen", False):  # the bundle's binary is the program
+        os.execv(sys.executable, sys.argv)
+    os.execv(sys.executable, [sys.executable, "-m", "appliance", *sys.argv[1:]])
 
 
 def _netsim(settings, args) -> int:
@@ -116,6 +130,53 @@ def _migrate(settings, args) -> int:
 
     rt = bootstrap.start(settings, migrate=True)
     print(f"database at revision {migrations.current_revision(rt.db)}")
+    return 0
+
+
+def _backup(settings, args) -> int:
+    from appliance import bootstrap
+    from appliance.backups import service as backups
+
+    rt = bootstrap.start(settings)
+    with rt.db.unit_of_work(write=True) as session:
+        row, key_text = backups.start(session, kind=backups.MANUAL, user_id=None)
+        backup_id = row.id
+    backups.maker.wait()
+    with rt.db.unit_of_work(write=False) as session:
+        row = backups.get(session, backup_id)
+        if row.status != backups.READY:
+            print(f"appliance: the backup failed: {row.reason}", file=sys.stderr)
+            return 1
+        print(f"backup ready: {backups.folder(settings) / row.file_name} ({row.size_bytes} bytes, sha256 {row.sha256})")
+    if key_text:
+        print(f"\nThe backup key (shown this once; a restore needs it, keep it apart from the archives):\n\n    {key_text}\n")
+    return 0
+
+
+def _restore(settings, args) -> int:
+    from pathlib import Path
+
+    from appliance import bootstrap, migrations
+    from appliance.backups import restore
+    from appliance.backups.archive import ArchiveRefused
+    from appliance.core import data_dir
+
+    archive_path = Path(args.archive).expanduser().resolve()
+    if not archive_path.is_file():
+        print(f"appliance: no such file: {archive_path}", file=sys.stderr)
+        return 1
+    data_dir.check_writable(settings.data_dir)
+    lock = data_dir.hold(settings.data_dir)  # no server on it while the data is swapped
+    try:
+        manifest = restore.restore(archive_path, args.key, settings.data_dir, secret_setting=settings.secret_key)
+    except ArchiveRefused as exc:
+        print(f"appliance: nothing was restored: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        lock.release()
+    rt = bootstrap.start(settings, migrate=True)  # the archive's revision, migrated forward
+    print(f"restored the backup of {manifest.get('createdAt')} (version {manifest.get('appVersion')}); "
+          f"the database is at revision {migrations.revision_of(rt.db)}")
     return 0
 
 
@@ -219,4 +280,4 @@ def _oauth(settings, args) -> int:
 
 
 _COMMANDS = {"serve": _serve, "migrate": _migrate, "doctor": _doctor, "staff": _staff, "oauth": _oauth,
-             "mail": _mail, "netsim": _netsim}
+             "mail": _mail, "netsim": _netsim, "backup": _backup, "restore": _restore}

@@ -30,7 +30,8 @@ from appliance.bots.ai_step import workers as ai_workers
 from appliance.bots.runner import bot_runner
 from appliance.broadcasts.runner import broadcast_runner
 from appliance.outbound_webhooks.sender import sender_thread as webhook_sender
-from appliance.core import data_dir, events, queue, runtime
+from appliance.backups import restore, service as backups
+from appliance.core import data_dir, events, lifecycle, queue, runtime
 from appliance.core.db import Checkpointer, StartupError
 from appliance.knowledge import processing as knowledge_processing
 from appliance.installation import https, public_address, tunnel
@@ -164,12 +165,14 @@ def _room_for_connections(wanted: int) -> int:
     return wanted if soft == resource.RLIM_INFINITY else max(100, min(wanted, soft - spare))
 
 
-def serve(settings: Settings) -> None:
-    """Migrate, serve until SIGINT or SIGTERM, then drain requests, stop the consumer, close storage.
-    What stops a start (a directory we cannot write, another server on it, a port in use) raises
-    StartupError with a sentence, before anything was touched."""
+def serve(settings: Settings) -> bool:
+    """Migrate, serve until SIGINT or SIGTERM (or a restore asks for a restart: then answer True),
+    then drain requests, stop the consumer, close storage. What stops a start (a directory we cannot
+    write, another server on it, a port in use) raises StartupError with a sentence, before anything
+    was touched."""
     data_dir.check_writable(settings.data_dir)
     lock = data_dir.hold(settings.data_dir)  # held until the process ends
+    restore.finish_interrupted(settings.data_dir)  # a restore's swap, before anything opens the data
     # The port is bound before the app is built: the app's links and the sandbox's calls to itself
     # need the port actually served (the one the system chose, when asked for port 0). Nothing is
     # answered before server.run below, so the stand-in app never sees a request.
@@ -196,6 +199,7 @@ def serve(settings: Settings) -> None:
         secure = _https_listener(server, settings, tls_context)
         settings = settings.replace(https_port=secure.effective_port)
         secure.application, server.application = app, _redirecting_to_https(app, secure.effective_port)
+    backups.recover_interrupted(runtime.get().db, settings)  # a backup the last stop cut short is FAILED
     consumer = queue.make_consumer(settings.queue_workers)
     slow_consumer = queue.make_slow_consumer(settings.slow_lane_workers,
                                              per_organization=settings.slow_lane_per_organization)
@@ -239,9 +243,12 @@ def serve(settings: Settings) -> None:
     # Last, and plainly: where to open it, after everything start-up had to say.
     print(f"\nThe appliance is running: open {public_address.base_url()} in a browser.\n", flush=True)
     try:
-        while not stop.wait(1.0):
+        while not stop.wait(1.0) and not lifecycle.restart_requested():
             pass
-        log.info("received %s, stopping", received[0])
+        if received:
+            log.info("received %s, stopping", received[0])
+        else:
+            log.info("stopping to start again: a restore is swapped in at the start")
     finally:
         live_feed.signal.close()  # live-update streams end; browsers reconnect to the next server
         tunnel.stop()
@@ -262,3 +269,4 @@ def serve(settings: Settings) -> None:
         runtime.get().db.dispose()
         lock.release()
         log.info("stopped")
+    return lifecycle.restart_requested()

@@ -49,6 +49,27 @@ def _directory(value) -> Path:
     return Path(value).expanduser().resolve()
 
 
+def _zone_name(text: str) -> str:
+    value = text.strip()
+    if value:
+        from zoneinfo import ZoneInfo  # (tzdata's tables: the zones are known on every system)
+
+        try:
+            ZoneInfo(value)
+        except (ValueError, LookupError):
+            raise ValueError(f"not a time zone name such as America/Bogota: {text!r}") from None
+    return value
+
+
+def _time_of_day_or_off(text: str) -> str:
+    value = text.strip().lower()
+    if value != "off":
+        hours, _, minutes = value.partition(":")
+        if not (hours.isdigit() and minutes.isdigit() and int(hours) < 24 and int(minutes) < 60 and len(minutes) == 2):
+            raise ValueError(f"HH:MM or off, not {text!r}")
+    return value
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 0:
@@ -144,6 +165,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_TUNNEL", "off", "A public https address without opening ports: cloudflare runs Cloudflare's cloudflared with APPLIANCE_TUNNEL_TOKEN (restarted with backoff when it stops; its state on the Go live page and in /installation/status); off: none.", _one_of("off", "cloudflare")),
     Setting("APPLIANCE_TUNNEL_TOKEN", "", "The tunnel's token (Cloudflare's Zero Trust dashboard → Networks → Tunnels → your tunnel); handed to cloudflared in its environment, never on its command line nor in the log."),
     Setting("APPLIANCE_CLOUDFLARED", "", "Path of the cloudflared program; empty: found on PATH."),
+    Setting("APPLIANCE_BACKUP_DIR", "", "Folder the backups are written to (a second disk is wiser); empty: DATA_DIR/backups."),
+    Setting("APPLIANCE_BACKUP_AT", "03:00", "Time of the daily backup (HH:MM, in APPLIANCE_TIMEZONE); 7 daily and 4 weekly ones are kept. off: no daily backup.", _time_of_day_or_off),
+    Setting("APPLIANCE_TIMEZONE", "", "The installation's time zone (an IANA name such as America/Bogota), for the daily backup; empty: the machine's.", _zone_name),
     Setting("APPLIANCE_LOG_LEVEL", "INFO", "Log level: DEBUG, INFO, WARNING or ERROR. DEBUG also shows each migration step and every queue task run."),
 )
 
@@ -193,6 +217,14 @@ class Settings:
     @property
     def queue_path(self) -> Path:
         return self.data_dir / "queue.db"
+
+    @property
+    def media_dir(self) -> Path:
+        return self.data_dir / "media"
+
+    @property
+    def backups_dir(self) -> Path:
+        return Path(self._values["backup_dir"]).expanduser().resolve() if self._values["backup_dir"] else self.data_dir / "backups"
 
 
 def _parse_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:

@@ -16,3 +16,4 @@ from appliance.shift_reminders import tasks as shift_reminders_tasks  # noqa: F4
 from appliance.orders import listeners as orders_listeners  # noqa: F401
 from appliance.surveys import answers as surveys_answers, closing as surveys_closing  # noqa: F401
 from appliance.agenda import sync as agenda_sync  # noqa: F401
+from appliance.backups import tasks as backups_tasks  # noqa: F401

@@ -36,7 +36,8 @@ def pytest_collection_modifyitems(items):
     machine is theirs)."""
     for item in items:
         path = str(item.path)
-        if "/tests/e2e/" in path or path.endswith("/tests/test_server.py"):
+        if "/tests/e2e/" in path or path.endswith(("/tests/test_server.py",
+                                                   "/tests/operations/test_upgrade_from_238e48e.py")):
             item.add_marker(pytest.mark.processes)
 
 

@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, frozenset[str]]] = [
     ("entry", frozenset({"__main__", "cli", "server", "app", "bootstrap", "blueprints", "tasks",
                          "model_registry"})),
     ("edge", frozenset({"callers", "channels", "channels.whatsapp", "console", "inbox", "live", "sandbox", "pages"})),
-    ("domain", frozenset({"health", "operations", "users", "installation", "auth", "mail", "permissions", "organizations", "roles",
+    ("domain", frozenset({"health", "operations", "backups", "users", "installation", "auth", "mail", "permissions", "organizations", "roles",
                           "memberships", "invitations", "api_keys", "oauth", "wabas", "phone_numbers",
                           "templates", "business_profiles", "contacts", "contact_lists", "tags", "conversations", "messages",
                           "whatsapp_flows", "bots", "team_tasks", "quick_replies", "services_catalog", "knowledge", "ai_agents",

@@ -70,6 +70,11 @@ class Unavailable(AppError):
     status, code, title = 503, "unavailable", "Service Unavailable"
 
 
+class InsufficientStorage(AppError):
+    """The disk lacks the room the work needs (a backup)."""
+    status, code, title = 507, "insufficient_storage", "Insufficient Storage"
+
+
 class GatewayTimeout(AppError):
     """A service outside the appliance that the request waited for did not answer in time."""
     status, code, title = 504, "gateway_timeout", "Gateway Timeout"

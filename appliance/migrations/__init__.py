@@ -34,30 +34,45 @@ _DOWN_REVISION = re.compile(r"^down_revision = '([^']+)'$", re.M)
 
 
 @cache
-def _head_from_files() -> str | None:
-    """The newest revision, read from the revision files themselves (the one no other revises),
-    without alembic; None when that is not one revision (then alembic decides)."""
+def _revisions_from_files() -> tuple[frozenset[str], frozenset[str]]:
+    """Every revision this program knows, and those another revises, read from the revision files
+    themselves without alembic."""
     revisions, revised = set(), set()
     for path in (MIGRATIONS_DIR / "versions").glob("*.py"):
         source = path.read_text(encoding="utf-8")
         revisions.update(_REVISION.findall(source))
         revised.update(_DOWN_REVISION.findall(source))
+    return frozenset(revisions), frozenset(revised)
+
+
+def known_revisions() -> frozenset[str]:
+    """The revisions this program can migrate from: a database at any other was made by a newer one."""
+    return _revisions_from_files()[0]
+
+
+def _head_from_files() -> str | None:
+    """The newest revision (the one no other revises); None when that is not one revision (then
+    alembic decides)."""
+    revisions, revised = _revisions_from_files()
     heads = revisions - revised
     return next(iter(heads)) if len(heads) == 1 else None
+
+
+def revision_of(database) -> str | None:
+    """The database's revision, asked with one query (None: a new database)."""
+    with database.engine.connect() as connection:
+        try:
+            found = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+        except Exception:  # noqa: BLE001 -- no table yet: a new database
+            return None
+    return found[0] if len(found) == 1 else None
 
 
 def at_head(database) -> bool:
     """Whether the database is at the newest revision, asked with one query: a start with nothing
     to migrate never imports alembic (~38 MB and 0.3 s; issue 46's footprint)."""
     head = _head_from_files()
-    if head is None:
-        return False
-    with database.engine.connect() as connection:
-        try:
-            found = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
-        except Exception:  # noqa: BLE001 -- no table yet: a new database
-            return False
-    return found == [head]
+    return head is not None and revision_of(database) == head
 
 
 def upgrade(database) -> None:

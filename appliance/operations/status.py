@@ -1,5 +1,5 @@
 """GET /installation/status: the installation at a glance, for its administrators and monitoring:
-version and start, the database and the disk, the queue, backups (issue 46 makes them), the public
+version and start, the database and the disk, the queue, backups, the public
 address, HTTPS (the certificate: domains, notAfter, lastError), the tunnel, and what Meta last did."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import shutil
 from sqlmodel import Session
 
 import appliance
+from appliance.backups import service as backups
 from appliance.core import clock, queue, runtime
 from appliance.installation import https, public_address, tunnel
 from appliance.wabas import webhook_setup
@@ -40,7 +41,7 @@ def read(session: Session) -> dict:
         "database": {"engine": "sqlite", "size_bytes": _database_bytes(settings), "sqlite_version": _sqlite_version(session)},
         "disk": _disk(settings),
         "queue": queue.counts(),
-        "backups": {"last_ready_at": None, "last_failed_at": None},
+        "backups": backups.summary(session),
         "public_address": {"base_url": address.base_url, "source": address.source, "problems": list(address.problems)},
         "tls": https.state(settings),
         "tunnel": tunnel.state(settings),

@@ -1,0 +1,433 @@
+"""Backups as the installation's administrators see them: start one (409 while one runs, 507 when
+the disk lacks room), follow its progress, download or delete it, replace the backup key; the daily
+backup and what is kept.
+
+A backup is made in a thread of its own (`_Maker`), not in a queue worker: it takes up to a minute
+and the queue's own file is one of the things it copies. The `backups` row is its visible outcome:
+RUNNING with a percentage, then READY (size, sha256) or FAILED with the reason in a sentence. One at
+a time: a RUNNING row refuses a second in this process (checked in the write transaction, which
+SQLite serializes), and a file lock in the backup folder refuses one from another process (the
+command line beside a server). A stop or a crash during a backup leaves a RUNNING row and a
+`.partial` file: the next start marks it FAILED and removes the file (`recover_interrupted`).
+
+Kept: the 7 newest days' and the 4 newest weeks' daily (SCHEDULED) backups (each day's and week's
+newest, as restic's keep-daily/keep-weekly), the 3 newest PRE_UPGRADE ones; MANUAL ones until an
+administrator deletes them; failed attempts' rows for 30 days.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import shutil
+import threading
+from datetime import datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from filelock import FileLock, Timeout
+from sqlmodel import Session, col, select
+
+import appliance
+from appliance import migrations
+from appliance.backups import archive, keys
+from appliance.backups.models import Backup
+from appliance.core import clock, runtime
+from appliance.core.crypto import load_master_key
+from appliance.core.db import after_commit
+from appliance.core.errors import Conflict, InsufficientStorage, NotFound
+from appliance.core.ids import new_id
+from appliance.installation.models import InstallationSetting
+from appliance.settings import Settings
+
+log = logging.getLogger(__name__)
+
+MANUAL, SCHEDULED, PRE_UPGRADE = "MANUAL", "SCHEDULED", "PRE_UPGRADE"
+RUNNING, READY, FAILED = "RUNNING", "READY", "FAILED"
+KEEP_DAILY, KEEP_WEEKLY, KEEP_PRE_UPGRADE = 7, 4, 3
+KEEP_FAILED = timedelta(days=30)
+HEADROOM = 1.1  # the archive is at most its sources' size plus tar's headers; gzip only shrinks it
+LOCK_NAME = ".backup.lock"
+PROGRESS_EVERY_SECONDS = 1.0
+KEY_SETTING, KEY_SHOWN_SETTING, SCHEDULE_FROM_SETTING = "backup_key", "backup_key_shown", "backups_scheduled_from"
+
+
+# -- where, how big ----------------------------------------------------------------------------
+
+def folder(settings: Settings) -> Path:
+    path = settings.backups_dir
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return path
+
+
+def _file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
+def sources_bytes(settings: Settings) -> int:
+    """What a backup reads: the database with its WAL, the queue, the media."""
+    databases = sum(_file_size(Path(f"{path}{suffix}")) for path in (settings.database_path, settings.queue_path)
+                    for suffix in ("", "-wal"))
+    return databases + sum(item.size for item in archive.list_media(settings.media_dir))
+
+
+def _gigabytes(count: int) -> str:
+    return f"{count / 1e9:.2f} GB" if count >= 1e8 else f"{count / 1e6:.1f} MB"
+
+
+def room_problem(settings: Settings) -> str | None:
+    """A sentence when the backup folder's disk lacks room for a backup (the database and queue are
+    first copied beside it, then archived: twice their size at the worst moment)."""
+    needed = int(sources_bytes(settings) * HEADROOM) + sum(
+        _file_size(path) for path in (settings.database_path, settings.queue_path))
+    free = shutil.disk_usage(folder(settings)).free
+    if free >= needed:
+        return None
+    return (f"Not enough free space for a backup: it needs about {_gigabytes(needed)} and {folder(settings)} has "
+            f"{_gigabytes(free)} free. Delete old backups, free space, or set APPLIANCE_BACKUP_DIR to a bigger disk.")
+
+
+def _archive_name(backup_id: str, kind: str, moment: datetime) -> str:
+    return f"appliance-backup-{moment:%Y%m%d-%H%M%S}-{kind.lower().replace('_', '-')}-{backup_id[-8:]}.tar.gz"
+
+
+# -- the backup key ------------------------------------------------------------------------------
+
+def _setting(session: Session, name: str) -> InstallationSetting | None:
+    return session.get(InstallationSetting, name)
+
+
+def _put_setting(session: Session, name: str, value: str, user_id: str | None = None) -> None:
+    row = _setting(session, name) or InstallationSetting(name=name, value=value, updated_at=clock.now())
+    row.value, row.updated_by_user_id, row.updated_at = value, user_id, clock.now()
+    session.add(row)
+
+
+def current_key(session: Session) -> str:
+    """The backup key new archives are sealed under; made (not yet shown) when there is none."""
+    keyring = runtime.get().keyring
+    stored = _setting(session, KEY_SETTING)
+    if stored is not None:
+        return keyring.unseal(stored.value)
+    return adopt_key(session, keys.new_key(), shown=False)
+
+
+def adopt_key(session: Session, key_text: str, *, shown: bool, user_id: str | None = None) -> str:
+    _put_setting(session, KEY_SETTING, runtime.get().keyring.seal(key_text), user_id)
+    _put_setting(session, KEY_SHOWN_SETTING, "yes" if shown else "no", user_id)
+    return key_text
+
+
+def key_to_show(session: Session) -> str | None:
+    """The backup key if no one has seen it yet (then never again): the first backup's answer carries it."""
+    shown = _setting(session, KEY_SHOWN_SETTING)
+    if shown is not None and shown.value == "yes":
+        return None
+    key_text = current_key(session)
+    _put_setting(session, KEY_SHOWN_SETTING, "yes")
+    return key_text
+
+
+def replace_key(session: Session, *, user_id: str) -> dict:
+    """A new backup key for the archives from now on, answered this once; older archives keep needing theirs."""
+    key_text = adopt_key(session, keys.new_key(), shown=True, user_id=user_id)
+    return {"backup_key": key_text, "key_id": keys.key_id(key_text)}
+
+
+# -- making one ----------------------------------------------------------------------------------
+
+def backup_lock(settings: Settings) -> FileLock:
+    """Held by whichever process makes a backup (one at a time across processes)."""
+    return FileLock(os.fspath(folder(settings) / LOCK_NAME), timeout=0)
+
+
+def _another_process_backing_up(settings: Settings) -> bool:
+    lock = backup_lock(settings)
+    try:
+        lock.acquire()
+    except Timeout:
+        return True
+    lock.release()
+    return False
+
+
+def make_archive(settings: Settings, *, backup_id: str, kind: str, key_text: str, revision: str | None,
+                 created_at: datetime, on_progress=lambda _percent: None) -> tuple[Path, archive.Written]:
+    """The archive of this data directory, whole in the backup folder or not at all (its `.partial`
+    and the database copies are removed whatever happens). The caller holds the backup lock."""
+    target = folder(settings) / _archive_name(backup_id, kind, created_at)
+    partial = target.with_name(target.name + ".partial")
+    staging = folder(settings) / f".staging-{backup_id}"
+    staging.mkdir(mode=0o700)
+    try:
+        archive.snapshot(settings.database_path, staging / archive.DATABASE)
+        archive.snapshot(settings.queue_path, staging / archive.QUEUE)
+        media = archive.list_media(settings.media_dir)
+        total = max(1, _file_size(staging / archive.DATABASE) + _file_size(staging / archive.QUEUE)
+                    + sum(item.size for item in media))
+        header = {"id": backup_id, "kind": kind, "appVersion": appliance.__version__, "schemaRevision": revision,
+                  "createdAt": clock.iso(created_at),
+                  "secretKey": keys.seal_secret(load_master_key(settings.secret_key, settings.data_dir), key_text,
+                                                archive_id=backup_id)}
+        written = archive.write(partial, database=staging / archive.DATABASE, queue=staging / archive.QUEUE,
+                                media=media, header=header,
+                                progress=lambda done: on_progress(min(99, done * 100 // total)))
+        os.replace(partial, target)
+        return target, written
+    finally:
+        partial.unlink(missing_ok=True)
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def failure_reason(exc: BaseException, settings: Settings) -> str:
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+        return (f"The disk filled up while the backup was written to {settings.backups_dir}; nothing of it was kept. "
+                "Delete old backups, free space, or set APPLIANCE_BACKUP_DIR to a bigger disk.")
+    if isinstance(exc, OSError):
+        return f"The backup could not be written: {exc.strerror or exc} ({exc.filename or settings.backups_dir})."
+    return f"The backup failed: {type(exc).__name__}: {exc}"
+
+
+class _Maker:
+    """The thread making the backup in hand (one a process)."""
+
+    def __init__(self):
+        self.thread: threading.Thread | None = None
+
+    def launch(self, backup_id: str, key_text: str) -> None:
+        self.thread = threading.Thread(target=self._run, args=(runtime.get(), backup_id, key_text),
+                                       name="backup", daemon=True)
+        self.thread.start()
+
+    def wait(self, timeout: float | None = None) -> None:
+        thread = self.thread
+        if thread is not None:
+            thread.join(timeout)
+
+    def _run(self, rt, backup_id: str, key_text: str) -> None:
+        settings, database = rt.settings, rt.db
+        _lower_priority()
+        lock = backup_lock(settings)
+        last_told = [clock.now()]
+
+        def told(percent: int) -> None:
+            if (clock.now() - last_told[0]).total_seconds() >= PROGRESS_EVERY_SECONDS:
+                last_told[0] = clock.now()
+                with database.unit_of_work(write=True) as session:
+                    row = session.get(Backup, backup_id)
+                    if row is not None and row.status == RUNNING:
+                        row.progress = percent
+        try:
+            lock.acquire()
+        except Timeout:
+            _finish(database, backup_id, FAILED, reason="Another backup was being made (from the command line?); "
+                                                        "this one did not start.")
+            return
+        try:
+            with database.unit_of_work(write=False) as session:
+                row = session.get(Backup, backup_id)
+                kind, created_at, revision = row.kind, row.created_at, row.schema_revision
+            problem = room_problem(settings)
+            if problem:
+                _finish(database, backup_id, FAILED, reason=problem)
+                return
+            path, written = make_archive(settings, backup_id=backup_id, kind=kind, key_text=key_text,
+                                         revision=revision, created_at=created_at, on_progress=told)
+            _finish(database, backup_id, READY, size=written.size, sha256=written.sha256, file_name=path.name)
+            log.info("backup %s ready: %s (%s)", backup_id, path, _gigabytes(written.size))
+            with database.unit_of_work(write=True) as session:
+                prune(session, settings)
+        except Exception as exc:  # noqa: BLE001 -- every failure is the row's reason
+            log.exception("backup %s failed", backup_id)
+            _finish(database, backup_id, FAILED, reason=failure_reason(exc, settings))
+        finally:
+            lock.release()
+
+
+def _lower_priority() -> None:
+    """The backup's thread yields the processors to requests (Linux: a thread's own nice value)."""
+    if hasattr(os, "setpriority") and hasattr(threading, "get_native_id"):
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        except OSError:
+            pass
+
+
+maker = _Maker()
+
+
+def _finish(database, backup_id: str, status: str, *, reason: str | None = None, size: int | None = None,
+            sha256: str | None = None, file_name: str | None = None) -> None:
+    with database.unit_of_work(write=True) as session:
+        row = session.get(Backup, backup_id)
+        row.status, row.reason, row.finished_at = status, reason, clock.now()
+        row.progress = 100 if status == READY else row.progress
+        row.size_bytes, row.sha256 = size, sha256
+        row.file_name = file_name or row.file_name
+
+
+def start(session: Session, *, kind: str, user_id: str | None) -> tuple[Backup, str | None]:
+    """A new backup (RUNNING), made once this unit commits, and the backup key when no one has seen it
+    yet. 409 backup_running while one runs; a MANUAL one 507 insufficient_storage when the disk lacks
+    room (a SCHEDULED one records that as its FAILED reason instead: someone reads the list)."""
+    settings = runtime.get().settings
+    running = session.exec(select(Backup.id).where(Backup.status == RUNNING)).first()
+    if running is not None or _another_process_backing_up(settings):
+        raise Conflict("A backup is being made; wait for it to end (its progress is on the Backups page).",
+                       code="backup_running")
+    problem = room_problem(settings)
+    if problem and kind == MANUAL:
+        raise InsufficientStorage(problem)
+    key_text = current_key(session)
+    now = clock.now()
+    backup_id = new_id()
+    row = Backup(id=backup_id, kind=kind, status=FAILED if problem else RUNNING, reason=problem,
+                 file_name=_archive_name(backup_id, kind, now), app_version=appliance.__version__,
+                 schema_revision=migrations.revision_of(runtime.get().db), key_id=keys.key_id(key_text),
+                 created_by_user_id=user_id, created_at=now, finished_at=now if problem else None)
+    session.add(row)
+    session.flush()
+    shown = key_to_show(session)
+    if not problem:
+        after_commit(session, lambda: maker.launch(backup_id, key_text))
+    return row, shown
+
+
+def record_pre_upgrade(session: Session, *, backup_id: str, path: Path, written: archive.Written,
+                       revision: str | None, key_text: str, created_at: datetime) -> None:
+    """The backup an upgrade took before its migrations (made before this table may have existed)."""
+    session.add(Backup(id=backup_id, kind=PRE_UPGRADE, status=READY, file_name=path.name, progress=100,
+                       size_bytes=written.size, sha256=written.sha256, app_version=appliance.__version__,
+                       schema_revision=revision, key_id=keys.key_id(key_text), created_at=created_at,
+                       finished_at=clock.now()))
+    prune(session, runtime.get().settings)
+
+
+# -- reading, deleting, keeping ------------------------------------------------------------------
+
+def listing(session: Session) -> list[Backup]:
+    return list(session.exec(select(Backup).order_by(col(Backup.created_at).desc())).all())
+
+
+def get(session: Session, backup_id: str) -> Backup:
+    row = session.get(Backup, backup_id)
+    if row is None:
+        raise NotFound("No such backup.", code="backup_not_found")
+    return row
+
+
+def archive_path(session: Session, backup_id: str) -> Path:
+    row = get(session, backup_id)
+    if row.status != READY:
+        raise Conflict("That backup is not ready: only a READY backup downloads.", code="backup_not_ready")
+    path = folder(runtime.get().settings) / row.file_name
+    if not path.is_file():
+        raise NotFound(f"The archive {row.file_name} is no longer in the backup folder.", code="backup_file_missing")
+    return path
+
+
+def _remove(session: Session, row: Backup) -> None:
+    (folder(runtime.get().settings) / row.file_name).unlink(missing_ok=True)
+    session.delete(row)
+
+
+def delete(session: Session, backup_id: str) -> None:
+    row = get(session, backup_id)
+    if row.status == RUNNING:
+        raise Conflict("That backup is being made; delete it once it ends.", code="backup_running")
+    _remove(session, row)
+
+
+def _kept_scheduled(rows: list[Backup], zone) -> set[str]:
+    days, weeks, kept = set(), set(), set()
+    for row in rows:  # newest first
+        local = row.created_at.astimezone(zone)
+        day, week = local.date(), local.isocalendar()[:2]
+        if day not in days and len(days) < KEEP_DAILY:
+            days.add(day)
+            kept.add(row.id)
+        if week not in weeks and len(weeks) < KEEP_WEEKLY:
+            weeks.add(week)
+            kept.add(row.id)
+    return kept
+
+
+def prune(session: Session, settings: Settings) -> None:
+    rows = listing(session)
+    ready = [row for row in rows if row.status == READY]
+    scheduled = [row for row in ready if row.kind == SCHEDULED]
+    kept = _kept_scheduled(scheduled, installation_zone(settings))
+    kept.update(row.id for row in [row for row in ready if row.kind == PRE_UPGRADE][:KEEP_PRE_UPGRADE])
+    for row in ready:
+        if row.kind != MANUAL and row.id not in kept:
+            log.info("backup %s (%s, %s) no longer kept", row.id, row.kind, row.created_at)
+            _remove(session, row)
+    old = clock.now() - KEEP_FAILED
+    for row in rows:
+        if row.status == FAILED and row.created_at < old:
+            session.delete(row)
+
+
+def summary(session: Session) -> dict:
+    """For the status page: when the last backup was ready, and when the last one failed."""
+    def newest(status: str):
+        return session.exec(select(Backup.created_at).where(Backup.status == status)
+                            .order_by(col(Backup.created_at).desc())).first()
+    return {"last_ready_at": newest(READY), "last_failed_at": newest(FAILED)}
+
+
+def recover_interrupted(database, settings: Settings) -> None:
+    """At a server's start: a backup a stop or a crash cut short is FAILED, its leftovers removed
+    (unless another process is making it now)."""
+    lock = backup_lock(settings)
+    try:
+        lock.acquire()
+    except Timeout:
+        return
+    try:
+        for leftover in list(folder(settings).glob("*.partial")) + list(folder(settings).glob(".staging-*")):
+            shutil.rmtree(leftover, ignore_errors=True) if leftover.is_dir() else leftover.unlink(missing_ok=True)
+        with database.unit_of_work(write=True) as session:
+            for row in session.exec(select(Backup).where(Backup.status == RUNNING)).all():
+                row.status, row.finished_at = FAILED, clock.now()
+                row.reason = "The program stopped while this backup was made; nothing of it was kept."
+    finally:
+        lock.release()
+
+
+# -- the daily backup ----------------------------------------------------------------------------
+
+def installation_zone(settings: Settings):
+    return ZoneInfo(settings.timezone) if settings.timezone else clock.now().astimezone().tzinfo  # the machine's
+
+
+def _slot(settings: Settings, now: datetime) -> datetime | None:
+    """The latest daily moment at or before `now` (None: no daily backup)."""
+    if settings.backup_at == "off":
+        return None
+    hours, minutes = (int(part) for part in settings.backup_at.split(":"))
+    local = now.astimezone(installation_zone(settings))
+    slot = local.replace(hour=hours, minute=minutes, second=0, microsecond=0)
+    return slot if slot <= local else slot - timedelta(days=1)
+
+
+def scheduled_due(session: Session, settings: Settings, now: datetime) -> bool:
+    """A daily backup is due once its moment has passed and none was made since, counting from the
+    installation's first look (a new installation's first daily backup is the next night's, and a
+    machine that was off at 03:00 makes it when it starts)."""
+    slot = _slot(settings, now)
+    if slot is None:
+        return False
+    since = _setting(session, SCHEDULE_FROM_SETTING)
+    if since is None:
+        _put_setting(session, SCHEDULE_FROM_SETTING, clock.iso(now))
+        return False
+    if slot < datetime.fromisoformat(since.value.replace("Z", "+00:00")):
+        return False
+    last = session.exec(select(Backup.created_at).where(Backup.kind == SCHEDULED)
+                        .order_by(col(Backup.created_at).desc())).first()
+    return last is None or last < slot
