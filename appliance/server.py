@@ -10,7 +10,9 @@ waitress's channel callbacks, waitress logs the exception and keeps serving.)
 from __future__ import annotations
 
 import errno
+import os
 import re
+import socket
 import functools
 import gc
 import logging
@@ -165,6 +167,9 @@ def _room_for_connections(wanted: int) -> int:
     return wanted if soft == resource.RLIM_INFINITY else max(100, min(wanted, soft - spare))
 
 
+LISTEN_FD = 3  # sd_listen_fds(3)'s first descriptor
+
+
 def serve(settings: Settings) -> bool:
     """Migrate, serve until SIGINT or SIGTERM (or a restore asks for a restart: then answer True),
     then drain requests, stop the consumer, close storage. What stops a start (a directory we cannot
@@ -176,8 +181,10 @@ def serve(settings: Settings) -> bool:
     # The port is bound before the app is built: the app's links and the sandbox's calls to itself
     # need the port actually served (the one the system chose, when asked for port 0). Nothing is
     # answered before server.run below, so the stand-in app never sees a request.
+    inherited = _inherited_listener()
+    where = {"sockets": [inherited]} if inherited is not None else {"host": settings.host, "port": settings.port}
     try:
-        server = create_server(_building, host=settings.host, port=settings.port, threads=settings.threads,
+        server = create_server(_building, **where, threads=settings.threads,
                                ident="appliance", channel_timeout=IDLE_SECONDS, cleanup_interval=SWEEP_SECONDS,
                                connection_limit=_room_for_connections(CONNECTION_LIMIT),
                                asyncore_use_poll=True,  # select() stops at descriptor 1024; poll where there is one
@@ -250,6 +257,8 @@ def serve(settings: Settings) -> bool:
         else:
             log.info("stopping to start again: a restore is swapped in at the start")
     finally:
+        if lifecycle.restart_requested():
+            server.accepting = False  # what arrives now waits in the socket's backlog for the next run
         live_feed.signal.close()  # live-update streams end; browsers reconnect to the next server
         tunnel.stop()
         https.stop()
@@ -269,4 +278,29 @@ def serve(settings: Settings) -> bool:
         runtime.get().db.dispose()
         lock.release()
         log.info("stopped")
-    return lifecycle.restart_requested()
+    if lifecycle.restart_requested():
+        _hand_over_listener(server)
+        return True
+    return False
+
+
+def _inherited_listener() -> socket.socket | None:
+    """The HTTP socket the previous run of this process left open for this one (a restart in place),
+    passed as systemd's socket activation passes one (LISTEN_PID, LISTEN_FDS, descriptor 3), so
+    browsers that connect during the restart wait in its backlog instead of being refused."""
+    if os.environ.get("LISTEN_PID") != str(os.getpid()) or os.environ.get("LISTEN_FDS") != "1":
+        return None
+    for name in ("LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"):
+        os.environ.pop(name, None)  # not for the programs this one starts (cloudflared)
+    listener = socket.socket(fileno=LISTEN_FD)
+    listener.set_inheritable(False)
+    return listener
+
+
+def _hand_over_listener(server) -> None:
+    """Leave the HTTP socket open, at descriptor 3, for the run that replaces this process (POSIX;
+    elsewhere the next run binds the port again)."""
+    if os.name != "posix":
+        return
+    os.dup2(server.socket.fileno(), LISTEN_FD, inheritable=True)
+    os.environ.update(LISTEN_PID=str(os.getpid()), LISTEN_FDS="1")

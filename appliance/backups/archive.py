@@ -190,15 +190,33 @@ def _pieces(handle: BinaryIO) -> Iterator[bytes]:
         yield piece
 
 
+class _CountingReader(io.RawIOBase):
+    """The archive file as tarfile reads it, telling how far in it is (compressed bytes: the share
+    of the file read, which a progress bar can show against the file's size)."""
+
+    def __init__(self, handle: BinaryIO, progress: Progress):
+        self._handle, self._progress, self._done = handle, progress, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        count = self._handle.readinto(buffer)
+        self._done += count or 0
+        self._progress(self._done)
+        return count
+
+
 def extract(archive: Path, staging: Path, *, progress: Progress = lambda _done: None) -> dict:
     """Unpack `archive` into the empty folder `staging` and answer its manifest, once every member
-    is proven whole against it. Raises ArchiveRefused (and leaves whatever was unpacked for the
-    caller to remove) for an archive that is not ours, damaged, cut short, or bigger than the disk."""
+    is proven whole against it; `progress` hears how many of the archive's bytes were read. Raises
+    ArchiveRefused (and leaves whatever was unpacked for the caller to remove) for an archive that
+    is not ours, damaged, cut short, or bigger than the disk."""
     found: dict[str, dict] = {}
     manifest = None
-    done = 0
     try:
-        with tarfile.open(archive, mode="r|gz") as tar:  # one pass, in the order written
+        with open(archive, "rb") as raw, tarfile.open(fileobj=io.BufferedReader(_CountingReader(raw, progress), CHUNK),
+                                                     mode="r|gz") as tar:  # one pass, in the order written
             for member in tar:
                 path = _member_path(member.name)
                 if not member.isfile():
@@ -217,8 +235,6 @@ def extract(archive: Path, staging: Path, *, progress: Progress = lambda _done: 
                     for piece in _pieces(source):
                         digest.update(piece)
                         out.write(piece)
-                        done += len(piece)
-                        progress(done)
                 found[member.name] = {"size": member.size, "sha256": digest.hexdigest()}
     except (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
         raise ArchiveRefused(f"The archive is damaged or cut short ({exc}): download it again, or use another.") from None

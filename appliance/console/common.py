@@ -87,6 +87,8 @@ def _navigation(actor: OrgActor | None, org_id: str | None, active: str) -> list
                       "active": active == "console_pages.go_live"})
         items.append({"href": url_for("console_pages.installation_status"), "label": "nav_status",
                       "active": active == "console_pages.installation_status"})
+        items.append({"href": url_for("console_pages.backups_page"), "label": "nav_backups",
+                      "active": active == "console_pages.backups_page"})
         items.append({"href": url_for("console_pages.mail_server"), "label": "nav_mail",
                       "active": active == "console_pages.mail_server"})
         items.append({"href": url_for("console_pages.private_servers"), "label": "nav_private_servers",

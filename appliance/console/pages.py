@@ -2,7 +2,7 @@
 
 from appliance.console import (account, agenda, api_keys, attendance, attendance_setup, bot, bot_ai, broadcasts, bot_flows, bot_knowledge, bot_library, bot_work,  # noqa: F401
                                contact_lists, contacts, link_pages, links, live, orders, surveys, mail_server, notifications, private_servers, numbers, organization, sandbox, setup, team,
-                               templates, webhooks, whatsapp, go_live, installation_status)
+                               templates, webhooks, whatsapp, go_live, installation_status, backups)
 from appliance.console.common import console_pages
 
 __all__ = ["console_pages"]

@@ -3,6 +3,8 @@ up, asking for a password reset, and creating an organization."""
 
 from __future__ import annotations
 
+import secrets
+
 from flask import abort, redirect, request, url_for
 
 from appliance.auth import email_links
@@ -11,6 +13,12 @@ from appliance.auth.schemas import SignupSchema
 from appliance.console import forms
 from appliance.console.common import console_pages, current_org_id, my_organizations, render
 from appliance.console.texts import TEXTS
+from appliance.console.texts_backups import BACKUP_TEXTS
+from appliance.backups import from_setup
+from appliance.core import runtime
+from appliance.core.errors import Invalid
+from appliance.core import files
+from appliance.http.api import takes_upload, uploaded_file
 from appliance.core.actor import Actor
 from appliance.core.errors import AppError
 from appliance.core.locales import LOCALES
@@ -21,6 +29,10 @@ from appliance.organizations import service as organizations_service
 from appliance.organizations.schemas import OrganizationCreateSchema, OrganizationUpdateSchema
 from appliance.users import service as users_service
 
+_RESTORE = "console/setup_restore.html"
+# As the HTTP server's own bound on a request's body (waitress: 1 GB); a bigger archive is restored
+# with `appliance restore` on the machine.
+RESTORE_UPLOAD_BYTES = 1024 ** 3
 _SETUP, _SIGN_UP, _FORGOT, _NEW_ORG = ("console/setup.html", "console/sign_up.html", "console/forgot.html",
                                        "console/new_organization.html")
 
@@ -79,7 +91,7 @@ def setup():
     if not _first_run():
         abort(404)
     if request.method == "GET":
-        return render_page(_SETUP, TEXTS, values=_setup_defaults(), weekdays=forms.WEEKDAYS)
+        return render_page(_SETUP, TEXTS | BACKUP_TEXTS, values=_setup_defaults(), weekdays=forms.WEEKDAYS)
     try:
         # The owner's email is the billing email; an empty one is reported once, by the person's part.
         person, fields, hours = check_forms((SignupSchema(), _person_fields()),
@@ -87,8 +99,33 @@ def setup():
         user = _create_person(person)
         organization = _create_organization(user.id, fields, hours)
     except AppError as error:
-        return render_failure(_SETUP, TEXTS, error, values=_form_values(), weekdays=forms.WEEKDAYS)
+        return render_failure(_SETUP, TEXTS | BACKUP_TEXTS, error, values=_form_values(), weekdays=forms.WEEKDAYS)
     return redirect(url_for("console_pages.whatsapp", org_id=organization.id, welcome=1))
+
+
+@console_pages.route("/setup/restore", methods=["GET", "POST"])
+@browser_form
+@takes_upload(max_bytes=RESTORE_UPLOAD_BYTES, content_types=("application/gzip",), field="archive")
+def setup_restore():
+    """The first run's other way: this installation becomes a backup's. While it is checked and put in
+    place the page reads itself again; once the installation has people, to signing in."""
+    progress = from_setup.current()
+    if not _first_run():
+        return redirect(url_for("auth_pages.sign_in"))
+    if request.method == "GET" or (progress is not None and progress.state != from_setup.FAILED):
+        return render_page(_RESTORE, TEXTS | BACKUP_TEXTS, progress=progress)
+    try:
+        upload = uploaded_file("archive")
+        key_text = forms.text("key", 200)
+        if not key_text:
+            raise Invalid("Type the backup key shown when the backup was made.", code="validation_failed",
+                          errors={"key": ["Missing data for required field."]})
+        kept = files.spool_dir() / f"restore-{secrets.token_hex(8)}.tar.gz"  # the check's thread removes it
+        files.write_atomically(kept, upload)
+        from_setup.begin(kept, key_text, runtime.get().settings)
+    except AppError as error:
+        return render_failure(_RESTORE, TEXTS | BACKUP_TEXTS, error, progress=None)
+    return redirect(url_for("console_pages.setup_restore"))
 
 
 @console_pages.route("/sign-up", methods=["GET", "POST"])

@@ -65,7 +65,7 @@ TEXTS = Texts(
                  "test_sent": "Test message sent: it should reach your phone within seconds.",
                  "mail_server_saved": "The test mail was delivered; the mail server is saved.",
                  "sandbox_connected": "Your sandbox number is ready: open the inbox and play a customer."},
-        "mail_title": "Mail server", "nav_mail": "Mail", "nav_private_servers": "Private servers", "nav_go_live": "Go live", "nav_status": "Status",
+        "mail_title": "Mail server", "nav_mail": "Mail", "nav_private_servers": "Private servers", "nav_go_live": "Go live", "nav_status": "Status", "nav_backups": "Backups",
         # beside a link nobody outside can open (console/_address.html)
         "address_warning_title": "Customers cannot open {what} yet",
         "address_problems": {
@@ -227,7 +227,7 @@ TEXTS = Texts(
                  "mail_server_saved": "El correo de prueba se entregó; el servidor de correo está guardado.",
                  "sandbox_connected": "Tu número de sandbox está listo: abre la bandeja y haz de cliente."},
         "mail_title": "Servidor de correo", "nav_mail": "Correo", "nav_private_servers": "Servidores privados",
-        "nav_go_live": "Salir en vivo", "nav_status": "Estado",
+        "nav_go_live": "Salir en vivo", "nav_status": "Estado", "nav_backups": "Copias",
         "address_warning_title": "Los clientes aún no pueden abrir {what}",
         "address_problems": {
             "loopback": "Los enlaces empiezan con {address}, una dirección que solo abre este computador: ni los "
