@@ -139,8 +139,10 @@ SERVER_PIDS: dict[int, int] = {}  # port -> process id of each running_server (i
 
 
 @contextlib.contextmanager
-def running_server(env: dict | None = None, data_dir: str | None = None):
-    """A real `appliance serve` on a scratch data directory (extra settings in `env`); yields its port."""
+def running_server(env: dict | None = None, data_dir: str | None = None, *, pinned: bool = True):
+    """A real `appliance serve` on a scratch data directory (extra settings in `env`); yields its port.
+    `pinned=False`: the server and the load share every core, as a machine whose load comes from the
+    network shares them between the server's threads (a backup's among them)."""
     port = _free_port()
     data_dir = data_dir or scratch_dir("bench-")
     # Server on core 0, this load generator on the others: on a 2-core machine they would
@@ -148,13 +150,13 @@ def running_server(env: dict | None = None, data_dir: str | None = None):
     # BENCH_SERVER_LOG=path keeps the server's log (its errors) for a look afterwards.
     server_log = open(os.environ["BENCH_SERVER_LOG"], "w") if os.environ.get("BENCH_SERVER_LOG") else subprocess.DEVNULL
     cores = sorted(os.sched_getaffinity(0))
-    pin = (lambda: os.sched_setaffinity(0, {cores[0]})) if len(cores) > 1 else None
+    pin = (lambda: os.sched_setaffinity(0, {cores[0]})) if len(cores) > 1 and pinned else None
     proc = subprocess.Popen([sys.executable, "-m", "appliance", "--data-dir", data_dir, "serve", "--port",
                              str(port), "--threads", os.environ.get("BENCH_THREADS", "8")], stdout=subprocess.DEVNULL, stderr=server_log,
                             env={"APPLIANCE_LOG_LEVEL": "WARNING", "PATH": "/usr/bin:/bin", **(env or {})},
                             preexec_fn=pin)
     if len(cores) > 1:
-        os.sched_setaffinity(0, set(cores[1:]))
+        os.sched_setaffinity(0, set(cores[1:]) if pinned else set(cores))
     SERVER_PIDS[port] = proc.pid
     try:
         for _ in range(150):  # /health/ready answers 503 until the server is ready: wait then too
