@@ -2,6 +2,9 @@
 machine, or an installation administrator's bearer token from elsewhere; 404 while the setting is off."""
 
 import pytest
+
+from appliance.backups import service as backups
+from appliance.core import clock
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests import factories
@@ -33,6 +36,15 @@ def test_a_scraper_on_this_machine_reads_the_installation(client, owner):
     assert families["appliance_disk_free_bytes"].samples[0].value > 0
     assert families["appliance_public_address_problems"].samples[0].value == 1  # the tests' address is not https
     assert families["appliance_tunnel_up"].samples[0].value == 0
+    assert families["appliance_backup_last_ready_seconds"].samples[0].value == 0  # none yet
+
+
+def test_a_backup_that_worked_shows_when(client, api, owner):
+    assert api.post("/installation/backups", {}, token=owner["token"]).status_code == 202
+    backups.maker.wait(60)
+    families = _families(client.get("/metrics", environ_base={"REMOTE_ADDR": "127.0.0.1"}).text)
+    assert abs(families["appliance_backup_last_ready_seconds"].samples[0].value - clock.now().timestamp()) < 60
+    assert families["appliance_backup_last_failed_seconds"].samples[0].value == 0
 
 
 def test_from_elsewhere_it_takes_an_administrators_token(client, api, owner):
