@@ -2,11 +2,10 @@
 machine, or an installation administrator's bearer token from elsewhere; 404 while the setting is off."""
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from appliance.backups import service as backups
 from appliance.core import clock
-from prometheus_client.parser import text_string_to_metric_families
-
 from tests import factories
 from tests.problems import assert_problem
 
