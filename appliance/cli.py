@@ -37,6 +37,10 @@ def _parser() -> argparse.ArgumentParser:
     restore.add_argument("archive", help="the archive (.tar.gz) a backup made")
     restore.add_argument("--key", required=True, help="the backup key shown when the archive was made")
     commands.add_parser("settings", help="print the settings table (Markdown)")
+    service = commands.add_parser("service", help="the Windows service (docs/operating.md, Windows)").add_subparsers(
+        dest="service_command", required=True)
+    service.add_parser("run", help="run as the Windows service; Windows' service manager starts this (the installer registers it)")
+    service.add_parser("settings-file", help="write the settings file the Windows installer installs").add_argument("path")
 
     staff = commands.add_parser("staff", help="service-team tools").add_subparsers(dest="staff_command", required=True)
     impersonate = staff.add_parser("impersonate", help="issue a 10-minute impersonation token")
@@ -279,5 +283,17 @@ def _oauth(settings, args) -> int:
     return 0
 
 
+
+def _service(settings, args) -> int:
+    from pathlib import Path
+
+    from appliance import windows_service
+
+    if args.service_command == "settings-file":
+        windows_service.write_settings_file(Path(args.path))
+        return 0
+    return windows_service.run()
+
+
 _COMMANDS = {"serve": _serve, "migrate": _migrate, "doctor": _doctor, "staff": _staff, "oauth": _oauth,
-             "mail": _mail, "netsim": _netsim, "backup": _backup, "restore": _restore}
+             "mail": _mail, "netsim": _netsim, "backup": _backup, "restore": _restore, "service": _service}

@@ -29,7 +29,7 @@ OUTSIDE = ("migrations", "netsim")
 # Top to bottom. A node may import its own layer (acyclic) or any layer below it.
 LAYERS: list[tuple[str, frozenset[str]]] = [
     ("entry", frozenset({"__main__", "cli", "server", "app", "bootstrap", "blueprints", "tasks",
-                         "model_registry"})),
+                         "model_registry", "windows_service"})),
     ("edge", frozenset({"callers", "channels", "channels.whatsapp", "console", "inbox", "live", "sandbox", "pages"})),
     ("domain", frozenset({"health", "operations", "backups", "users", "installation", "auth", "mail", "permissions", "organizations", "roles",
                           "memberships", "invitations", "api_keys", "oauth", "wabas", "phone_numbers",
