@@ -37,7 +37,9 @@ def pytest_collection_modifyitems(items):
     for item in items:
         path = str(item.path)
         if "/tests/e2e/" in path or path.endswith(("/tests/test_server.py",
-                                                   "/tests/operations/test_upgrade_from_238e48e.py")):
+                                                   "/tests/operations/test_upgrade_from_238e48e.py",
+                                                   "/tests/backups/test_kills.py",
+                                                   "/tests/backups/test_failed_migration.py")):
             item.add_marker(pytest.mark.processes)
 
 

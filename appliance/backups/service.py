@@ -8,7 +8,9 @@ RUNNING with a percentage, then READY (size, sha256) or FAILED with the reason i
 a time: a RUNNING row refuses a second in this process (checked in the write transaction, which
 SQLite serializes), and a file lock in the backup folder refuses one from another process (the
 command line beside a server). A stop or a crash during a backup leaves a RUNNING row and a
-`.partial` file: the next start marks it FAILED and removes the file (`recover_interrupted`).
+`.partial` file: the next start marks it FAILED and removes the file (`recover_interrupted`). The
+command line's process killed while a server runs on leaves the same: the next backup asked for
+does that (`_fail_abandoned`), rather than being refused until the server's next start.
 
 Kept: the 7 newest days' and the 4 newest weeks' daily (SCHEDULED) backups (each day's and week's
 newest, as restic's keep-daily/keep-weekly), the 3 newest PRE_UPGRADE ones; MANUAL ones until an
@@ -22,8 +24,10 @@ import logging
 import os
 import shutil
 import threading
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Iterator
 from zoneinfo import ZoneInfo
 
 from filelock import FileLock, Timeout
@@ -51,6 +55,10 @@ HEADROOM = 1.1  # the archive is at most its sources' size plus tar's headers; g
 LOCK_NAME = ".backup.lock"
 PROGRESS_EVERY_SECONDS = 1.0
 KEY_SETTING, KEY_SHOWN_SETTING, SCHEDULE_FROM_SETTING = "backup_key", "backup_key_shown", "backups_scheduled_from"
+STOPPED_REASON = "The program stopped while this backup was made; nothing of it was kept."
+# A backup's thread takes the backup lock moments after its RUNNING row is committed: a row older than
+# this while no process holds the lock is one whose process was killed.
+ABANDONED_AFTER = timedelta(seconds=10)
 
 
 # -- where, how big ----------------------------------------------------------------------------
@@ -82,8 +90,9 @@ def _gigabytes(count: int) -> str:
 def room_problem(settings: Settings) -> str | None:
     """A sentence when the backup folder's disk lacks room for a backup (the database and queue are
     first copied beside it, then archived: twice their size at the worst moment)."""
-    needed = int(sources_bytes(settings) * HEADROOM) + sum(
-        _file_size(path) for path in (settings.database_path, settings.queue_path))
+    copies = sum(_file_size(Path(f"{path}{suffix}")) for path in (settings.database_path, settings.queue_path)
+                 for suffix in ("", "-wal"))  # the copies hold the WAL's pages too
+    needed = int(sources_bytes(settings) * HEADROOM) + copies
     free = shutil.disk_usage(folder(settings)).free
     if free >= needed:
         return None
@@ -275,6 +284,7 @@ def start(session: Session, *, kind: str, user_id: str | None) -> tuple[Backup, 
     yet. 409 backup_running while one runs; a MANUAL one 507 insufficient_storage when the disk lacks
     room (a SCHEDULED one records that as its FAILED reason instead: someone reads the list)."""
     settings = runtime.get().settings
+    _fail_abandoned(session, settings)
     running = session.exec(select(Backup.id).where(Backup.status == RUNNING)).first()
     if running is not None or _another_process_backing_up(settings):
         raise Conflict("A backup is being made; wait for it to end (its progress is on the Backups page).",
@@ -380,23 +390,49 @@ def summary(session: Session) -> dict:
     return {"last_ready_at": newest(READY), "last_failed_at": newest(FAILED)}
 
 
-def recover_interrupted(database, settings: Settings) -> None:
-    """At a server's start: a backup a stop or a crash cut short is FAILED, its leftovers removed
-    (unless another process is making it now)."""
+@contextmanager
+def _lock_unless_held(settings: Settings) -> Iterator[bool]:
+    """The backup lock for the block when no one holds it; whether it was (held: a backup is being made)."""
     lock = backup_lock(settings)
     try:
         lock.acquire()
     except Timeout:
+        yield False
         return
     try:
-        for leftover in list(folder(settings).glob("*.partial")) + list(folder(settings).glob(".staging-*")):
-            shutil.rmtree(leftover, ignore_errors=True) if leftover.is_dir() else leftover.unlink(missing_ok=True)
-        with database.unit_of_work(write=True) as session:
-            for row in session.exec(select(Backup).where(Backup.status == RUNNING)).all():
-                row.status, row.finished_at = FAILED, clock.now()
-                row.reason = "The program stopped while this backup was made; nothing of it was kept."
+        yield True
     finally:
         lock.release()
+
+
+def _fail_cut_short(settings: Settings, rows: list[Backup]) -> None:
+    """`rows` (RUNNING, made by no process now) FAILED, and the backup folder's leftovers removed. The
+    caller holds the backup lock."""
+    for leftover in list(folder(settings).glob("*.partial")) + list(folder(settings).glob(".staging-*")):
+        shutil.rmtree(leftover, ignore_errors=True) if leftover.is_dir() else leftover.unlink(missing_ok=True)
+    for row in rows:
+        row.status, row.finished_at, row.reason = FAILED, clock.now(), STOPPED_REASON
+
+
+def recover_interrupted(database, settings: Settings) -> None:
+    """At a server's start: a backup a stop or a crash cut short is FAILED, its leftovers removed
+    (unless another process is making it now)."""
+    with _lock_unless_held(settings) as taken:
+        if taken:
+            with database.unit_of_work(write=True) as session:
+                _fail_cut_short(settings, list(session.exec(select(Backup).where(Backup.status == RUNNING)).all()))
+
+
+def _fail_abandoned(session: Session, settings: Settings) -> None:
+    """While a server runs: a RUNNING row older than ABANDONED_AFTER that no process is making (the
+    command line's process was killed) is FAILED as at a start, so that it holds up no next backup."""
+    oldest_live = clock.now() - ABANDONED_AFTER
+    abandoned = [row for row in session.exec(select(Backup).where(Backup.status == RUNNING)).all()
+                 if row.created_at < oldest_live]
+    if abandoned:
+        with _lock_unless_held(settings) as taken:
+            if taken:  # (held: it is being made after all, and the caller refuses a second)
+                _fail_cut_short(settings, abandoned)
 
 
 # -- the daily backup ----------------------------------------------------------------------------

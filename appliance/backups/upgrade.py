@@ -35,6 +35,27 @@ def _stored_key(rt) -> str | None:
     return rt.keyring.unseal(sealed) if sealed else None
 
 
+FAILED_UPGRADE_SUFFIX = ".failed-upgrade"
+
+
+def _keep_failed_upgrade(path, new_key: str | None) -> str:
+    """The archive of an upgrade that failed stays, beside a note naming its key when the data holds
+    none (a database older than the stored key: nobody has seen this one); the archives of earlier
+    failed attempts go (a start retried by a service manager would otherwise fill the disk with
+    copies of the same data). Answers the words the refusal adds about the key."""
+    _forget_failed_upgrades(path.parent)
+    note = path.with_name(path.name + FAILED_UPGRADE_SUFFIX)
+    note.write_text(f"backup key: {new_key}\n" if new_key else "backup key: the installation's own\n")
+    note.chmod(0o600)
+    return f" (its backup key is in {note})" if new_key else ""
+
+
+def _forget_failed_upgrades(folder) -> None:
+    for note in folder.glob(f"*{FAILED_UPGRADE_SUFFIX}"):
+        note.with_name(note.name.removesuffix(FAILED_UPGRADE_SUFFIX)).unlink(missing_ok=True)
+        note.unlink()
+
+
 def migrate(rt) -> None:
     """Bring the database to the newest revision; with a PRE_UPGRADE backup first when it holds data."""
     database, settings = rt.db, rt.settings
@@ -71,9 +92,13 @@ def migrate(rt) -> None:
         log.exception("a migration failed; putting back %s", path)
         database.dispose()
         restore.restore(path, key_text, settings.data_dir, secret_setting=settings.secret_key)
-        raise StartupError(f"the database's migration from revision {revision} failed ({type(exc).__name__}: {exc}). "
-                           f"The data was put back as it was, from the backup taken just before: {path}. Run the "
-                           "previous version meanwhile, and report this with the log above.") from None
+        where_key = _keep_failed_upgrade(path, key_text if stored is None else None)
+        first_line = (str(exc).strip().splitlines() or [""])[0]  # (a driver's error goes on with its SQL)
+        raise StartupError(f"the database's migration from revision {revision} failed ({type(exc).__name__}: "
+                           f"{first_line}). The data was put back as it was, from the backup taken just before: "
+                           f"{path}{where_key}. Run the previous version meanwhile, and report this with the log "
+                           "above.") from None
+    _forget_failed_upgrades(path.parent)  # this backup holds the same data, listed and kept as the others
     with database.unit_of_work(write=True) as session:
         if stored is None:
             service.adopt_key(session, key_text, shown=False)

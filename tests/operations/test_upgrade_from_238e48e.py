@@ -4,46 +4,36 @@ tools/make_upgrade_fixture.py, what it holds in the .json beside it) is started 
 `appliance serve`, which migrates it to today's head. Then everything its people and systems had
 still works: the owner signs in, the API key authenticates, the conversations keep their messages,
 the customer's photo downloads unchanged, and the connected business account still receives and
-sends (its sealed token and app secret read with the kept secret.key)."""
+sends (its sealed token and app secret read with the kept secret.key). And the start kept a
+PRE_UPGRADE backup of the old data, which restores with the backup key shown afterwards."""
 
 import hashlib
-import json
 import sqlite3
-import tarfile
+import subprocess
+import sys
 from contextlib import closing
-from pathlib import Path
 
 import pytest
 import requests
 
 import appliance
 from appliance import migrations
+from appliance.backups import keys
 from tests.e2e.conftest import free_port, start_server
+from tests.fixtures.old_installation import MADE, SERVER_ENV, SERVER_FLAGS, revision, sign_in, unpack
 from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow  # and `processes` (tests/conftest.py): it runs a server
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-ARCHIVE = FIXTURES / "upgrade-238e48e.tar.gz"
-MADE = json.loads((FIXTURES / "upgrade-238e48e.json").read_text())
-
-
-def _revision(data_dir: Path) -> str:
-    with closing(sqlite3.connect(data_dir / "appliance.db")) as database:
-        [(revision,)] = database.execute("SELECT version_num FROM alembic_version").fetchall()
-    return revision
 
 
 @pytest.fixture
 def upgraded(tmp_path):
     """The old data directory unpacked, and today's server started on it (in sandbox mode, as it was
     made: the stored sandbox account is recreated in the simulator)."""
-    data_dir = tmp_path / "data"
-    with tarfile.open(ARCHIVE) as archive:
-        archive.extractall(data_dir, filter="data")
-    assert _revision(data_dir) == MADE["revision"] == "0045"  # the old schema, not one migrated by mistake
+    data_dir = unpack(tmp_path / "data")
+    assert revision(data_dir) == MADE["revision"] == "0045"  # the old schema, not one migrated by mistake
     port = free_port()
-    proc = start_server(data_dir, port, "--sandbox", env={"APPLIANCE_SMTP_URL": "", "APPLIANCE_BASE_URL": ""})
+    proc = start_server(data_dir, port, *SERVER_FLAGS, env=SERVER_ENV)
     try:
         yield f"http://127.0.0.1:{port}", data_dir
     finally:
@@ -53,14 +43,10 @@ def upgraded(tmp_path):
 
 def test_todays_program_upgrades_a_data_directory_of_238e48e(upgraded):
     base, data_dir = upgraded
-    assert _revision(data_dir) == migrations.head_revision()
+    assert revision(data_dir) == migrations.head_revision()
     org_url = f"{base}/organizations/{MADE['organizationId']}"
 
-    signed_in = requests.post(f"{base}/auth/login", timeout=10, json={
-        "email": MADE["owner"]["email"], "password": MADE["owner"]["password"]})
-    assert signed_in.status_code == 200, signed_in.text
-    assert signed_in.json()["data"]["user"]["id"] == MADE["owner"]["userId"]
-    owner = {"Authorization": f"Bearer {signed_in.json()['data']['tokens']['accessToken']}"}
+    owner = sign_in(base)
     # The installation's first person still administers it (the backups and status pages are theirs).
     status = requests.get(f"{base}/installation/status", headers=owner, timeout=10)
     assert status.status_code == 200 and status.json()["data"]["version"] == appliance.__version__
@@ -118,3 +104,43 @@ def test_todays_program_upgrades_a_data_directory_of_238e48e(upgraded):
     assert found.status_code == 201, found.text
     [hit] = found.json()["data"]["results"]
     assert hit["documentId"] == MADE["knowledgeDocument"]["id"] and hit["porTexto"] and hit["similarity"] > 0
+
+
+def test_the_upgrade_kept_a_backup_of_the_old_data_that_restores_with_the_key_shown_later(upgraded, tmp_path):
+    """The start that migrated took a PRE_UPGRADE backup first (listed READY, at the old revision).
+    Its backup key is new to this installation (revision 0045 kept none): the first manual backup's
+    answer shows it, and it opens that archive: `appliance restore` puts the old data in a new
+    directory and migrates it forward."""
+    base, data_dir = upgraded
+    owner = sign_in(base)
+    listed = requests.get(f"{base}/installation/backups", headers=owner, timeout=10)
+    assert listed.status_code == 200, listed.text
+    [kept] = listed.json()["data"]
+    assert (kept["kind"], kept["status"], kept["schemaRevision"], kept["appVersion"]) == (
+        "PRE_UPGRADE", "READY", "0045", appliance.__version__)
+
+    started = requests.post(f"{base}/installation/backups", headers=owner, json={}, timeout=10)
+    assert started.status_code == 202, started.text
+    key_text = started.json()["data"]["backupKey"]
+    assert key_text and keys.key_id(key_text) == kept["keyId"] == started.json()["data"]["keyId"]
+    eventually(lambda: requests.get(f"{base}/installation/backups/{started.json()['data']['id']}", headers=owner,
+                                    timeout=10).json()["data"]["status"], lambda status: status == "READY", seconds=60)
+
+    download = requests.get(f"{base}/installation/backups/{kept['id']}/download", headers=owner, timeout=60)
+    assert download.status_code == 200 and hashlib.sha256(download.content).hexdigest() == kept["sha256"]
+    archive = tmp_path / "pre-upgrade.tar.gz"
+    archive.write_bytes(download.content)
+    restored = tmp_path / "restored"
+    done = subprocess.run([sys.executable, "-m", "appliance", "--data-dir", str(restored), "restore", str(archive),
+                           "--key", key_text], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"the database is at revision {migrations.head_revision()}" in done.stdout
+    assert revision(restored) == migrations.head_revision()
+    with closing(sqlite3.connect(restored / "appliance.db")) as database:
+        assert database.execute("SELECT id, email FROM users").fetchall() == [(MADE["owner"]["userId"],
+                                                                              MADE["owner"]["email"])]
+        message_ids = {row[0] for row in database.execute("SELECT id FROM messages")}
+    assert message_ids == {id_ for made in MADE["conversations"] for id_ in made["messageIds"]}
+    assert (restored / "secret.key").read_bytes() == (data_dir / "secret.key").read_bytes()
+    photo = restored / "media" / MADE["organizationId"] / MADE["media"]["messageId"]
+    assert hashlib.sha256(photo.read_bytes()).hexdigest() == MADE["media"]["sha256"]
