@@ -36,6 +36,7 @@ def _parser() -> argparse.ArgumentParser:
     restore = commands.add_parser("restore", help="restore a backup archive into the data directory (the server stopped)")
     restore.add_argument("archive", help="the archive (.tar.gz) a backup made")
     restore.add_argument("--key", required=True, help="the backup key shown when the archive was made")
+    commands.add_parser("backup-worker", help=argparse.SUPPRESS)  # a backup's own process (backups/worker.py)
     commands.add_parser("settings", help="print the settings table (Markdown)")
     service = commands.add_parser("service", help="the Windows service (docs/operating.md, Windows)").add_subparsers(
         dest="service_command", required=True)
@@ -113,9 +114,16 @@ def _start_again() -> None:
     """Replace this process with a new run of the same command (the same pid under systemd)."""
     import os
 
-    if getattr(sys, "frozen", False):  # the bundle's binary is the program
-        os.execv(sys.executable, sys.argv)
-    os.execv(sys.executable, [sys.executable, "-m", "appliance", *sys.argv[1:]])
+    from appliance.core import lifecycle
+
+    command = lifecycle.program_command() + sys.argv[1:]
+    os.execv(command[0], command)
+
+
+def _backup_worker(settings, args) -> int:
+    from appliance.backups import worker
+
+    return worker.main()
 
 
 def _netsim(settings, args) -> int:
@@ -296,4 +304,4 @@ def _service(settings, args) -> int:
 
 
 _COMMANDS = {"serve": _serve, "migrate": _migrate, "doctor": _doctor, "staff": _staff, "oauth": _oauth,
-             "mail": _mail, "netsim": _netsim, "backup": _backup, "restore": _restore, "service": _service}
+             "mail": _mail, "netsim": _netsim, "backup": _backup, "restore": _restore, "backup-worker": _backup_worker, "service": _service}

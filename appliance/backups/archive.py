@@ -10,8 +10,9 @@ Its members, in this order:
   hashes are known once written, and because media keep arriving during a backup: a file removed
   after the listing is left out, not named and missing.
 
-gzip at level 1: most of the bytes are the database (which compresses well even so) and media (which
-are compressed already); level 6 took three times as long for 8% less.
+gzip at level 1, written and read by ISA-L (python-isal's igzip; the same gzip format): zlib's level 1
+compressed a 1 GB database in 7.6 s and 300 MB of photos in 8.9 s, ISA-L's in 1.8 s and 0.9 s (to 17%
+of the database's size either way); it also reads 1.4 times as fast.
 
 Reading checks everything before anything is used: each member's name (only the three kinds above,
 no absolute path, no `..`, no links), its bytes against the manifest's hash, and that nothing named is
@@ -27,13 +28,13 @@ import io
 import json
 import os
 import tarfile
-import zlib
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Callable, Iterator
 
 import pysqlite3.dbapi2 as sqlite
+from isal import igzip, isal_zlib
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -149,8 +150,10 @@ def write(target: Path, *, database: Path, queue: Path, media: list[MediaFile], 
     done = [0]
     with open(target, "xb") as raw:
         hashing = _HashingWriter(raw)
-        with tarfile.open(fileobj=hashing, mode="w:gz", compresslevel=1, format=tarfile.PAX_FORMAT) as tar:
-            tar.copybufsize = CHUNK  # tarfile's default 16 KB: a GIL round trip every 16 KB
+        with igzip.IGzipFile(fileobj=hashing, mode="wb", compresslevel=1) as compressed, \
+                io.BufferedWriter(compressed, CHUNK) as buffered, \
+                tarfile.open(fileobj=buffered, mode="w", format=tarfile.PAX_FORMAT) as tar:
+            tar.copybufsize = CHUNK  # tarfile's default 16 KB: a round trip through Python every 16 KB
             sources = [(DATABASE, database), (QUEUE, queue)] + [(item.name, item.path) for item in media]
             for name, path in sources:
                 try:
@@ -215,8 +218,9 @@ def extract(archive: Path, staging: Path, *, progress: Progress = lambda _done: 
     found: dict[str, dict] = {}
     manifest = None
     try:
-        with open(archive, "rb") as raw, tarfile.open(fileobj=io.BufferedReader(_CountingReader(raw, progress), CHUNK),
-                                                     mode="r|gz") as tar:  # one pass, in the order written
+        with open(archive, "rb") as raw, \
+                igzip.IGzipFile(fileobj=io.BufferedReader(_CountingReader(raw, progress), CHUNK), mode="rb") as unpacked, \
+                tarfile.open(fileobj=unpacked, mode="r|") as tar:  # one pass, in the order written
             for member in tar:
                 path = _member_path(member.name)
                 if not member.isfile():
@@ -236,7 +240,7 @@ def extract(archive: Path, staging: Path, *, progress: Progress = lambda _done: 
                         digest.update(piece)
                         out.write(piece)
                 found[member.name] = {"size": member.size, "sha256": digest.hexdigest()}
-    except (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
+    except (tarfile.TarError, EOFError, isal_zlib.error, gzip.BadGzipFile) as exc:
         raise ArchiveRefused(f"The archive is damaged or cut short ({exc}): download it again, or use another.") from None
     except FileExistsError:
         raise ArchiveRefused("The archive names one file twice: it was changed.") from None
@@ -282,10 +286,10 @@ def _check_members(manifest: dict, found: dict[str, dict]) -> None:
 def read_manifest(archive: Path) -> dict:
     """The manifest alone (the whole archive is read to reach it, and nothing is written)."""
     try:
-        with tarfile.open(archive, mode="r|gz") as tar:
+        with igzip.open(archive, "rb") as unpacked, tarfile.open(fileobj=unpacked, mode="r|") as tar:
             for member in tar:
                 if member.name == MANIFEST and member.isfile() and member.size <= MANIFEST_MAX_BYTES:
                     return _parse_manifest(tar.extractfile(member).read())
-    except (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
+    except (tarfile.TarError, EOFError, isal_zlib.error, gzip.BadGzipFile) as exc:
         raise ArchiveRefused(f"The archive is damaged or cut short ({exc}).") from None
     raise ArchiveRefused("The archive has no manifest: it is not a backup of this program.")

@@ -35,7 +35,7 @@ from sqlmodel import Session, col, select
 
 import appliance
 from appliance import migrations
-from appliance.backups import archive, keys
+from appliance.backups import archive, keys, worker
 from appliance.backups.models import Backup
 from appliance.core import clock, runtime
 from appliance.core.crypto import load_master_key
@@ -173,18 +173,13 @@ def make_archive(settings: Settings, *, backup_id: str, kind: str, key_text: str
     staging = folder(settings) / f".staging-{backup_id}"
     staging.mkdir(mode=0o700)
     try:
-        archive.snapshot(settings.database_path, staging / archive.DATABASE)
-        archive.snapshot(settings.queue_path, staging / archive.QUEUE)
-        media = archive.list_media(settings.media_dir)
-        total = max(1, _file_size(staging / archive.DATABASE) + _file_size(staging / archive.QUEUE)
-                    + sum(item.size for item in media))
         header = {"id": backup_id, "kind": kind, "appVersion": appliance.__version__, "schemaRevision": revision,
                   "createdAt": clock.iso(created_at),
                   "secretKey": keys.seal_secret(load_master_key(settings.secret_key, settings.data_dir), key_text,
                                                 archive_id=backup_id)}
-        written = archive.write(partial, database=staging / archive.DATABASE, queue=staging / archive.QUEUE,
-                                media=media, header=header,
-                                progress=lambda done: on_progress(min(99, done * 100 // total)))
+        written = worker.write_in_child(database=settings.database_path, queue=settings.queue_path,
+                                        media_dir=settings.media_dir, staging=staging, partial=partial, header=header,
+                                        on_progress=on_progress)
         os.replace(partial, target)
         return target, written
     finally:
@@ -219,7 +214,6 @@ class _Maker:
 
     def _run(self, rt, backup_id: str, key_text: str) -> None:
         settings, database = rt.settings, rt.db
-        _lower_priority()
         lock = backup_lock(settings)
         last_told = [clock.now()]
 
@@ -255,15 +249,6 @@ class _Maker:
             _finish(database, backup_id, FAILED, reason=failure_reason(exc, settings))
         finally:
             lock.release()
-
-
-def _lower_priority() -> None:
-    """The backup's thread yields the processors to requests (Linux: a thread's own nice value)."""
-    if hasattr(os, "setpriority") and hasattr(threading, "get_native_id"):
-        try:
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-        except OSError:
-            pass
 
 
 maker = _Maker()
