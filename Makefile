@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-run-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 TEST_STAMP := $(VENV)/.installed-test-$(shell cat requirements.lock requirements-test.lock pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run sandbox test fuzz bench graph screenshots installer installer-smoke migration clean
+.PHONY: run sandbox test fuzz bench graph screenshots installer installer-smoke package package-check migration clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -48,6 +48,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_attendance.py
 	$(BIN)/python tests/bench/bench_links.py
 	$(BIN)/python tests/bench/bench_surveys.py
+	$(BIN)/python tests/bench/bench_startup.py
 
 # The folders of appliance/ by layer and the imports between them; fails on a cycle or an upward
 # import (tests/core/test_layers.py checks the same in the suite).
@@ -74,6 +75,19 @@ installer: $(STAMP)
 
 installer-smoke: installer
 	packaging/smoke.sh dist/appliance/appliance
+
+# The Debian package (dist/appliance_<version>_<arch>.deb) from the bundle, built first if missing
+# (an existing one is used as it is: `make installer` builds it again); docs/operating.md.
+dist/appliance/appliance:
+	$(MAKE) installer
+
+package: $(STAMP) dist/appliance/appliance
+	PYTHON=$(BIN)/python packaging/debian/build.sh dist/appliance dist
+
+# As root, on a machine without the package: lintian, systemd-analyze, install, run as the unit
+# would, upgrade, purge (packaging/deb-check.sh).
+package-check: package
+	PYTHON=$(BIN)/python packaging/deb-check.sh
 
 clean:
 	rm -rf $(VENV) build dist
