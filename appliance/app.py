@@ -14,6 +14,7 @@ from appliance.netsim.app import create_netsim_app
 from appliance.oauth.server import server as oauth_server
 from appliance.http import browser, cors, docs, errors, headers, idempotency, limits, pages, unit_of_work
 from appliance.http.api import SpoolingRequest
+from appliance.http.routing import LazilyBuiltRule
 from appliance.installation import tunnel
 from appliance.paths import WEB_DIR
 from appliance.settings import Settings, load_settings
@@ -29,6 +30,7 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),
                 static_folder=str(WEB_DIR / "static"))
     app.config["APPLIANCE_SETTINGS"] = settings
+    app.url_rule_class = LazilyBuiltRule  # url_for's builders made on first use, not at start
     app.request_class = SpoolingRequest  # uploads go to disk as they arrive (core/files.py)
     app.json.sort_keys = False
     # Short links are answered before Flask (chat_links/lane.py), inside ProxyFix (the client's address).

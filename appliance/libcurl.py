@@ -10,21 +10,30 @@ Every handle: http and https only, HTTP/1.1 (APNs' own switches to HTTP/2, all A
 redirects followed, no proxy from the environment (a LAN's integrations and the messages' path are
 not for a proxy to see), no signals (handles live on worker threads), certificates checked against
 certifi's store and the system's certificate directory where there is one (a business's own CA
-installed there is trusted)."""
+installed there is trusted).
+
+pycurl is imported by the functions that make or drive handles, on the first call, not at start:
+with its own libcurl and OpenSSL it adds ~10 MB to a server that may not have sent anything yet
+(issue 46, footprint)."""
 
 from __future__ import annotations
 
 import os
 import ssl
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import certifi
-import pycurl
+
+if TYPE_CHECKING:
+    import pycurl
 
 _SYSTEM_CERTIFICATES = ssl.get_default_verify_paths().capath
 
 
 def new_handle() -> pycurl.Curl:
+    import pycurl  # on first use (see the module's docstring)
+
     handle = pycurl.Curl()
     handle.setopt(pycurl.NOSIGNAL, 1)
     handle.setopt(pycurl.PROTOCOLS, pycurl.PROTO_HTTP | pycurl.PROTO_HTTPS)

@@ -11,7 +11,6 @@ import secrets
 from dataclasses import dataclass
 
 import pyotp
-import segno
 from sqlmodel import Session, delete, select
 
 from appliance.auth import guard
@@ -53,6 +52,8 @@ def do_setup(session: Session, *, actor: Actor) -> SetupInfo:
 
 
 def _setup_info(secret: str, email: str) -> SetupInfo:
+    import segno  # on the first QR code, not at start (issue 46, footprint)
+
     uri = pyotp.TOTP(secret).provisioning_uri(name=email, issuer_name=ISSUER)
     return SetupInfo(secret, uri, segno.make(uri, error="m").svg_inline(scale=4, border=2))
 

@@ -10,7 +10,6 @@ from collections import Counter
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
-import segno
 from sqlalchemy import func
 from sqlmodel import Session, select
 
@@ -172,6 +171,9 @@ def qr(session: Session, *, actor: OrgActor, link_id: str, format: str = "PNG", 
 
 def qr_bytes(text: str, format: str, size: int) -> tuple[bytes, str]:
     import io
+
+    import segno  # on the first QR code, not at start (issue 46, footprint)
+
     code = segno.make(text, error="m", micro=False)
     border = 4
     modules = code.symbol_size(scale=1, border=border)[0]

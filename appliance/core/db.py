@@ -9,15 +9,16 @@ docs/architecture.md.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import threading
 from contextlib import contextmanager
 from datetime import datetime, timezone
+from functools import cache
 from pathlib import Path
 from typing import Callable, Iterator
 
 import pysqlite3.dbapi2 as sqlite
-import sqlite_vec
 from sqlalchemy import create_engine, event, types
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -45,6 +46,26 @@ class StartupError(Exception):
     """The runtime cannot work on this machine; the message says what to do."""
 
 
+@cache
+def _vec0_path() -> str:
+    # Where sqlite_vec.loadable_path() says, found without importing the package: its __init__
+    # imports numpy (for a helper we do not use), ~12 MB and 60 ms of every start that only the
+    # knowledge base needs, on first use (issue 46, footprint). installer.spec names the package.
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or spec.origin is None:
+        raise ImportError("the sqlite-vec package is not installed")
+    return str(Path(spec.origin).parent / "vec0")
+
+
+def load_vectors(connection) -> None:
+    """sqlite-vec into a driver connection (its extension loading is off again afterwards)."""
+    connection.enable_load_extension(True)
+    try:
+        connection.load_extension(_vec0_path())
+    finally:
+        connection.enable_load_extension(False)
+
+
 def check_sqlite_runtime(version: str = sqlite.sqlite_version) -> tuple[str, str]:
     """Return (sqlite version, sqlite-vec version), or raise StartupError with a clear message."""
     parts = tuple(int(p) for p in version.split(".")[:3])
@@ -55,8 +76,7 @@ def check_sqlite_runtime(version: str = sqlite.sqlite_version) -> tuple[str, str
             "(older versions can corrupt a WAL database). Reinstall the pysqlite3 package.")
     conn = sqlite.connect(":memory:")
     try:
-        conn.enable_load_extension(True)
-        sqlite_vec.load(conn)
+        load_vectors(conn)
         (vec_version,) = conn.execute("select vec_version()").fetchone()
     except Exception as exc:  # any failure here means vector search cannot work
         raise StartupError(f"the sqlite-vec extension could not be loaded ({exc}). "
@@ -85,9 +105,7 @@ class UTCDateTime(types.TypeDecorator):
 
 def _on_connect(dbapi_conn, _record) -> None:
     dbapi_conn.isolation_level = None  # we emit BEGIN in the engine's begin hook
-    dbapi_conn.enable_load_extension(True)
-    sqlite_vec.load(dbapi_conn)
-    dbapi_conn.enable_load_extension(False)
+    load_vectors(dbapi_conn)
     cursor = dbapi_conn.cursor()
     for pragma in _PRAGMAS:
         cursor.execute(f"PRAGMA {pragma}")

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import requests
-from authlib.integrations.base_client.errors import OAuthError
-from authlib.integrations.requests_client import OAuth2Session
+
+if TYPE_CHECKING:
+    from authlib.integrations.base_client.errors import OAuthError
+    from authlib.integrations.requests_client import OAuth2Session
 
 SCOPES = ("https://www.googleapis.com/auth/calendar.events", "https://www.googleapis.com/auth/calendar.readonly")
 TIMEOUT = 10.0  # seconds per call: the agenda never waits longer on Google
@@ -64,6 +66,9 @@ class GoogleCalendar:
         self.endpoints, self.timeout = endpoints, timeout
 
     def _session(self, redirect_uri: str | None = None) -> OAuth2Session:
+        # authlib's OAuth client (~1 MB, ~25 ms) on the first call to Google, not at start (issue 46, footprint).
+        from authlib.integrations.requests_client import OAuth2Session
+
         return OAuth2Session(self.endpoints.client_id, self.endpoints.client_secret, scope=" ".join(SCOPES),
                              redirect_uri=redirect_uri, timeout=self.timeout)
 
@@ -77,6 +82,8 @@ class GoogleCalendar:
         return url
 
     def exchange(self, *, code: str, redirect_uri: str) -> Tokens:
+        from authlib.integrations.base_client.errors import OAuthError  # on first use (see _session)
+
         try:
             answer = self._session(redirect_uri).fetch_token(self.endpoints.token_url, code=code,
                                                              grant_type="authorization_code")
@@ -90,6 +97,8 @@ class GoogleCalendar:
         return _tokens(answer)
 
     def refresh(self, refresh_token: str) -> Tokens:
+        from authlib.integrations.base_client.errors import OAuthError  # on first use (see _session)
+
         try:
             answer = self._session().refresh_token(self.endpoints.token_url, refresh_token=refresh_token)
         except OAuthError as error:

@@ -17,13 +17,15 @@ import json
 import threading
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-import pycurl
 import requests
 import urllib3
 
 from appliance import libcurl
+
+if TYPE_CHECKING:
+    import pycurl
 
 # Codes where the same request may succeed later (Meta's guidance and the products' experience):
 # throttling, temporary outages, generic errors. Everything else needs a change first.
@@ -216,6 +218,8 @@ class GraphClient:
         one dies before any answer, but the network may have acted on the first. Each request's
         start is counted (PREREQFUNCTION), a second one is refused, and the failure says the message
         may have been delivered; with none counted, it never left."""
+        import pycurl  # on the first message, not at start (appliance/libcurl.py says why)
+
         handle = _handle()
         answer = bytearray()
         started = 0
@@ -287,21 +291,34 @@ class _MultipartBody:
 
 
 _local = threading.local()
-# Kept-alive connections, resolved names and TLS sessions belong to the process, not to a thread:
-# a sending lane's worker threads end when the number goes quiet, and the next burst's threads find
-# the connections open (no new TLS handshake with the network). pycurl locks the share itself.
-_SHARED = pycurl.CurlShare()
-for _data in (pycurl.LOCK_DATA_CONNECT, pycurl.LOCK_DATA_DNS, pycurl.LOCK_DATA_SSL_SESSION):
-    _SHARED.setopt(pycurl.SH_SHARE, _data)
+_shared: pycurl.CurlShare | None = None  # made with the first handle
+_sharing = threading.Lock()
 
 
 def _handle() -> pycurl.Curl:
     """This thread's handle (a handle is used by one thread at a time)."""
     handle = getattr(_local, "handle", None)
     if handle is None:
+        import pycurl
+
         handle = _local.handle = libcurl.new_handle()
-        handle.setopt(pycurl.SHARE, _SHARED)
+        handle.setopt(pycurl.SHARE, _share())
     return handle
+
+
+def _share() -> pycurl.CurlShare:
+    """Kept-alive connections, resolved names and TLS sessions belong to the process, not to a thread:
+    a sending lane's worker threads end when the number goes quiet, and the next burst's threads find
+    the connections open (no new TLS handshake with the network). pycurl locks the share itself."""
+    import pycurl
+
+    global _shared
+    with _sharing:
+        if _shared is None:
+            _shared = pycurl.CurlShare()
+            for data in (pycurl.LOCK_DATA_CONNECT, pycurl.LOCK_DATA_DNS, pycurl.LOCK_DATA_SSL_SESSION):
+                _shared.setopt(pycurl.SH_SHARE, data)
+        return _shared
 
 
 def _id(value: str) -> str:

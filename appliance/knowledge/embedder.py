@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import Protocol, Sequence
+from typing import TYPE_CHECKING, Protocol, Sequence
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 _BATCH = 64  # texts per forward pass: bounds the transient memory of a big document
 _PIECES = re.compile(r"\n\s*\n|(?<=[.!?…])\s+")
@@ -56,6 +57,8 @@ class MultilingualUse:
         whole passage's vector drifts toward its average topic, and a question then finds its
         answering sentence far (0.2 where the sentence alone is 0.5). Same storage, better recall
         (measured by tests/bench/eval_knowledge.py)."""
+        import numpy as np  # on first use, with the model: not at start (issue 46, footprint)
+
         pieces, owners = [], []
         for index, text in enumerate(texts):
             parts = [part.strip() for part in _PIECES.split(text) if part and part.strip()] or [text]
@@ -68,6 +71,8 @@ class MultilingualUse:
         return pooled / np.where(norms == 0, 1, norms)
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np  # on first use, with the model: not at start (issue 46, footprint)
+
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         with self._lock:

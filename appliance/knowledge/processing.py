@@ -25,14 +25,13 @@ import logging
 from dataclasses import dataclass
 from datetime import timedelta
 
-import numpy as np
 from sqlmodel import Session, delete, select
 
 from appliance.core import clock, runtime
 from appliance.core.db import Database
 from appliance.core.ids import new_id
 from appliance.core.queue import enqueue_after_commit
-from appliance.knowledge import chunking, embedder, extraction, files, vector_index, web_pages, word_index
+from appliance.knowledge import chunking, embedder, extraction, files, web_pages, word_index
 from appliance.knowledge.models import FAILED, FILE, NOTE, PROCESSING, READY, URL, KnowledgeChunk, KnowledgeDocument
 
 log = logging.getLogger(__name__)
@@ -116,6 +115,10 @@ def _still_wanted(database: Database, document_id: str, token: str) -> bool:
 
 
 def _embed(passages: list[str], budget: extraction.Budget):
+    # numpy (and vector_index below) on the first document read, not at start, where the server
+    # imports this module to resume what a stop cut short (issue 46, footprint).
+    import numpy as np
+
     batches = []
     for start in range(0, len(passages), EMBED_BATCH):
         budget.check()
@@ -182,6 +185,8 @@ def _replace_passages(session: Session, document: KnowledgeDocument, passages: l
               for i, text in enumerate(passages)]
     session.add_all(chunks)
     session.flush()
+    from appliance.knowledge import vector_index  # numpy: on first use (see _embed)
+
     vector_index.add(session, [(chunk.id, document.organization_id, document.id, vector)
                                for chunk, vector in zip(chunks, vectors)])
     word_index.add(session, [(chunk.id, document.organization_id, chunk.text) for chunk in chunks])

@@ -17,7 +17,7 @@ from appliance.core import clock
 from appliance.core.actor import OrgActor
 from appliance.core.rows import from_json, insert_many, reading_connection
 from appliance.core.ids import new_id
-from appliance.knowledge import embedder, vector_index, word_index, words
+from appliance.knowledge import embedder, word_index, words
 from appliance.knowledge.models import KnowledgeQuery, KnowledgeQueryHit
 
 RRF_K = 60  # the usual constant of reciprocal rank fusion: rank 1 weighs 1/61, rank 10 1/70
@@ -92,6 +92,9 @@ def readable_documents(session: Session, *, organization_id: str, tags: list[str
 
 def rank(session: Session, *, organization_id: str, vector, terms: list[str], pool: int,
          document_ids: list[str] | None) -> Ranked:
+    # vector_index (and numpy with it) on the first search, not at start (issue 46, footprint).
+    from appliance.knowledge import vector_index
+
     nearest = vector_index.nearest(session, organization_id=organization_id, vector=vector, k=pool,
                                    document_ids=document_ids)
     by_meaning = [chunk_id for chunk_id, _ in nearest]
@@ -107,6 +110,8 @@ def rank(session: Session, *, organization_id: str, vector, terms: list[str], po
 
 def _results(session: Session, *, organization_id: str, vector, terms: list[str], ranked: Ranked, top_k: int,
              min_similarity: float) -> list[Result]:
+    from appliance.knowledge import vector_index  # numpy: on first use (see rank)
+
     ids = [chunk_id for chunk_id, _ in ranked.fused]
     similarity = dict(ranked.similarity)
     rows = {row[0]: row for row in reading_connection(session).execute(

@@ -11,8 +11,6 @@ import threading
 import unicodedata
 from functools import lru_cache
 
-import snowballstemmer
-
 # Letters and digits, as FTS5's unicode61 tokenizer sees a word (an underscore separates words there).
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 SHORTEST_PREFIX = 4  # a term this long also matches longer words (envio -> envios): a poor man's stemming
@@ -70,6 +68,10 @@ _stemmers = threading.local()  # a Snowball stemmer keeps state between calls: o
 def stem(word: str) -> str:
     stemmer = getattr(_stemmers, "spanish", None)
     if stemmer is None:
+        # On the first word stemmed, not at start: the package loads every language's stemmer
+        # (~3 MB) when imported (issue 46, footprint).
+        import snowballstemmer
+
         stemmer = _stemmers.spanish = snowballstemmer.stemmer("spanish")
     return stemmer.stemWord(word)
 

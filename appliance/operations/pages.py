@@ -10,7 +10,6 @@ from appliance.core.errors import Unauthorized
 from appliance.http.api import public
 from appliance.http.unit_of_work import db_session
 from appliance.installation import service as installation
-from appliance.operations import metrics
 
 metrics_pages = Blueprint("metrics_pages", __name__)
 _LOOPBACK = frozenset({"127.0.0.1", "::1"})
@@ -30,4 +29,6 @@ def prometheus_metrics():
                                code="authentication_required")
         actor = auth_sessions.authenticate_access_token(db_session(), token.strip())
         installation.check_admin(db_session(), actor.user_id, what="reads the metrics")
+    from appliance.operations import metrics  # prometheus-client at the first scrape, not at start (issue 46)
+
     return Response(metrics.render(db_session()), content_type=metrics.CONTENT_TYPE)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import logging
 import queue
 from datetime import datetime, timedelta
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from huey import crontab
 from sqlmodel import Session
@@ -42,9 +42,12 @@ from appliance.core.background import WakeableThread
 from appliance.core.rows import bind_processor, driver_connection, insert_many, utc_from_text
 from appliance.core.queue import huey
 from appliance.installation import addresses
-from appliance.outbound_webhooks import envelopes, posting
+from appliance.outbound_webhooks import envelopes
 from appliance.outbound_webhooks.models import (DELIVERED, FAILED, RETRYING, WAITING, OutboundWebhook,
                                                 WebhookAttempt, WebhookDelivery)
+
+if TYPE_CHECKING:
+    from appliance.outbound_webhooks import posting
 
 log = logging.getLogger(__name__)
 RETRY_AFTER = (5, 300, 1800, 7200, 18000, 36000, 36000)  # seconds after attempts 1..7; the 8th is the last
@@ -112,7 +115,7 @@ class Deliverer:
 
     def __init__(self, database, on_outcome=None):
         self._database = database
-        self._poster = posting.Poster(self._answered, addresses=addresses.rule)
+        self._poster = None  # made for the first attempt (_posting)
         self._closing = False
         self._done: queue.SimpleQueue[Outcome | Unsent] = queue.SimpleQueue()
         self._in_air: dict[str, int] = {}  # per webhook, chains started and not ended
@@ -128,7 +131,17 @@ class Deliverer:
     def close(self) -> None:
         """Attempts in the air are answered (their timeout at most); chains stop there."""
         self._closing = True
-        self._poster.close()
+        if self._poster is not None:
+            self._poster.close()
+
+    def _posting(self) -> posting.Poster:
+        """The poster, made for the first attempt, not at start: its thread and libcurl (~10 MB,
+        appliance/libcurl.py) wait until an organization has a webhook to call (issue 46, footprint)."""
+        if self._poster is None:
+            from appliance.outbound_webhooks import posting
+
+            self._poster = posting.Poster(self._answered, addresses=addresses.rule)
+        return self._poster
 
     def run_pass(self, *, wait: float = 0.0, start: bool = True) -> float | None:
         """Record what came back (waiting up to `wait` s for a first outcome), start what is due;
@@ -250,11 +263,13 @@ class Deliverer:
             headers = envelopes.headers(signer, job.event_id, job.body, started)
         except Exception as exc:  # a bug of ours must not leave the delivery in the air for ever
             log.exception("webhook delivery %s failed", job.delivery_id)
+            from appliance.outbound_webhooks import posting  # loaded on first use (see _posting)
+
             self._answered(_Sending(chain, n, started, {}),
                            posting.Answer(None, None, f"Internal error: {type(exc).__name__}.", 0))
             return
-        self._poster.post(job.url, job.body.encode(), headers, timeout=TIMEOUT_SECONDS,
-                          tag=_Sending(chain, n, started, headers))
+        self._posting().post(job.url, job.body.encode(), headers, timeout=TIMEOUT_SECONDS,
+                             tag=_Sending(chain, n, started, headers))
 
     def _answered(self, sending: _Sending, answer: posting.Answer) -> None:
         """On the poster's thread: the outcome goes to the next pass; the chain goes on, or stops at

@@ -16,18 +16,21 @@ import threading
 from io import BytesIO
 from urllib.parse import quote
 
+from typing import TYPE_CHECKING
+
 import jwt
-import pycurl
 
 from appliance import libcurl
 from appliance.core import clock, runtime
+
+if TYPE_CHECKING:
+    import pycurl
 
 TIMEOUT_SECONDS = 10
 TOKEN_SECONDS = 50 * 60
 TTL_SECONDS = 3600  # as Web Push's: a notification an hour late is not worth showing
 GONE_REASONS = ("BadDeviceToken", "DeviceTokenNotForTopic", "Unregistered")
 _STALE_TOKEN = ("ExpiredProviderToken", "InvalidProviderToken")
-_HTTP2 = bool(pycurl.version_info()[4] & pycurl.VERSION_HTTP2)  # pycurl's wheels build libcurl with nghttp2
 _lock = threading.Lock()  # one connection, one request at a time on it
 _state: dict = {}  # {"handle", "token", "made", "key"}
 
@@ -51,6 +54,8 @@ def _provider_token(settings) -> str:
 
 
 def _handle(base_url: str) -> pycurl.Curl:
+    import pycurl  # on the first notice to an iPhone, not at start (appliance/libcurl.py says why)
+
     handle = _state.get("handle")
     if handle is None:
         handle = _state["handle"] = libcurl.new_handle()
@@ -70,7 +75,9 @@ def payload(notice: dict) -> dict:
 
 def send(device_token: str, notice: dict) -> tuple[str | None, bool]:
     """(error in words or None, the token is gone)."""
-    if not _HTTP2:
+    import pycurl  # on first use (see _handle)
+
+    if not pycurl.version_info()[4] & pycurl.VERSION_HTTP2:  # pycurl's wheels build libcurl with nghttp2
         return "APNs is not usable: this build's libcurl has no HTTP/2, the only protocol APNs speaks.", False
     settings = runtime.get().settings
     base_url = settings.apns_url.rstrip("/")

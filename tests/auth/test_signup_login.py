@@ -143,3 +143,41 @@ def test_passwords_are_stored_as_argon2id_at_owasps_floor_and_cheaper_ones_are_u
     api.login()
     with runtime.get().db.unit_of_work(write=False) as session:
         assert session.exec(select(User)).one().password_hash.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+
+
+def test_password_hashes_run_on_their_own_two_threads_whoever_signs_in():
+    """argon2id's 19 MiB stays with the malloc arena of the thread that hashed (core/crypto.py): hashes
+    from many request threads run on the password threads alone, and answer as before."""
+    import threading
+
+    from appliance.core import crypto
+
+    real, seen = crypto._hasher, set()
+
+    class Recording:
+        def hash(self, password):
+            seen.add(threading.current_thread().name)
+            return real.hash(password)
+
+        def verify(self, password_hash, password):
+            seen.add(threading.current_thread().name)
+            return real.verify(password_hash, password)
+
+    answers = []
+
+    def sign_in(n: int) -> None:
+        stored = crypto.hash_password(f"password {n}")
+        answers.append((crypto.verify_password(stored, f"password {n}"), crypto.verify_password(stored, "wrong"),
+                        crypto.verify_password(None, "anything")))
+
+    crypto._hasher = Recording()
+    try:
+        requests = [threading.Thread(target=sign_in, args=(n,)) for n in range(8)]
+        for request in requests:
+            request.start()
+        for request in requests:
+            request.join()
+    finally:
+        crypto._hasher = real
+    assert answers == [(True, False, False)] * 8
+    assert 0 < len(seen) <= crypto.PASSWORD_THREADS and all(name.startswith("passwords") for name in seen), seen

@@ -73,7 +73,7 @@ def _scores(first_ranks: list[int | None]) -> Scores:
 
 def evaluate(database, organization_id: str) -> dict:
     from appliance.core.actor import OrgActor  # noqa: F401  (the app is built by then)
-    from appliance.knowledge import embedder, search, words
+    from appliance.knowledge import embedder, search, vector_index, words
     from appliance.knowledge.models import KnowledgeChunk
     from sqlmodel import select
 
@@ -91,7 +91,7 @@ def evaluate(database, organization_id: str) -> dict:
             terms = words.terms(query)
             ranked = search.rank(session, organization_id=organization_id, vector=vector, terms=terms, pool=POOL,
                                  document_ids=None)
-            sims = {**ranked.similarity, **search.vector_index.similarities(
+            sims = {**ranked.similarity, **vector_index.similarities(
                 session, organization_id=organization_id, vector=vector, chunk_ids=[c for c, _ in ranked.fused if c not in ranked.similarity])}
             exact = {c for c, _ in ranked.fused if words.matches_all(texts[c], terms)}
             return ranked, lambda threshold: [c for c, _ in ranked.fused if sims.get(c, 0) >= threshold or c in exact][:5]

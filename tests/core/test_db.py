@@ -44,9 +44,17 @@ def test_missing_sqlite_vec_is_refused(monkeypatch):
     """When the extension cannot load, start-up stops with a clear message."""
     def broken(conn):
         raise RuntimeError("no vec0 here")
-    monkeypatch.setattr(core_db.sqlite_vec, "load", broken)
+    monkeypatch.setattr(core_db, "load_vectors", broken)
     with pytest.raises(StartupError, match="sqlite-vec"):
         check_sqlite_runtime()
+
+
+def test_the_extension_loaded_is_the_one_sqlite_vec_names():
+    """core/db.py finds vec0 without importing the sqlite_vec package (which imports numpy): it must
+    be the file the package's own loadable_path() gives."""
+    import sqlite_vec
+
+    assert core_db._vec0_path() == sqlite_vec.loadable_path()
 
 
 def test_writes_take_the_write_lock_up_front(database):
