@@ -76,11 +76,15 @@ def _file_size(path: Path) -> int:
         return 0
 
 
+def _databases_bytes(settings: Settings) -> int:
+    """The database and the queue with their WALs (a copy holds the WAL's pages too)."""
+    return sum(_file_size(Path(f"{path}{suffix}")) for path in (settings.database_path, settings.queue_path)
+               for suffix in ("", "-wal"))
+
+
 def sources_bytes(settings: Settings) -> int:
-    """What a backup reads: the database with its WAL, the queue, the media."""
-    databases = sum(_file_size(Path(f"{path}{suffix}")) for path in (settings.database_path, settings.queue_path)
-                    for suffix in ("", "-wal"))
-    return databases + sum(item.size for item in archive.list_media(settings.media_dir))
+    """What a backup reads: the database and the queue with their WALs, the media."""
+    return _databases_bytes(settings) + sum(item.size for item in archive.list_media(settings.media_dir))
 
 
 def _gigabytes(count: int) -> str:
@@ -90,9 +94,7 @@ def _gigabytes(count: int) -> str:
 def room_problem(settings: Settings) -> str | None:
     """A sentence when the backup folder's disk lacks room for a backup (the database and queue are
     first copied beside it, then archived: twice their size at the worst moment)."""
-    copies = sum(_file_size(Path(f"{path}{suffix}")) for path in (settings.database_path, settings.queue_path)
-                 for suffix in ("", "-wal"))  # the copies hold the WAL's pages too
-    needed = int(sources_bytes(settings) * HEADROOM) + copies
+    needed = int(sources_bytes(settings) * HEADROOM) + _databases_bytes(settings)
     free = shutil.disk_usage(folder(settings)).free
     if free >= needed:
         return None
@@ -123,6 +125,12 @@ def current_key(session: Session) -> str:
     if stored is not None:
         return keyring.unseal(stored.value)
     return adopt_key(session, keys.new_key(), shown=False)
+
+
+def current_key_id(session: Session) -> str | None:
+    """Names the key new archives are sealed under, without making one (None: none yet)."""
+    stored = _setting(session, KEY_SETTING)
+    return keys.key_id(runtime.get().keyring.unseal(stored.value)) if stored is not None else None
 
 
 def adopt_key(session: Session, key_text: str, *, shown: bool, user_id: str | None = None) -> str:

@@ -8,7 +8,7 @@ import shutil
 
 from flask import request, send_file
 
-from appliance.backups import keys, service as backups
+from appliance.backups import service as backups
 from appliance.console.common import back, console_pages, render
 from appliance.console.texts_backups import BACKUP_TEXTS
 from appliance.core import runtime
@@ -30,10 +30,9 @@ def _page(error: AppError | None = None, *, new_key: str | None = None, status: 
     session = db_session()
     settings = runtime.get().settings
     listed = backups.listing(session)
-    current = backups.current_key(session) if listed or new_key else None
     return render(_PAGE, None, _ACTIVE, error=error, status=status, texts=BACKUP_TEXTS, backups=listed,
                   running=any(b.status == backups.RUNNING for b in listed), new_key=new_key,
-                  key_id=keys.key_id(current) if current else None, folder=str(settings.backups_dir),
+                  key_id=backups.current_key_id(session), folder=str(settings.backups_dir),
                   backup_at=settings.backup_at, zone_name=str(backups.installation_zone(settings)),
                   free_bytes=shutil.disk_usage(backups.folder(settings)).free, done=request.args.get("done"))
 
