@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Debian package as a machine gets it (docs/operating.md, "Debian package"): lintian, the unit
 # checked by systemd-analyze, `dpkg -i`, the program started as appliance.service would start it,
-# serving, stopped with SIGTERM, upgraded to a second build with its data, and purged.
+# serving, stopped with SIGTERM, upgraded to a second build with its data, backed up, purged,
+# installed again and restored from /setup, and purged.
 #
 # Run as root on a Debian machine where systemd is not PID 1 (CI, a container): the program is started
 # with the User=, Group=, EnvironmentFile=, ExecStart=, UMask= and capabilities read from the installed
@@ -210,6 +211,47 @@ curl -fsS -XPOST "$url/auth/login" -H 'content-type: application/json' \
      -d "{\"email\":\"$email\",\"password\":\"$password\"}" | json_field '["data"]["tokens"]["accessToken"]' >/dev/null \
   || fail "$email cannot sign in after the upgrade"
 say "$email, made before the upgrade, signs in"
+
+# A backup made through the API and downloaded; the package purged and installed again; the archive
+# restored from the new installation's /setup (the program starts again in place on the restored data).
+token=$(curl -fsS -XPOST "$url/auth/login" -H 'content-type: application/json' \
+        -d "{\"email\":\"$email\",\"password\":\"$password\"}" | json_field '["data"]["tokens"]["accessToken"]')
+curl -fsS -XPOST "$url/installation/backups" -H "authorization: Bearer $token" >"$work/backup.json" || fail "POST /installation/backups"
+backup_id=$(json_field '["data"]["id"]' <"$work/backup.json")
+backup_key=$(json_field '["data"]["backupKey"]' <"$work/backup.json")
+for _ in $(seq 1 300); do
+  backup_status=$(curl -fsS "$url/installation/backups/$backup_id" -H "authorization: Bearer $token" | json_field '["data"]["status"]')
+  [ "$backup_status" = RUNNING ] || break
+  sleep 0.2
+done
+[ "$backup_status" = READY ] || fail "the backup ended $backup_status"
+curl -fsS -o "$work/backup.tar.gz" "$url/installation/backups/$backup_id/download" -H "authorization: Bearer $token" \
+  || fail "downloading the backup"
+say "backup made and downloaded ($(stat -c %s "$work/backup.tar.gz") bytes); its key shown once: ${backup_key:0:4}-…"
+stop_with_sigterm
+say "SIGTERM: stopped cleanly in $stop_took"
+
+dpkg --purge appliance >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; fail "dpkg --purge before the restore"; }
+[ ! -e "$state_dir" ] || fail "$state_dir is left after the purge"
+dpkg -i "$work/next/appliance.deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; fail "dpkg -i after the purge"; }
+start_as_the_unit
+curl -fsS -c "$work/cookies" -o "$work/restore.html" "$url/setup/restore" || fail "GET /setup/restore on the new installation"
+csrf=$(sed -n 's/.*name="csrf" value="\([^"]*\)".*/\1/p' "$work/restore.html" | head -1)
+answer=$(curl -sS -b "$work/cookies" -o /dev/null -w '%{http_code}' -F "csrf=$csrf" -F "key=$backup_key" \
+              -F "archive=@$work/backup.tar.gz;type=application/gzip" "$url/setup/restore")
+[ "$answer" = 302 ] || fail "POST /setup/restore answered $answer"
+for _ in $(seq 1 300); do  # checked, then the program starts again in place: the same process, other data
+  restored=$(curl -sS -o /dev/null -w '%{http_code} %{redirect_url}' "$url/setup/restore" 2>/dev/null || true)
+  case "$restored" in "302 "*/sign-in) break ;; esac
+  kill -0 "$server" 2>/dev/null || fail "the program exited during the restore: $(tail -5 "$work/serve.log")"
+  sleep 0.2
+done
+case "$restored" in "302 "*/sign-in) ;; *) fail "the restore did not finish: $restored; $(tail -5 "$work/serve.log")" ;; esac
+curl -fsS -XPOST "$url/auth/login" -H 'content-type: application/json' \
+     -d "{\"email\":\"$email\",\"password\":\"$password\"}" | json_field '["data"]["tokens"]["accessToken"]' >/dev/null \
+  || fail "$email cannot sign in after the restore"
+[ -z "$(find "$state_dir" ! -user "$user")" ] || fail "files in $state_dir not $user's after the restore"
+say "purged, installed again, restored from /setup: $email signs in on the restored data"
 stop_with_sigterm
 say "SIGTERM: stopped cleanly in $stop_took"
 

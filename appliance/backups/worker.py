@@ -8,13 +8,14 @@ queue to copy, the media folder, where to write, and the manifest's header (the 
 sealed: the child never reads it). The child copies the database and the queue (SQLite's online
 backup API), lists the media, writes the archive to the `.partial` path, and says on its standard
 output `progress <percent>` as it goes, then `done <json>` (size, sha256), or `error <json: errno,
-filename, message>` when the system refused (a full disk), `failed <what>` for anything else. It stops as soon as its parent is gone
-(a server killed during a backup leaves no archive being finished by an orphan)."""
+filename, message>` when the system refused (a full disk), `failed <what>` for anything else. It stops as soon as its parent is gone,
+removing what it wrote (a server killed during a backup leaves no archive finished by an orphan)."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -87,8 +88,9 @@ def main() -> int:
         written = archive.write(partial, database=staging / archive.DATABASE, queue=staging / archive.QUEUE,
                                 media=media, header=job["header"],
                                 progress=lambda done: progress(min(99, done * 100 // total)))
-    except ParentGone:
+    except ParentGone:  # the server was killed: what would finish an archive nobody records goes
         partial.unlink(missing_ok=True)
+        shutil.rmtree(staging, ignore_errors=True)
         return 1
     except OSError as exc:
         partial.unlink(missing_ok=True)

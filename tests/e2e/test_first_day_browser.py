@@ -68,7 +68,8 @@ def test_every_section_sign_out_and_the_status_menu_are_within_reach(business, c
     width = viewport["width"]
     page = _signed_in(chromium, base, f"/console/{org_id}/organization", viewport, locale)
     links = page.locator("nav.sections a")
-    assert links.count() == 1 + len(SECTIONS) + 5  # the inbox, every section, go live, status, mail, private servers, my account
+    # the inbox, every section, go live, status, backups, mail, private servers, my account
+    assert links.count() == 1 + len(SECTIONS) + 6
     assert _out_of_reach(page, "nav.sections a") == []
     assert _out_of_reach(page, SIGN_OUT) == []
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
