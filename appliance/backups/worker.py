@@ -67,8 +67,11 @@ def write_in_child(*, database: Path, queue: Path, media_dir: Path, staging: Pat
 
 
 def _say(word: str, value) -> None:
-    sys.stdout.write(f"{word} {value if isinstance(value, int) else json.dumps(value)}\n")
-    sys.stdout.flush()
+    try:
+        sys.stdout.write(f"{word} {value if isinstance(value, int) else json.dumps(value)}\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # nobody reads: the parent is gone (killed between two looks)
+        raise ParentGone() from None
 
 
 def main() -> int:
@@ -96,17 +99,32 @@ def main() -> int:
         written = archive.write(partial, database=staging / archive.DATABASE, queue=staging / archive.QUEUE,
                                 media=media, header=job["header"],
                                 progress=lambda done: progress(min(99, done * 100 // total)))
-    except ParentGone:  # the server was killed: what would finish an archive nobody records goes
-        partial.unlink(missing_ok=True)
-        shutil.rmtree(staging, ignore_errors=True)
-        return 1
+    except ParentGone:
+        return _abandon(partial, staging)
     except OSError as exc:
         partial.unlink(missing_ok=True)
-        _say("error", {"errno": exc.errno, "message": exc.strerror or str(exc), "filename": exc.filename})
-        return 1
+        return _tell_failure("error", {"errno": exc.errno, "message": exc.strerror or str(exc),
+                                       "filename": exc.filename}, partial, staging)
     except Exception as exc:  # noqa: BLE001 -- the parent records it as the backup's reason
         partial.unlink(missing_ok=True)
-        _say("failed", f"{type(exc).__name__}: {exc}")
-        return 1
-    _say("done", {"manifest": written.manifest, "size": written.size, "sha256": written.sha256})
+        return _tell_failure("failed", f"{type(exc).__name__}: {exc}", partial, staging)
+    try:
+        _say("done", {"manifest": written.manifest, "size": written.size, "sha256": written.sha256})
+    except ParentGone:
+        return _abandon(partial, staging)
     return 0
+
+
+def _abandon(partial: Path, staging: Path) -> int:
+    """The server was killed: what would finish an archive nobody records goes."""
+    partial.unlink(missing_ok=True)
+    shutil.rmtree(staging, ignore_errors=True)
+    return 1
+
+
+def _tell_failure(word: str, what, partial: Path, staging: Path) -> int:
+    try:
+        _say(word, what)
+    except ParentGone:
+        return _abandon(partial, staging)
+    return 1
