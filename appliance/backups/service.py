@@ -2,8 +2,9 @@
 the disk lacks room), follow its progress, download or delete it, replace the backup key; the daily
 backup and what is kept.
 
-A backup is made in a thread of its own (`_Maker`), not in a queue worker: it takes up to a minute
-and the queue's own file is one of the things it copies. The `backups` row is its visible outcome:
+A backup is made by a thread of its own (`_Maker`), not a queue worker (it takes up to a minute, and
+the queue's own file is one of the things it copies), which has a process of its own write the
+archive (worker.py) and records what it says. The `backups` row is its visible outcome:
 RUNNING with a percentage, then READY (size, sha256) or FAILED with the reason in a sentence. One at
 a time: a RUNNING row refuses a second in this process (checked in the write transaction, which
 SQLite serializes), and a file lock in the backup folder refuses one from another process (the
