@@ -184,15 +184,15 @@ def _restore(settings, args) -> int:
         print(f"appliance: no such file: {archive_path}", file=sys.stderr)
         return 1
     data_dir.check_writable(settings.data_dir)
-    lock = data_dir.hold(settings.data_dir)  # no server on it while the data is swapped
+    lock = data_dir.hold(settings.data_dir)  # no server on it until the restored data is migrated
     try:
         manifest = restore.restore(archive_path, args.key, settings.data_dir, secret_setting=settings.secret_key)
+        rt = bootstrap.start(settings, migrate=True)  # the archive's revision, migrated forward
     except ArchiveRefused as exc:
         print(f"appliance: nothing was restored: {exc}", file=sys.stderr)
         return 1
     finally:
         lock.release()
-    rt = bootstrap.start(settings, migrate=True)  # the archive's revision, migrated forward
     print(f"restored the backup of {manifest.get('createdAt')} (version {manifest.get('appVersion')}); "
           f"the database is at revision {migrations.revision_of(rt.db)}")
     return 0
