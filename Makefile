@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-run-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 TEST_STAMP := $(VENV)/.installed-test-$(shell cat requirements.lock requirements-test.lock pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run sandbox test fuzz bench graph screenshots installer installer-smoke package package-check migration clean
+.PHONY: run sandbox test fuzz bench graph translations screenshots installer installer-smoke package package-check migration clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -49,6 +49,27 @@ bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_links.py
 	$(BIN)/python tests/bench/bench_surveys.py
 	$(BIN)/python tests/bench/bench_startup.py
+
+# The gettext catalogs (docs/translations.md): every message of the code and the templates gathered
+# (babel.cfg says where, -k names core/i18n.py's lazy forms), each language's .po brought up to date
+# (new messages come in empty, or in Spanish as fuzzy guesses to check; English's stay empty: the
+# msgid is the English; gone ones are dropped), then each
+# compiled as a check (into build/: the appliance reads the .po files themselves) and the
+# completeness test run (it fails on fuzzy entries). No header (so `compile` needs --use-fuzzy:
+# Babel takes a catalog without one for a draft) and file-only locations: a run changes the .po only
+# where messages changed.
+TRANSLATION_LANGUAGES := es en
+translations: $(TEST_STAMP)
+	mkdir -p build
+	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k _lp:1c,2 -k _ln:1,2 --no-wrap --omit-header \
+		--add-location=file -o build/messages.pot appliance web/templates
+	for lang in $(TRANSLATION_LANGUAGES); do \
+		$(BIN)/pybabel -q update -i build/messages.pot -d appliance/translations -l $$lang --init-missing \
+			--no-wrap --omit-header --ignore-obsolete $$(test $$lang = en && echo --no-fuzzy-matching) || exit 1; \
+		$(BIN)/pybabel compile -i appliance/translations/$$lang/LC_MESSAGES/messages.po -o build/$$lang.mo \
+			-l $$lang --use-fuzzy --statistics || exit 1; \
+	done
+	$(BIN)/python -m pytest -q tests/core/test_translations.py
 
 # The folders of appliance/ by layer and the imports between them; fails on a cycle or an upward
 # import (tests/core/test_layers.py checks the same in the suite).

@@ -12,7 +12,7 @@ from appliance.core import phones
 from appliance.blueprints import BLUEPRINTS, PAGES
 from appliance.netsim.app import create_netsim_app
 from appliance.oauth.server import server as oauth_server
-from appliance.http import browser, cors, docs, errors, headers, idempotency, limits, pages, unit_of_work
+from appliance.http import browser, cors, docs, errors, headers, idempotency, limits, operations, pages, unit_of_work
 from appliance.http.api import SpoolingRequest
 from appliance.http.routing import LazilyBuiltRule
 from appliance.installation import tunnel
@@ -59,6 +59,8 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     app.jinja_env.globals["sandbox"] = settings.sandbox
     app.jinja_env.filters["phone"] = phones.for_people  # {{ contact.wa_id|phone }}: "+57 300 1234567"
     app.jinja_env.filters["org_time"] = pages.org_time  # {{ message.created_at|org_time }}: the organization's clock
+    pages.init_app(app)  # Flask-Babel: the reader's language, the catalogs' gettext, dates and numbers
+    app.jinja_env.globals["may"] = operations.may  # {% if may(endpoint) %}: what that page's route lets in
     # The simulated network beside the app, at /netsim: the whole network and the other services'
     # doubles in sandbox mode, else only the Graph API of organizations that try the sandbox.
     netsim = create_netsim_app(sandbox.start(settings), sandbox=settings.sandbox,

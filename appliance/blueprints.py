@@ -33,7 +33,7 @@ from appliance.memberships.api import blp as memberships, member_blp as membersh
 from appliance.oauth.api import blp as oauth, me_blp as oauth_authorizations
 from appliance.oauth.pages import oauth_pages
 from appliance.organizations.api import blp as organizations
-from appliance.pages import home
+from appliance.landing import home
 from appliance.permissions.api import blp as permissions
 from appliance.phone_numbers.api import blp as phone_numbers
 from appliance.quick_replies.api import blp as quick_replies
@@ -41,7 +41,7 @@ from appliance.services_catalog.api import blp as bot_services
 from appliance.knowledge.api import blp as bot_knowledge
 from appliance.ai_agents.api import agents_blp as bot_agents, pin_blp as conversation_agent, providers_blp as bot_providers
 from appliance.roles.api import blp as roles
-from appliance.console.pages import console_pages
+from appliance.console.blueprint import console_pages
 from appliance.tags.api import blp as tags
 from appliance.team_tasks.api import blp as team_tasks
 from appliance.broadcasts.api import blp as broadcasts

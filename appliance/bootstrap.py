@@ -39,11 +39,11 @@ def start(settings: Settings, *, migrate: bool = False, queue_immediate: bool = 
     runtime.install(rt)
     cache.clear_all()
     queue.configure(None if queue_immediate else settings.queue_path, immediate=queue_immediate)
-    import appliance.tasks  # noqa: F401  (registers every task and listener)
+    import appliance.handler_registry  # noqa: F401  (registers every task and listener)
     if migrate:
         upgrade.migrate(rt)  # a PRE_UPGRADE backup first when there are migrations to run, put back if one fails
         from appliance.mail import service as mail_service
         mail_service.seal_clear_bodies(database)  # rows written before bodies were sealed
-        from appliance.push import service as push_service
-        push_service.ensure_vapid_key(database)  # the Web Push key pair, made at the first start
+        from appliance.push import vapid
+        vapid.ensure_key(database)  # the Web Push key pair, made at the first start
     return rt

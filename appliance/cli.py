@@ -254,7 +254,7 @@ def _staff(settings, args) -> int:
 
 def _mail(settings, args) -> int:
     from appliance import bootstrap
-    from appliance.mail import service as mail_service
+    from appliance.mail import delivery as mail_delivery, service as mail_service
 
     rt = bootstrap.start(settings, migrate=True)
     with rt.db.unit_of_work(write=False) as session:
@@ -262,7 +262,7 @@ def _mail(settings, args) -> int:
     for mail in reversed(mails):
         print(json.dumps({"to": mail.to_address, "subject": mail.subject, "status": mail.status,
                           "createdAt": mail.created_at.isoformat()}, ensure_ascii=False))
-        print(mail_service.body_of(mail))
+        print(mail_delivery.body_of(mail))
     return 0
 
 

@@ -1,6 +1,6 @@
 """Imports every table module once (the top of the house: core knows no domain), so that SQLModel's metadata is complete before use."""
 
-from appliance.core import events, throttle  # noqa: F401
+from appliance.core import dispatcher, events, throttle  # noqa: F401
 from appliance.http import idempotency  # noqa: F401
 from appliance.users import models as users_models  # noqa: F401
 from appliance.auth import models as auth_models  # noqa: F401

@@ -8,6 +8,8 @@ ROOT = Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parent.parent))
 WEB_DIR = ROOT / "web"
 SHIPPED_DATA_DIR = ROOT / "data"
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+# The gettext catalogs (core/i18n.py), package data beside the code.
+TRANSLATIONS_DIR = Path(__file__).resolve().parent / "translations"
 
 # The files of data/ the product ships (the ones git tracks: see .gitignore). In a checkout, data/ is
 # also the default data directory, holding the database, queue, media and secret.key: never shipped.

@@ -1,6 +1,7 @@
-"""The running server: waitress and the in-process queue consumer, started and stopped together.
+"""The running server: waitress and the background workers (appliance/worker_registry.py: the
+queue's consumers, the sender, the bots...), started and stopped together.
 
-This is the one place that assumes a single process (the consumer lives here).
+This is the one place that assumes a single process (the workers live here).
 
 Signals only set an event: waitress runs its I/O loop in a thread of its own and the main thread
 waits. (Raising from a signal handler instead is unreliable: when the signal lands inside one of
@@ -26,21 +27,14 @@ from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, create_server
 
 from appliance.app import create_app
-from appliance.chat_links import clicks as link_clicks
-from appliance.bots import ai_step
-from appliance.bots.ai_step import workers as ai_workers
-from appliance.bots.runner import bot_runner
-from appliance.broadcasts.runner import broadcast_runner
-from appliance.outbound_webhooks.sender import sender_thread as webhook_sender
 from appliance.backups import restore, service as backups
-from appliance.core import data_dir, events, lifecycle, queue, runtime
-from appliance.core.db import Checkpointer, StartupError
-from appliance.knowledge import processing as knowledge_processing
+from appliance.core import data_dir, lifecycle, queue, runtime, workers
+from appliance.core.db import StartupError
 from appliance.installation import https, public_address, tunnel
 from appliance.http.tls import tls_channel_class
 from appliance.live import feed as live_feed
-from appliance.messages.sending.lanes import sender
 from appliance.settings import Settings
+from appliance.worker_registry import WORKERS
 
 log = logging.getLogger("appliance.server")
 DRAIN_SECONDS = 10  # how long requests in progress may take to finish after a stop signal
@@ -172,7 +166,7 @@ LISTEN_FD = 3  # sd_listen_fds(3)'s first descriptor
 
 def serve(settings: Settings) -> bool:
     """Migrate, serve until SIGINT or SIGTERM (or a restore asks for a restart: then answer True),
-    then drain requests, stop the consumer, close storage. What stops a start (a directory we cannot
+    then drain requests, stop the workers, close storage. What stops a start (a directory we cannot
     write, another server on it, a port in use) raises StartupError with a sentence, before anything
     was touched."""
     data_dir.check_writable(settings.data_dir)
@@ -207,9 +201,6 @@ def serve(settings: Settings) -> bool:
         settings = settings.replace(https_port=secure.effective_port)
         secure.application, server.application = app, _redirecting_to_https(app, secure.effective_port)
     backups.recover_interrupted(runtime.get().db, settings)  # a backup the last stop cut short is FAILED
-    consumer = queue.make_consumer(settings.queue_workers)
-    slow_consumer = queue.make_slow_consumer(settings.slow_lane_workers,
-                                             per_organization=settings.slow_lane_per_organization)
     stop = threading.Event()
     received = []
 
@@ -219,23 +210,7 @@ def serve(settings: Settings) -> bool:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    # The sender first: it fails what was in the air at the last stop (-3) before anything claims
-    # again, and once it runs, queue tasks leave sending to it. (Started after the consumer, a
-    # periodic sweep could claim and send in the gap, and recovery then fail a message it sent.)
-    sender.start(runtime.get().db)
-    consumer.start()
-    slow_consumer.start()
-    # Nothing processes knowledge documents before the consumer runs: any left PROCESSING were cut short.
-    knowledge_processing.resume_interrupted(runtime.get().db, older_than=None)
-    ai_workers.start(runtime.get().db, settings.ai_workers)
-    ai_step.resume(runtime.get().db, older_than=None)  # answers a stop cut short
-    bot_runner.start(runtime.get().db)
-    broadcast_runner.start(runtime.get().db)  # after the sender: what it queues is sent once
-    webhook_sender.start(runtime.get().db)  # first logs and resends the attempts a stop cut short
-    link_clicks.recorder.start()  # short links' clicks, written in batches
-    events.dispatcher.start(runtime.get().db)
-    checkpointer = Checkpointer(settings.database_path)
-    checkpointer.start()
+    started = workers.start(WORKERS, runtime.get())  # in their declared order (worker_registry.py)
     tunnel.start(settings)  # APPLIANCE_TUNNEL=cloudflare: cloudflared, kept running
     # Everything loaded so far (modules, the app, the embedding model's tables) lives as long as the
     # process: out of the collector's sight, a full collection walks only what requests made since,
@@ -264,16 +239,7 @@ def serve(settings: Settings) -> bool:
         tunnel.stop()
         https.stop()
         server.task_dispatcher.shutdown(cancel_pending=False, timeout=DRAIN_SECONDS)
-        bot_runner.stop()
-        broadcast_runner.stop()
-        webhook_sender.stop()  # attempts in the air finish (their 15 s timeout at most)
-        link_clicks.recorder.stop()  # after the requests drained: every click noted is written
-        ai_workers.stop()  # answers in progress finish (a provider's timeout at most); the rest resume at start
-        sender.stop()
-        consumer.stop(graceful=True)
-        slow_consumer.stop(graceful=True)  # a document being read finishes (its 5 minutes at most) or resumes at start
-        events.dispatcher.stop()
-        checkpointer.stop()
+        started.stop()  # after the requests drained, in reverse order: each outlives what hands it work
         for lane in queue.LANES:
             lane.storage.close()
         runtime.get().db.dispose()

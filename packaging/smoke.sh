@@ -2,7 +2,8 @@
 # Start the frozen bundle on a scratch data directory and check that it really serves:
 # readiness (database + queue), a sign-up that writes, the knowledge base reading a file and finding
 # it again (the embedding model, its weights and the extractors travel in the bundle), a signed
-# webhook test delivered by libcurl, the offline docs, and a clean SIGTERM stop.
+# webhook test delivered by libcurl, the offline docs, a page in Spanish (the gettext catalogs), and a
+# clean SIGTERM stop.
 set -euo pipefail
 binary=${1:?usage: smoke.sh path/to/appliance}
 data=$(mktemp -d)
@@ -79,8 +80,10 @@ for _ in $(seq 1 50); do
 done
 [ "$delivered" = DELIVERED ] || { cat "$log"; echo "the webhook test was not delivered from the bundle: $delivered"; exit 1; }
 curl -fsS "http://127.0.0.1:$port/docs" | grep -q swagger-ui-bundle.js
+# The gettext catalogs travel in the bundle: a page in the reader's language.
+curl -fsS -H 'Accept-Language: es' "http://127.0.0.1:$port/sign-in" | grep -q 'Iniciar sesión'
 curl -fsS -o /dev/null "http://127.0.0.1:$port/docs/assets/swagger-ui-bundle.js"
 kill -TERM $pid
 wait $pid
 grep -q "stopped" "$log"
-echo "installer smoke: ok (only shipped data, ready, sign-up, knowledge read and found, holidays seeded, ICS feed, a signed webhook delivered, offline docs, clean stop)"
+echo "installer smoke: ok (only shipped data, ready, sign-up, knowledge read and found, holidays seeded, ICS feed, a signed webhook delivered, offline docs, a page in Spanish, clean stop)"

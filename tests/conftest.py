@@ -1,5 +1,6 @@
 """Shared fixtures: a real migrated SQLite database per test (copied from a template migrated
-once), the queue in immediate mode, a real local SMTP server, and a small API helper."""
+once), the queue in immediate mode (or the server's threads, when a test asks:
+fixtures/workers.py), a real local SMTP server, and a small API helper."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from tests.fixtures.doubles import allowed_doubles
 
 # Fixtures every folder may use, without importing them: people, the simulated network, a business on it.
 pytest_plugins = ["tests.fixtures.people", "tests.fixtures.network", "tests.fixtures.line", "tests.fixtures.hook",
-                  "tests.fixtures.push_service", "tests.fixtures.tls"]
+                  "tests.fixtures.push_service", "tests.fixtures.tls", "tests.fixtures.workers"]
 
 # argon2id at its cheapest (~0.1 ms instead of ~25 ms a hash): most tests sign someone up and none of
 # those is about the hash. Tests marked `real_password_cost` hash as the product does.

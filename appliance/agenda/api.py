@@ -4,7 +4,7 @@ Calendar connection; /public/agenda/{token}/calendar.ics, the feed itself."""
 from flask import Response
 from flask.views import MethodView
 
-from appliance.agenda import appointments, feed, provider, schemas, slots
+from appliance.agenda import feed, provider, schemas, service, slots
 from appliance.agenda.managing import MANAGE
 from appliance.agenda.pages import begin_connect
 from appliance.http.api import Blueprint
@@ -24,14 +24,14 @@ class Appointments(MethodView):
     @blp.response(200, schemas.AppointmentSchema(many=True))
     def get(self, args, org_id):
         """Appointments overlapping from..to, by start (at most 1,000)"""
-        return appointments.list_appointments(db_session(), actor=current_org_actor(), **args)
+        return service.list_appointments(db_session(), actor=current_org_actor(), **args)
 
     @blp.requires("calendar:write")
     @blp.arguments(schemas.AppointmentCreateSchema)
     @blp.response(201, schemas.AppointmentSchema)
     def post(self, body, org_id):
         """Book one (409 appointment_overlaps, or calendar_busy when the connected calendar is busy)"""
-        return appointments.do_create(db_session(), actor=current_org_actor(), **body)
+        return service.do_create(db_session(), actor=current_org_actor(), **body)
 
 
 @blp.route("/appointments/<uuid:appointment_id>")
@@ -40,20 +40,20 @@ class AppointmentById(MethodView):
     @blp.response(200, schemas.AppointmentSchema)
     def get(self, org_id, appointment_id):
         """One appointment"""
-        return appointments.access_appointment(db_session(), actor=current_org_actor(), appointment_id=str(appointment_id))
+        return service.access_appointment(db_session(), actor=current_org_actor(), appointment_id=str(appointment_id))
 
     @blp.requires("calendar:write")
     @blp.arguments(schemas.AppointmentPatchSchema(partial=True))
     @blp.response(200, schemas.AppointmentSchema)
     def patch(self, body, org_id, appointment_id):
         """Change it (partial); moving it checks overlaps again"""
-        return appointments.do_update(db_session(), actor=current_org_actor(), appointment_id=str(appointment_id), **body)
+        return service.do_update(db_session(), actor=current_org_actor(), appointment_id=str(appointment_id), **body)
 
     @blp.requires("calendar:write")
     @blp.response(204)
     def delete(self, org_id, appointment_id):
         """Delete it (its calendar event too)"""
-        appointments.do_delete(db_session(), actor=current_org_actor(), appointment_id=str(appointment_id))
+        service.do_delete(db_session(), actor=current_org_actor(), appointment_id=str(appointment_id))
 
 
 @blp.route("/slots")

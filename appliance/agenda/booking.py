@@ -1,14 +1,14 @@
 """What an AI agent with the `schedule_appointment` capability does with the agenda: read a day's
 free times and book one of them for the customer of the conversation. Only a free time may be
 booked (the bot never double-books nor books outside business hours); every answer carries a
-sentence the model can pass on. Called from an AI worker's thread, never inside a transaction (appointments.py asks the
+sentence the model can pass on. Called from an AI worker's thread, never inside a transaction (service.py asks the
 calendar's busy times before its write transaction begins)."""
 
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-from appliance.agenda import appointments, slots
+from appliance.agenda import service as agenda_service, slots
 from appliance.contacts.models import Contact
 from appliance.core.actor import OrgActor
 from appliance.core.errors import AppError
@@ -68,7 +68,7 @@ def book(database, *, actor: OrgActor, start: str, duration_min=None, title: str
     title = title or "WhatsApp"
     try:
         with database.unit_of_work(write=True) as session:
-            made = appointments.do_create(session, actor=actor, title=title[:200], start_at=begins,
+            made = agenda_service.do_create(session, actor=actor, title=title[:200], start_at=begins,
                                           end_at=ends, conversation_id=conversation_id, contact_id=contact_id)
             appointment_id = made.id
     except AppError as error:

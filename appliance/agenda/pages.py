@@ -8,7 +8,7 @@ once (agenda/provider.py)."""
 
 from flask import Blueprint, after_this_request, redirect, request
 
-from appliance.agenda import provider, sync
+from appliance.agenda import provider, tasks
 from appliance.core import runtime
 from appliance.core.errors import AppError
 from appliance.http.api import public, writes_on_get
@@ -55,7 +55,7 @@ def calendar_callback(org_id):
         return _back(organization_id, "calendar_refused")
     provider.do_store_connection(db_session(), organization_id=organization_id, user_id=user_id, tokens=tokens,
                                  account=account)
-    sync.sync_after_commit(db_session())  # what is ahead goes to the new calendar now
+    tasks.sync_after_commit(db_session())  # what is ahead goes to the new calendar now
     return _back(organization_id, "calendar_connected")
 
 

@@ -4,21 +4,19 @@ sends the pending ones after the commit (a queue task) and a minute task sweeps 
 (a crash, Google down), so the calendar hears every change at least once. Google is asked
 outside any transaction; each outcome is written in a short one, and an appointment changed
 meanwhile stays pending for the next pass. A refusal marks it `failed` with Google's reason (shown
-in the agenda); a revoked grant disconnects the calendar (provider.py) and pushing stops."""
+in the agenda); a revoked grant disconnects the calendar (provider.py) and pushing stops. The
+queue tasks that run it are tasks.py's."""
 
 from __future__ import annotations
 
 import logging
 from datetime import timezone
 
-from huey import crontab
-from sqlmodel import Session, select
+from sqlmodel import select
 
 from appliance.agenda import busy, provider
 from appliance.agenda.models import Appointment, CalendarConnection
-from appliance.core import clock, runtime
-from appliance.core.db import after_commit
-from appliance.core.queue import huey
+from appliance.core import clock
 from appliance.google_calendar.client import CalendarError
 
 log = logging.getLogger("appliance.agenda")
@@ -106,19 +104,3 @@ def _record(database, appointment_id: str, updated_at, state: str, outcome: tupl
             if connection is not None:
                 connection.last_sync_at, connection.last_error = clock.now(), None
                 session.add(connection)
-
-
-def sync_after_commit(session: Session) -> None:
-    if not session.info.get("agenda_sync"):
-        session.info["agenda_sync"] = True
-        after_commit(session, push_appointments)
-
-
-@huey.task()
-def push_appointments() -> None:
-    push_pending(runtime.get().db)
-
-
-@huey.periodic_task(crontab(minute="*"))
-def push_appointments_every_minute() -> None:
-    push_pending(runtime.get().db)

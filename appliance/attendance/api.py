@@ -3,7 +3,7 @@ attendance:read; the team's views, rules, corrections, holidays and leaves with 
 
 from flask.views import MethodView
 
-from appliance.attendance import calendar_days, rules, schemas, sessions, views
+from appliance.attendance import calendar_days, rules, schemas, service, sessions
 from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
@@ -58,7 +58,7 @@ class Today(MethodView):
     @blp.response(200, schemas.AttendanceTodaySchema)
     def get(self, org_id):
         """My day: live totals, timeline, metrics and the expected schedule"""
-        return views.today(db_session(), actor=current_org_actor())
+        return service.today(db_session(), actor=current_org_actor())
 
 
 @blp.route("/settings")
@@ -102,7 +102,7 @@ class TeamStatus(MethodView):
     @blp.response(200, schemas.AttendanceTeamStatusSchema)
     def get(self, org_id):
         """Every agent now: status, since when, today's minutes"""
-        return views.team_status(db_session(), actor=current_org_actor())
+        return service.team_status(db_session(), actor=current_org_actor())
 
 
 @blp.route("/day")
@@ -112,7 +112,7 @@ class Day(MethodView):
     @blp.response(200, schemas.AttendanceDaySchema)
     def get(self, args, org_id):
         """One day of the team: present, late, absent, extra per agent"""
-        return views.day(db_session(), actor=current_org_actor(), on=args["date"])
+        return service.day(db_session(), actor=current_org_actor(), on=args["date"])
 
 
 @blp.route("/work-modes")
@@ -140,7 +140,7 @@ class PeriodPresets(MethodView):
     @blp.response(200, schemas.AttendancePresetsSchema)
     def get(self, org_id):
         """Fortnight, last 15 and 30 days, month and the payroll period, in the organization's time zone"""
-        return views.period_presets(db_session(), actor=current_org_actor())
+        return service.period_presets(db_session(), actor=current_org_actor())
 
 
 @blp.route("/report")
@@ -150,7 +150,7 @@ class Report(MethodView):
     @blp.response(200, schemas.AttendanceReportSchema)
     def get(self, args, org_id):
         """Hours per agent over a range (default the last 30 days); compare adds the range before"""
-        return views.report(db_session(), actor=current_org_actor(), **args)
+        return service.report(db_session(), actor=current_org_actor(), **args)
 
 
 @blp.route("/sessions")

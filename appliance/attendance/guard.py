@@ -44,6 +44,16 @@ def check_may_attend(session: Session, actor: OrgActor) -> None:
         raise Forbidden(f"You are on {status}: go back ONLINE to attend conversations.", code="agent_not_active")
 
 
+def is_held(session: Session, actor: OrgActor) -> bool:
+    """Whether the rules keep the person out of the inbox now (what `check_may_attend` refuses):
+    the inbox's header says so before they try."""
+    try:
+        check_may_attend(session, actor)
+    except Forbidden:
+        return True
+    return False
+
+
 def check_may_receive(session: Session, actor: OrgActor, assignee_user_id: str) -> None:
     """With requireActiveToAttend, a conversation goes only to an agent who is ONLINE."""
     if assignee_user_id == actor.user_id:

@@ -2,8 +2,8 @@
 
 from sqlmodel import Session
 
-from appliance.core import events
-from appliance.core.events import Event
+from appliance.core import dispatcher, events
+from appliance.core.dispatcher import Event
 from appliance.mail import service as mail_service
 from appliance.users.models import User
 from appliance.installation import public_address
@@ -15,7 +15,7 @@ _NOTICES = {
 }
 
 
-@events.subscribe(*_NOTICES)
+@dispatcher.subscribe(*_NOTICES)
 def send_security_notice(session: Session, event: Event) -> None:
     user = session.get(User, event.data["user_id"])
     if user is None:

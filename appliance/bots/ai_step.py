@@ -29,7 +29,7 @@ from appliance.ai_agents import (answering, intents, providers as ai_providers, 
                                  spend as ai_spend)
 from appliance.ai_agents.models import BotAgent
 from appliance.ai_providers.base import ProviderError
-from appliance.bots import activity, replies, snapshots, states
+from appliance.bots import activity, decision, replies, snapshots, states
 from appliance.bots.guards import silence_reason
 from appliance.contacts.models import Contact
 from appliance.conversations import service as conversations_service
@@ -233,7 +233,6 @@ def _note(database: Database, organization_id: str, provider: str, error: Provid
 def _write(database: Database, conversation_id: str, token: str, agent: BotAgent | None,
            history: list[tuple[str, str]], outcome: answering.Answer | None, error: tuple[str, str] | None,
            purpose: str = REPLY, intent: intents.Intent | None = None, welcomed: bool = False) -> None:
-    from appliance.bots import turns  # turns imports this module for its pipeline step
     with database.unit_of_work(write=True) as session:
         now = clock.now()
         for paid in (outcome, intent):  # the provider was paid whether or not the reply is still wanted
@@ -250,20 +249,20 @@ def _write(database: Database, conversation_id: str, token: str, agent: BotAgent
             _write_nudge(session, state, conversation, config, agent, outcome, error, now)
             states.write(session, state, now)
             return
-        turn = turns.new_turn(session, state, conversation, config, now)
+        turn = decision.new_turn(session, state, conversation, config, now)
         turn.welcomed = welcomed
         reason = silence_reason(config, conversation, turn.contact)
         if reason is not None:
             turn.log("SUPERSEDED", reason=reason, ai=True)
         elif error is not None:
             turn.log("AI_ERROR", reason=error[0], detail=error[1][:500], agentId=agent.id if agent else None)
-            turns.fallback(turn)
-            turns.finish(turn)
+            decision.fallback(turn)
+            decision.finish(turn)
         else:
             if intent is not None:
                 _tag_intent(session, conversation, intent)
             _reply(session, turn, agent, history, outcome, intent)
-            turns.finish(turn)
+            decision.finish(turn)
         states.write(session, state, now)
 
 
@@ -370,6 +369,7 @@ class AIWorkers:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+        self._database = None  # jobs from now on run in the thread that commits them, on the runtime's database
 
     def submit(self, conversation_id: str, token: str) -> None:
         from appliance.core import runtime

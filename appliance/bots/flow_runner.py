@@ -11,32 +11,28 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from sqlmodel import Session, select
 
 from appliance.ai_agents.models import BotAgent
 from appliance.bots import ai_step, replies, snapshots
 from appliance.core.locales import customer_language
+from appliance.bots.decision import Turn
 from appliance.bots.matching import CompiledRule, compile_rule, first_match, normalize
 from appliance.bots.models import BotFlow
 from appliance.contacts import service as contacts_service
 from appliance.contacts.models import Contact
 from appliance.conversations import service as conversations_service
 from appliance.core.errors import AppError
-
-if TYPE_CHECKING:
-    from appliance.bots.turns import Turn
+from appliance.core.i18n import _l
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]{2,}$")
 _NUMBER = re.compile(r"^-?\d+(?:[.,]\d+)?$")
 _PHONE = re.compile(r"^\+?\d{7,15}$")
 _DATE_FORMATS = ("%d/%m/%Y", "%Y-%m-%d", "%d-%m-%Y", "%d.%m.%Y", "%d/%m/%y")
-DEFAULT_ERRORS = {
-    "es": "No entendí tu respuesta; inténtalo de nuevo, por favor.",
-    "en": "I did not understand that answer; please try again.",
-}
-LIST_BUTTON = {"es": "Ver opciones", "en": "See options"}
+# Said to the customer, in their language (core/locales.customer_language), when a flow's step has none.
+DEFAULT_ERROR = _l("I did not understand that answer; please try again.")
+LIST_BUTTON = _l("See options")
 
 
 def check_answer(kind: str | None, text: str) -> str | None:
@@ -70,7 +66,7 @@ def _triggers(session: Session, organization_id: str) -> list[CompiledRule]:
             if flow.trigger_keywords]
 
 
-def start_by_keywords(turn: "Turn") -> bool:
+def start_by_keywords(turn: Turn) -> bool:
     """A flow whose trigger words the customer wrote starts (unless one just ended: postFlowGraceMin)."""
     if not turn.text:
         return False
@@ -88,7 +84,7 @@ def start_by_keywords(turn: "Turn") -> bool:
     return True
 
 
-def start_by_id(turn: "Turn", flow_id: str | None) -> None:
+def start_by_id(turn: Turn, flow_id: str | None) -> None:
     """A rule's START_FLOW."""
     flow = turn.session.get(BotFlow, flow_id) if flow_id else None
     if flow is None or flow.organization_id != turn.conversation.organization_id or not flow.enabled:
@@ -97,25 +93,25 @@ def start_by_id(turn: "Turn", flow_id: str | None) -> None:
     _start(turn, flow)
 
 
-def _start(turn: "Turn", flow: BotFlow) -> None:
+def _start(turn: Turn, flow: BotFlow) -> None:
     turn.state.flow_id, turn.state.flow_step, turn.state.flow_answers = flow.id, None, {}
     turn.log("FLOW_STARTED", flowId=flow.id, flow=flow.name)
     _run(turn, flow, flow.steps[0]["id"])
 
 
-def answer(turn: "Turn") -> bool:
+def answer(turn: Turn) -> bool:
     """The customer's message answers the waiting step; answers whether the flow handled the turn."""
     state = turn.state
     flow = turn.session.get(BotFlow, state.flow_id)
     step = next((s for s in flow.steps if s["id"] == state.flow_step), None) if flow and flow.enabled else None
     if step is None or step["type"] not in ("question", "buttons"):
         turn.log("FAILED", reason="flow_changed", flowId=state.flow_id, step=state.flow_step)
-        stop(turn)
+        turn.stop_flow()
         return False
     if step["type"] == "question":
         value = check_answer(step.get("validate"), turn.text)
         if value is None:
-            turn.say(step.get("errorText") or DEFAULT_ERRORS[customer_language(turn.organization.country)])
+            turn.say(step.get("errorText") or DEFAULT_ERROR.resolve(customer_language(turn.organization.country)))
             return True
         _save_answer(turn, step["saveAs"], value)
         _run(turn, flow, step.get("next"))
@@ -129,7 +125,7 @@ def answer(turn: "Turn") -> bool:
     return True
 
 
-def _chosen(step: dict, turn: "Turn") -> dict | None:
+def _chosen(step: dict, turn: Turn) -> dict | None:
     options = step["options"]
     last = turn.messages[-1]
     if last.type == "interactive" and isinstance(last.payload, dict):
@@ -145,7 +141,7 @@ def _chosen(step: dict, turn: "Turn") -> dict | None:
     return None
 
 
-def _save_answer(turn: "Turn", name: str, value: str) -> None:
+def _save_answer(turn: Turn, name: str, value: str) -> None:
     turn.state.flow_answers = {**turn.state.flow_answers, name: value}
     contact = turn.session.get(Contact, turn.contact.id)  # as it is now: a flow saves several answers in one turn
     contacts_service.do_update(turn.session, actor=replies.bot_actor(contact.organization_id), contact_id=contact.id,
@@ -160,11 +156,11 @@ def buttons_message(step: dict, country: str | None) -> dict:
         return {"type": "button", "body": body, "action": {"buttons": [
             {"type": "reply", "reply": {"id": o["id"], "title": o["title"]}} for o in options]}}
     return {"type": "list", "body": body, "action": {
-        "button": LIST_BUTTON[customer_language(country)],
+        "button": LIST_BUTTON.resolve(customer_language(country)),
         "sections": [{"rows": [{"id": o["id"], "title": o["title"]} for o in options]}]}}
 
 
-def _run(turn: "Turn", flow: BotFlow, step_id: str | None) -> None:
+def _run(turn: Turn, flow: BotFlow, step_id: str | None) -> None:
     steps = {step["id"]: step for step in flow.steps}
     for _ in range(len(steps) + 1):  # saved flows cannot loop without waiting; this bounds a bug
         if step_id is None:
@@ -196,10 +192,10 @@ def _run(turn: "Turn", flow: BotFlow, step_id: str | None) -> None:
             _tag(turn, flow, step)
         step_id = step.get("next")
     turn.log("FAILED", reason="flow_loop", flowId=flow.id)
-    stop(turn)
+    turn.stop_flow()
 
 
-def _to_ai(turn: "Turn", flow: BotFlow, step_id: str, agent_id: str | None) -> None:
+def _to_ai(turn: Turn, flow: BotFlow, step_id: str, agent_id: str | None) -> None:
     """The flow gives the conversation to an AI agent (its step's, pinned to the conversation, or
     the router's), which answers the customer's messages now; when no AI may answer (the agent gone,
     no agent, the plan, the spending limit: logged), a person does."""
@@ -216,7 +212,7 @@ def _to_ai(turn: "Turn", flow: BotFlow, step_id: str, agent_id: str | None) -> N
         turn.hand_off("ai_unavailable", flowId=flow.id, step=step_id, agentId=agent_id)
 
 
-def _tag(turn: "Turn", flow: BotFlow, step: dict) -> None:
+def _tag(turn: Turn, flow: BotFlow, step: dict) -> None:
     try:
         with turn.session.begin_nested():
             conversations_service.do_add_tag(turn.session, actor=replies.bot_actor(turn.conversation.organization_id),
@@ -225,13 +221,6 @@ def _tag(turn: "Turn", flow: BotFlow, step: dict) -> None:
         turn.log("FAILED", reason="tag_unavailable", flowId=flow.id, step=step["id"], error=str(error)[:300])
 
 
-def _complete(turn: "Turn", flow: BotFlow) -> None:
+def _complete(turn: Turn, flow: BotFlow) -> None:
     turn.log("FLOW_COMPLETED", flowId=flow.id, flow=flow.name, answers=sorted(turn.state.flow_answers))
-    stop(turn)
-
-
-def stop(turn: "Turn") -> None:
-    """The flow in progress ends (completed, handed off, broken); its grace period starts."""
-    if turn.state.flow_id is not None:
-        turn.state.flow_id, turn.state.flow_step = None, None
-        turn.state.flow_ended_at = turn.now
+    turn.stop_flow()

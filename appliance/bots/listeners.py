@@ -16,20 +16,20 @@ from datetime import timedelta
 
 from sqlmodel import Session, func, select
 
-from appliance.bots import activity, runner
+from appliance.bots import activity, tasks
 from appliance.bots.config import DEFAULTS
 from appliance.bots.models import BotConfig
 from appliance.bots.states import States
 from appliance.conversations.models import Conversation
-from appliance.core import clock, events
+from appliance.core import clock, dispatcher, events
 from appliance.core.rows import read_row
-from appliance.core.events import Event
+from appliance.core.dispatcher import Event
 from appliance.messages.models import Message
 from appliance.surveys import answers as survey_answers
 
 
 # The listeners' names are their outbox cursors: renaming one would hear every past event again.
-@events.subscribe(events.MESSAGE_CREATED, batch=True,
+@dispatcher.subscribe(events.MESSAGE_CREATED, batch=True,
                   when=lambda data: data.get("direction") == "in" or data.get("sentBy") == "user")
 def hear_message(session: Session, batch: list[Event]) -> None:
     states = States(session)
@@ -62,7 +62,7 @@ def _customer_wrote(session: Session, states: States, conversation_id: str, mess
     else:
         states.change(state, last_inbound_id=max(message_id, state.last_inbound_id or ""), turn_due_at=turn_due,
                       follow_up_at=None, follow_up_stage=0)  # the customer answered: no nudge
-    runner.wake_after_commit(session, turn_due)
+    tasks.wake_after_commit(session, turn_due)
 
 
 def _person_wrote(session: Session, states: States, conversation_id: str, message_id: str) -> None:
@@ -80,7 +80,7 @@ def _person_wrote(session: Session, states: States, conversation_id: str, messag
                   answered_through=max(state.answered_through or "", state.last_inbound_id or "") or None)
 
 
-@events.subscribe(events.MESSAGE_UPDATED, batch=True, when=lambda data: data.get("status") == "failed")
+@dispatcher.subscribe(events.MESSAGE_UPDATED, batch=True, when=lambda data: data.get("status") == "failed")
 def hear_refusal(session: Session, batch: list[Event]) -> None:
     """A bot message the network refused is the bot's failure too: logged with the network's reason.
     (Every status of every message is an event here: heard together, the rest cost nothing.)"""
@@ -99,7 +99,7 @@ def _refused(session: Session, message_id: str) -> None:
                     error=message.error_title)
 
 
-@events.subscribe(events.CONVERSATION_UPDATED, when=lambda data: "status" in data.get("changes", ()))
+@dispatcher.subscribe(events.CONVERSATION_UPDATED, when=lambda data: "status" in data.get("changes", ()))
 def hear_closing(session: Session, event: Event) -> None:
     """Closed: the flow in progress, a deferred hand-off and the follow-ups end (a follow-up's own
     closing included); a later message opens a new period, welcomed again whatever the business said
@@ -123,7 +123,7 @@ def hear_closing(session: Session, event: Event) -> None:
     states.save()
 
 
-@events.subscribe(events.CONVERSATION_UPDATED, when=lambda data: bool(data.get("returnedToBot")))
+@dispatcher.subscribe(events.CONVERSATION_UPDATED, when=lambda data: bool(data.get("returnedToBot")))
 def hear_return(session: Session, event: Event) -> None:
     """A person gave the conversation back to automation: logged, and the bot's silence ends (the
     next reason to stay silent is logged anew)."""

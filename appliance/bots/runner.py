@@ -4,7 +4,8 @@ one write transaction (a turn's replies, its log and `answered_through` commit t
 In the server a thread (`bot_runner`) sleeps until the earliest `due_at` (at most a second, for
 other processes and clock changes) and is woken by the commits that make a turn due, so a reply
 leaves when the debounce ends, not at the next tick of a scheduler. Without it (tests, the CLI) a
-commit enqueues the queue task `run_due_turns` for that moment, and a minute sweep catches up."""
+commit enqueues the queue task `run_due_turns` for that moment, and a minute sweep catches up
+(tasks.py)."""
 
 from __future__ import annotations
 
@@ -12,18 +13,15 @@ import logging
 import time
 from datetime import datetime, timedelta
 
-from huey import crontab
 from sqlmodel import Session, func, select
 
-from appliance.bots import activity, ai_step, states, turns
+from appliance.bots import activity, states, turns
 from appliance.bots.models import BotConversation
 from appliance.contacts.models import Contact
 from appliance.conversations.models import Conversation
 from appliance.organizations.models import Organization
-from appliance.core import clock, runtime
+from appliance.core import clock
 from appliance.core.background import WakeableThread
-from appliance.core.db import after_commit
-from appliance.core.queue import huey
 
 log = logging.getLogger("appliance.bots")
 # Conversations per write transaction: enough to share a commit, few enough that webhooks and
@@ -114,7 +112,8 @@ class _Runner(WakeableThread):
 
     def _run(self) -> None:
         while not self._stopping.is_set():
-            self._woken.clear()
+            self._begin_pass()
+            began = self._pass_began
             started = time.monotonic()
             try:
                 run_due(self._database)
@@ -122,11 +121,10 @@ class _Runner(WakeableThread):
             except Exception:
                 log.exception("running the bots failed; trying again")
                 earliest = None
-            now = clock.now()
-            wait = self.MAX_SLEEP if earliest is None else min((earliest - now).total_seconds(), self.MAX_SLEEP)
+            wait = self.MAX_SLEEP if earliest is None else min((earliest - began).total_seconds(), self.MAX_SLEEP)
             if wait > 0:
-                self._next_look = now + timedelta(seconds=wait)
-                self._woken.wait(wait)
+                self._next_look = began + timedelta(seconds=wait)
+                self._sleep(wait)
             self._next_look = None
             gap = self.PASS_INTERVAL - (time.monotonic() - started)
             if gap > 0:
@@ -134,42 +132,3 @@ class _Runner(WakeableThread):
 
 
 bot_runner = _Runner()
-
-
-def wake_after_commit(session: Session, due_at: datetime) -> None:
-    """Once the commit made a turn due, the runner (or a queue task) looks at it in time."""
-    earliest = session.info.get("bot_wake")
-    if earliest is None:
-        earliest = session.info["bot_wake"] = [due_at]
-        after_commit(session, lambda: _wake(earliest[0]))
-    elif due_at < earliest[0]:
-        earliest[0] = due_at
-
-
-def _wake(due_at: datetime) -> None:
-    if bot_runner.running:
-        bot_runner.wake(due_at)
-        return
-    delay = max(0.0, (due_at - clock.now()).total_seconds())
-    if delay:
-        run_due_turns.schedule(delay=delay)
-    else:
-        run_due_turns()
-
-
-@huey.task()
-def run_due_turns() -> None:
-    run_due(runtime.get().db)
-
-
-@huey.periodic_task(crontab(minute="*"))
-def resume_ai_jobs() -> None:
-    """AI answers whose worker was lost (a crash) and that have waited too long, given out again."""
-    ai_step.resume(runtime.get().db, older_than=ai_step.STALE_AFTER)
-
-
-@huey.periodic_task(crontab(minute="*"))
-def run_due_sweep() -> None:
-    """Turns whose wake-up was lost (a restart, a crash), where no bot thread runs."""
-    if not bot_runner.running:
-        run_due(runtime.get().db)

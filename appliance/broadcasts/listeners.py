@@ -14,9 +14,9 @@ from sqlmodel import Session, select
 from appliance.broadcasts import runner, updates
 from appliance.broadcasts.models import Broadcast, BroadcastRecipient
 from appliance.broadcasts.service import REPLY_WINDOW
-from appliance.core import clock, events
+from appliance.core import clock, dispatcher, events
 from appliance.core.rows import driver_connection, read_row, stored
-from appliance.core.events import Event
+from appliance.core.dispatcher import Event
 from appliance.graph_api.errors import explain
 from appliance.messages.models import Message
 
@@ -27,7 +27,7 @@ STOPPING_TEMPLATE_STATUSES = frozenset({"PAUSED", "DISABLED", "REJECTED", "DELET
 
 
 # The listeners' names are their outbox cursors: renaming one would hear every past event again.
-@events.subscribe(events.MESSAGE_CREATED, batch=True, when=lambda data: data.get("direction") == "in")
+@dispatcher.subscribe(events.MESSAGE_CREATED, batch=True, when=lambda data: data.get("direction") == "in")
 def count_replies(session: Session, batch: list[Event]) -> None:
     # Most inbound messages are to organizations with no campaign of the last 30 days: one query
     # a batch finds those that have one, instead of an UPDATE per message.
@@ -67,7 +67,7 @@ def _stored(session: Session, moment):
     return stored(session, BroadcastRecipient.__table__.c.sent_at, moment)
 
 
-@events.subscribe(events.MESSAGE_UPDATED, batch=True, when=lambda data: data.get("status") == "failed")
+@dispatcher.subscribe(events.MESSAGE_UPDATED, batch=True, when=lambda data: data.get("status") == "failed")
 def pause_on_refusal(session: Session, batch: list[Event]) -> None:
     refused = [e.data["messageId"] for e in batch if e.data.get("status") == "failed"
                and (e.data.get("errorCode") is None or e.data.get("errorCode") in STOPPING_CODES)]
@@ -84,7 +84,7 @@ def pause_on_refusal(session: Session, batch: list[Event]) -> None:
             runner.pause(session, broadcast, f"network_{code}", f"{explained.title}. {explained.guidance['en']}")
 
 
-@events.subscribe(events.TEMPLATE_STATUS)
+@dispatcher.subscribe(events.TEMPLATE_STATUS)
 def pause_on_template_status(session: Session, event: Event) -> None:
     status = str(event.data.get("status") or "").upper()
     if status not in STOPPING_TEMPLATE_STATUSES or not event.data.get("templateId"):

@@ -13,7 +13,7 @@ pauses it when the network refuses a message for the template's or the account's
 
 In the server a thread (`broadcast_runner`) feeds the running broadcasts in turn and starts the
 scheduled ones at their time (woken for it); without it (tests, the CLI) a commit enqueues the
-queue task `run_broadcasts`, and the minute check starts what came due."""
+queue task `run_broadcasts`, and the minute check starts what came due (tasks.py)."""
 
 from __future__ import annotations
 
@@ -21,17 +21,15 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from huey import crontab
 from sqlalchemy import func
 from sqlmodel import Session, select
 
 from appliance.broadcasts import personalize, updates
 from appliance.broadcasts.models import Broadcast, BroadcastRecipient
-from appliance.core import clock, runtime
+from appliance.core import clock
 from appliance.core.background import WakeableThread
 from appliance.core.rows import driver_connection, from_json, read_row, stored, update_many
 from appliance.core.errors import AppError
-from appliance.core.queue import huey
 from appliance.messages.models import Message
 from appliance.messages.sending import service as sending_service
 from appliance.messages.sending import template_fill
@@ -211,43 +209,24 @@ class _Runner(WakeableThread):
 
     def _run(self) -> None:
         while not self._stopping.is_set():
-            self._woken.clear()
+            self._begin_pass()
             try:
-                wait = run_all(self._database)
+                pace = run_all(self._database)
                 scheduled = next_scheduled(self._database)
             except Exception:
                 log.exception("running broadcasts failed; trying again")
-                wait, scheduled = 1.0, None
-            if wait is None:
-                wait = self.IDLE_SLEEP
-            if scheduled is not None:
-                wait = min(wait, max(0.0, (scheduled - clock.now()).total_seconds()))
-            self._woken.wait(max(wait, 0.02))
+                pace, scheduled = 1.0, None
+            if pace is not None:
+                # A broadcast runs: look again once the sender has made room, in real seconds (the
+                # sender's pace); each pass also starts what came due meanwhile.
+                self._woken.wait(max(pace, 0.02))
+                continue
+            # Nothing runs: asleep until the next scheduled broadcast's time, by the project's clock.
+            wait = self.IDLE_SLEEP if scheduled is None else (scheduled - self._pass_began).total_seconds()
+            if wait > 0:
+                self._sleep(min(wait, self.IDLE_SLEEP))
+            else:
+                self._woken.wait(0.02)  # it came due during this pass: the next one starts it
 
 
 broadcast_runner = _Runner()
-
-
-def wake(broadcast_id: str, *, at: datetime | None = None) -> None:
-    """A broadcast to start now or at `at` (after the commit that made it)."""
-    if broadcast_runner.running:
-        broadcast_runner.wake()
-        return
-    delay = max(0.0, (at - clock.now()).total_seconds()) if at is not None else 0.0
-    if delay:
-        run_broadcasts.schedule(delay=delay)
-    else:
-        run_broadcasts()
-
-
-@huey.task()
-def run_broadcasts() -> None:
-    run_all(runtime.get().db)
-
-
-@huey.periodic_task(crontab(minute="*"))
-def broadcasts_minute_check() -> None:
-    """The reference's minute check: scheduled broadcasts start by themselves, and a running one
-    whose wake-up was lost (a restart) carries on, where no broadcast thread runs."""
-    if not broadcast_runner.running:
-        run_all(runtime.get().db)

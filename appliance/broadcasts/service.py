@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from sqlalchemy import and_, case, func, or_
 from sqlmodel import Session, select
 
-from appliance.broadcasts import personalize
+from appliance.broadcasts import personalize, tasks
 from appliance.broadcasts.updates import status_changed
 from appliance.broadcasts.models import Broadcast, BroadcastRecipient
 from appliance.contacts.models import Contact, ContactList, ContactListMember
@@ -133,9 +133,8 @@ def _recipients(broadcast: Broadcast, contacts) -> list[dict]:
 
 
 def _wake_runner(session: Session, broadcast: Broadcast) -> None:
-    from appliance.broadcasts import runner  # runner imports this module's counts
     at = broadcast.scheduled_at if broadcast.status == "SCHEDULED" else None
-    after_commit(session, lambda: runner.wake(broadcast.id, at=at))
+    after_commit(session, lambda: tasks.wake(broadcast.id, at=at))
 
 
 # Reading --------------------------------------------------------------------------------------------

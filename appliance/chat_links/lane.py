@@ -8,20 +8,19 @@ from __future__ import annotations
 
 import threading
 import time
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from appliance.chat_links import clicks
 from appliance.chat_links.models import ChatLink
 from appliance.core import runtime
+from appliance.core.i18n import _l, resolved
+from appliance.installation import public_address
 from appliance.phone_numbers.models import PhoneNumber
 from sqlmodel import select
 
 CACHE_SECONDS = 10.0
 SLUG_LENGTH = 8
-_NOT_FOUND = {
-    "en": ("This link does not exist", "It may have been mistyped, or the business has turned it off."),
-    "es": ("Este enlace no existe", "Puede que esté mal escrito, o que el negocio lo haya desactivado."),
-}
+_NOT_FOUND = (_l("This link does not exist"), _l("It may have been mistyped, or the business has turned it off."))
 
 
 class ShortLinkLane:
@@ -74,7 +73,7 @@ class ShortLinkLane:
 
     def _not_found(self, environ, start_response):
         language = "es" if environ.get("HTTP_ACCEPT_LANGUAGE", "").lower().startswith("es") else "en"
-        title, text = _NOT_FOUND[language]
+        title, text = resolved(_NOT_FOUND, language)
         body = (f'<!doctype html><html lang="{language}"><head><meta charset="utf-8">'
                 f'<meta name="viewport" content="width=device-width,initial-scale=1"><title>{title}</title>'
                 '<style>body{font:1rem/1.5 system-ui,sans-serif;margin:0;display:grid;place-items:center;'
@@ -93,10 +92,19 @@ def wa_me(display_phone_number: str, text: str | None) -> str:
 lanes: list[ShortLinkLane] = []  # every app's (services forget changed slugs through them)
 
 
+def short_link_base() -> str:
+    """Where short links live: APPLIANCE_SHORT_LINK_BASE, else the public address's /l."""
+    return (runtime.get().settings.short_link_base or public_address.url("/l")).rstrip("/")
+
+
+def short_link_path() -> str:
+    """The path the appliance answers short links on (the base's own path: /l by default)."""
+    return urlsplit(short_link_base()).path or "/l"
+
+
 def install(app, settings) -> ShortLinkLane:
     """The lane in front of `app` on the short links' path."""
-    from appliance.chat_links import service  # noqa: PLC0415  (service imports this module)
-    found = ShortLinkLane(app, service.short_link_path())
+    found = ShortLinkLane(app, short_link_path())
     lanes.append(found)  # one in a server; the tests keep several apps
     return found
 

@@ -1,6 +1,7 @@
 """Chat links as the organization manages them: made for one of its numbers (a key or member kept to
 some numbers only for those, and the others' links answer 404), changed, archived and brought back
-(DELETE toggles), their statistics and QR codes. The public redirect is lane.py's; clicks are written by clicks.py."""
+(DELETE toggles), their statistics and QR codes. The public redirect, and the address short links
+live at, are lane.py's; clicks are written by clicks.py."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import secrets
 import string
 from collections import Counter
 from datetime import datetime, timedelta
-from urllib.parse import urlsplit
 
 from sqlalchemy import func
 from sqlmodel import Session, select
@@ -16,14 +16,13 @@ from sqlmodel import Session, select
 from appliance.chat_links import lane
 from appliance.chat_links.models import ChatLink, LinkClick
 from appliance.conversations.models import Conversation
-from appliance.core import clock, runtime, tenancy
+from appliance.core import clock, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid, NotFound
 from appliance.messages.models import Message
 from appliance.messages.text import plain_text
 from appliance.organizations.zones import zone_of
 from appliance.phone_numbers import service as phone_numbers_service
-from appliance.installation import public_address
 
 SLUG_ALPHABET = string.ascii_letters + string.digits  # 62^8: not guessable by walking addresses
 QR_FORMATS = ("PNG", "SVG")
@@ -32,18 +31,8 @@ CONVERSION_DAYS = 7
 QUARTER_MS = 15 * 60 * 1000
 
 
-def short_link_base() -> str:
-    return (runtime.get().settings.short_link_base or public_address.url("/l")).rstrip("/")
-
-
-def short_link_path() -> str:
-    """The path the appliance answers short links on (the base's own path: /l by default)."""
-    return urlsplit(short_link_base()).path or "/l"
-
-
 def url_of(link: ChatLink) -> str:
-    return f"{short_link_base()}/{link.slug}"
-
+    return f"{lane.short_link_base()}/{link.slug}"
 
 
 def _new_slug(session: Session) -> str:

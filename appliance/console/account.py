@@ -18,6 +18,7 @@ from appliance.http.browser import browser_actor, signed_in_page
 from appliance.http.pages import check_form, choose_language
 from appliance.http.unit_of_work import db_session
 from appliance.mail import servers as mail_servers
+from appliance.mail import delivery as mail_delivery
 from appliance.mail import service as mail_service
 from appliance.users import service as users_service
 from appliance.users.schemas import ChangePasswordSchema, UserUpdateSchema
@@ -32,7 +33,7 @@ def _unsent_mails(email: str) -> list[dict]:
     if mail_servers.is_set(db_session()):
         return []
     mails = mail_service.list_mails(db_session(), to=email, limit=5)
-    return [{"subject": m.subject, "at": m.created_at, "links": _LINK.findall(mail_service.body_of(m))} for m in mails]
+    return [{"subject": m.subject, "at": m.created_at, "links": _LINK.findall(mail_delivery.body_of(m))} for m in mails]
 
 
 def _page(status: int = 200, error: AppError | None = None, **extra):

@@ -9,17 +9,20 @@ from datetime import date, datetime, timedelta
 from flask import request
 
 from appliance.attendance import calendar_days, rules, sessions, shifts
+from appliance.attendance import api as attendance_api
 from appliance.attendance.schemas import (AttendanceSettingsPatchSchema, AttendanceWorkModeBodySchema,
                                           HolidayBodySchema, HolidaySeedArgsSchema, LeaveBodySchema)
 from appliance.console import forms
-from appliance.console.attendance import MANAGE, page
+from appliance.console.attendance import page
 from appliance.console.common import back, console_pages, org_actor
 from appliance.core.errors import AppError, Invalid
 from appliance.core.schema import camelcase
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.shift_reminders import service as reminders_service
+from appliance.shift_reminders import api as shift_reminders_api
 from appliance.shift_reminders.models import CHANNELS, EVENTS
 from appliance.shift_reminders.schemas import ShiftReminderPutSchema
 
@@ -40,15 +43,17 @@ def _settings_page(actor, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/attendance/settings")
+@performs(attendance_api.Settings.get)
 @signed_in_page
 def attendance_settings(org_id):
-    return _settings_page(org_actor(org_id, MANAGE))
+    return _settings_page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/attendance/settings")
+@performs(attendance_api.Settings.patch)
 @signed_in_page
 def attendance_settings_save(org_id):
-    actor = org_actor(org_id, MANAGE)
+    actor = org_actor(org_id)
     body = {camelcase(name): bool(request.form.get(name)) for name in _BOOLEANS}
     body |= {camelcase(name): forms.text(name, 6) for name in _NUMBERS if forms.text(name, 6)}
     body |= {camelcase(name): forms.text(name, 20) for name in _CHOICES if forms.text(name, 20)}
@@ -60,9 +65,10 @@ def attendance_settings_save(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/attendance/reminders")
+@performs(shift_reminders_api.Reminders.put)
 @signed_in_page
 def attendance_reminders_save(org_id):
-    actor = org_actor(org_id, MANAGE)
+    actor = org_actor(org_id)
     body = {"enabled": bool(request.form.get("reminders_enabled")),
             "channels": {name: name in forms.checked("channels") for name in CHANNELS},
             "events": {name: name in forms.checked("events") for name in EVENTS},
@@ -75,9 +81,10 @@ def attendance_reminders_save(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/attendance/reminders/test")
+@performs(shift_reminders_api.Test.post)
 @signed_in_page
 def attendance_reminders_test(org_id):
-    actor = org_actor(org_id, "attendance:read")
+    actor = org_actor(org_id)
     try:
         reminders_service.do_send_test(db_session(), actor=actor)
     except AppError as error:
@@ -103,13 +110,14 @@ def _calendar_page(actor, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/attendance/calendar")
+@performs(attendance_api.Holidays.post)  # the page where holidays and leaves are managed
 @signed_in_page
 def attendance_calendar(org_id):
-    return _calendar_page(org_actor(org_id, MANAGE))
+    return _calendar_page(org_actor(org_id))
 
 
 def _calendar_action(org_id, act, done: str):
-    actor = org_actor(org_id, MANAGE)
+    actor = org_actor(org_id)
     try:
         act(actor)
     except AppError as error:
@@ -119,6 +127,7 @@ def _calendar_action(org_id, act, done: str):
 
 
 @console_pages.post("/console/<uuid:org_id>/attendance/holidays")
+@performs(attendance_api.Holidays.post)
 @signed_in_page
 def attendance_holiday_add(org_id):
     item = {"date": forms.text("date", 10), "name": forms.text("name", 120), "recurring": bool(request.form.get("recurring"))}
@@ -127,6 +136,7 @@ def attendance_holiday_add(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/attendance/holidays/seed")
+@performs(attendance_api.HolidaySeed.post)
 @signed_in_page
 def attendance_holiday_seed(org_id):
     # The country whole: "Mexico" is refused with a word, never cut to ME (Montenegro's holidays).
@@ -136,6 +146,7 @@ def attendance_holiday_seed(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/attendance/holidays/<uuid:holiday_id>/delete")
+@performs(attendance_api.HolidayById.delete)
 @signed_in_page
 def attendance_holiday_delete(org_id, holiday_id):
     return _calendar_action(org_id, lambda actor: calendar_days.do_delete_holiday(
@@ -143,6 +154,7 @@ def attendance_holiday_delete(org_id, holiday_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/attendance/leaves")
+@performs(attendance_api.Leaves.post)
 @signed_in_page
 def attendance_leave_add(org_id):
     body = {"agentUserId": forms.text("agent_user_id", 36), "type": forms.text("type", 12),
@@ -153,6 +165,7 @@ def attendance_leave_add(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/attendance/leaves/<uuid:leave_id>/delete")
+@performs(attendance_api.LeaveById.delete)
 @signed_in_page
 def attendance_leave_delete(org_id, leave_id):
     return _calendar_action(org_id, lambda actor: calendar_days.do_delete_leave(
@@ -171,15 +184,17 @@ def _agent_page(actor, agent_id: str, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/attendance/agents/<uuid:agent_id>")
+@performs(attendance_api.AgentSessions.get)
 @signed_in_page
 def attendance_agent(org_id, agent_id):
-    return _agent_page(org_actor(org_id, MANAGE), str(agent_id))
+    return _agent_page(org_actor(org_id), str(agent_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/attendance/agents/<uuid:agent_id>/mode")
+@performs(attendance_api.WorkModeById.patch)
 @signed_in_page
 def attendance_agent_mode(org_id, agent_id):
-    actor = org_actor(org_id, MANAGE)
+    actor = org_actor(org_id)
     mode = forms.text("work_mode", 10)
     body = {"workMode": mode, "schedule": forms.business_hours() if mode == "FIXED" and request.form.get("own") else None}
     try:
@@ -191,10 +206,11 @@ def attendance_agent_mode(org_id, agent_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/attendance/sessions/<uuid:session_id>/end")
+@performs(attendance_api.SessionById.patch)
 @signed_in_page
 def attendance_session_end(org_id, session_id):
     """An admin's correction: the end as the organization's clock reads it (datetime-local)."""
-    actor = org_actor(org_id, MANAGE)
+    actor = org_actor(org_id)
     row = sessions.access_session(db_session(), actor=actor, session_id=str(session_id))
     timezone = rules.organization(db_session(), actor.organization_id).timezone
     try:
@@ -211,8 +227,9 @@ def attendance_session_end(org_id, session_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/attendance/sessions/<uuid:session_id>/delete")
+@performs(attendance_api.SessionById.delete)
 @signed_in_page
 def attendance_session_delete(org_id, session_id):
-    actor = org_actor(org_id, MANAGE)
+    actor = org_actor(org_id)
     row = sessions.do_delete(db_session(), actor=actor, session_id=str(session_id))
     return back("console_pages.attendance_agent", "deleted", org_id=actor.organization_id, agent_id=row.user_id)

@@ -11,6 +11,7 @@ from appliance.bots import flows as flows_service
 from appliance.bots import images as images_service
 from appliance.bots import rules as rules_service
 from appliance.bots import service as bots_service
+from appliance.bots import api as bots_api
 from appliance.bots.matching import MATCH_TYPES
 from appliance.bots.schemas import RULE_ACTIONS, BotConfigUpdateSchema, BotRuleCreateSchema
 from appliance.console import forms
@@ -18,6 +19,7 @@ from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_bot import BOT_TEXTS
 from appliance.core.errors import AppError
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.phone_numbers import service as phone_numbers_service
@@ -37,9 +39,10 @@ def _words(name: str) -> list[str]:
 
 
 @console_pages.get("/console/<uuid:org_id>/bot")
+@performs(bots_api.BotConfigs.get)
 @signed_in_page
 def bot(org_id):
-    actor = org_actor(org_id, "bot:read")
+    actor = org_actor(org_id)
     session = db_session()
     numbers = {n.id: n for n in phone_numbers_service.list_phone_numbers(session, actor=actor)}
     health = {h["phone_number_pk"]: h for h in activity.health(session, actor=actor)["numbers"]}
@@ -61,15 +64,17 @@ def _settings_page(actor, phone_id: str, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/numbers/<uuid:phone_id>")
+@performs(bots_api.BotConfigByNumber.get)
 @signed_in_page
 def bot_settings(org_id, phone_id):
-    return _settings_page(org_actor(org_id, "bot:read"), str(phone_id))
+    return _settings_page(org_actor(org_id), str(phone_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/numbers/<uuid:phone_id>")
+@performs(bots_api.BotConfigByNumber.put)
 @signed_in_page
 def bot_settings_save(org_id, phone_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     try:
         fields = check_form(BotConfigUpdateSchema(), {
             "enabled": bool(request.form.get("enabled")), "mode": forms.text("mode", 40),
@@ -113,9 +118,10 @@ def _ai_and_follow_up_fields() -> dict:
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/numbers/<uuid:phone_id>/toggle")
+@performs(bots_api.BotToggle.patch)
 @signed_in_page
 def bot_toggle(org_id, phone_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     config = bots_service.check_toggle(db_session(), actor=actor, phone_number_pk=str(phone_id))
     return back(_ACTIVE, "bot_on" if config["enabled"] else "bot_off", org_id=actor.organization_id)
 
@@ -145,15 +151,17 @@ def _rules_page(actor, template: str = _RULES, rule=None, error: AppError | None
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/rules")
+@performs(bots_api.BotRules.get)
 @signed_in_page
 def bot_rules(org_id):
-    return _rules_page(org_actor(org_id, "bot:read"))
+    return _rules_page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/rules")
+@performs(bots_api.BotRules.post)
 @signed_in_page
 def bot_rule_create(org_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     try:
         fields = check_form(BotRuleCreateSchema(), _rule_values())
         rules_service.do_create(db_session(), actor=actor, **fields)
@@ -163,16 +171,18 @@ def bot_rule_create(org_id):
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/rules/<uuid:rule_id>")
+@performs(bots_api.BotRuleById.get)
 @signed_in_page
 def bot_rule(org_id, rule_id):
-    actor = org_actor(org_id, "bot:read")
+    actor = org_actor(org_id)
     return _rules_page(actor, _RULE, rules_service.access_rule(db_session(), actor=actor, rule_id=str(rule_id)))
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/rules/<uuid:rule_id>")
+@performs(bots_api.BotRuleById.patch)
 @signed_in_page
 def bot_rule_save(org_id, rule_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     session = db_session()
     rule = rules_service.access_rule(session, actor=actor, rule_id=str(rule_id))
     try:
@@ -184,8 +194,9 @@ def bot_rule_save(org_id, rule_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/rules/<uuid:rule_id>/delete")
+@performs(bots_api.BotRuleById.delete)
 @signed_in_page
 def bot_rule_delete(org_id, rule_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     rules_service.do_delete(db_session(), actor=actor, rule_id=str(rule_id))
     return back("console_pages.bot_rules", "rule_deleted", org_id=actor.organization_id)

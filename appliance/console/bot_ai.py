@@ -14,6 +14,7 @@ from flask import request
 
 from appliance import sandbox
 from appliance.ai_agents import answering, catalog, configurador, providers, service, spend
+from appliance.ai_agents import api as ai_agents_api
 from appliance.ai_agents.schemas import (AgentCreateSchema, AgentUpdateSchema, ConfiguradorSchema, ProbeSchema,
                                          ProviderPutSchema)
 from appliance.ai_providers.clients import PROVIDERS
@@ -24,6 +25,7 @@ from appliance.console.texts_bot_ai import AI_TEXTS
 from appliance.core import runtime
 from appliance.core.errors import AppError
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form, page_language
 from appliance.http.unit_of_work import db_session
 from appliance.knowledge import service as knowledge_service
@@ -42,9 +44,10 @@ def _simulated(provider_list) -> set[str]:
 # Agents and what they did -----------------------------------------------------------------------
 
 @console_pages.get("/console/<uuid:org_id>/bot/ai")
+@performs(ai_agents_api.Agents.get)
 @signed_in_page
 def bot_ai(org_id):
-    actor = org_actor(org_id, "bot:read")
+    actor = org_actor(org_id)
     session = db_session()
     days = request.args.get("dias", "30")
     days = int(days) if days.isdigit() and int(days) in STATS_DAYS else 30
@@ -67,15 +70,17 @@ def _providers_page(actor, error: AppError | None = None, failed: str | None = N
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/ai/providers")
+@performs(ai_agents_api.Providers.get)
 @signed_in_page
 def bot_ai_providers(org_id):
-    return _providers_page(org_actor(org_id, "bot:read"))
+    return _providers_page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/ai/providers/<string:provider>")
+@performs(ai_agents_api.ProviderById.put)
 @signed_in_page
 def bot_ai_provider_save(org_id, provider):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     try:
         values = {k: v for k, v in {"apiKey": forms.text("api_key", 500), "baseUrl": forms.text("base_url", 500)}.items() if v}
         body = check_form(ProviderPutSchema(), values) if values else {}  # nothing given: the service says what is missing
@@ -86,10 +91,11 @@ def bot_ai_provider_save(org_id, provider):
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/ai/providers/<string:provider>/check")
+@performs(ai_agents_api.ProviderCheck.post)
 @signed_in_page
 def bot_ai_provider_check(org_id, provider):
     """Answered on the page itself (the models found, or the sentence of what is wrong)."""
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     try:
         models, problem = providers.check_connection(runtime.get().db, actor=actor, provider=provider)
     except AppError as error:
@@ -99,9 +105,10 @@ def bot_ai_provider_check(org_id, provider):
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/ai/providers/<string:provider>/delete")
+@performs(ai_agents_api.ProviderById.delete)
 @signed_in_page
 def bot_ai_provider_delete(org_id, provider):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     providers.do_delete(db_session(), actor=actor, provider=provider)
     return back("console_pages.bot_ai_providers", "provider_deleted", org_id=actor.organization_id)
 
@@ -162,15 +169,17 @@ def _catalog_models() -> list[dict]:
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/ai/agents/new")
+@performs(ai_agents_api.Agents.post)  # the form that makes one
 @signed_in_page
 def bot_ai_agent_new(org_id):
-    return _agent_page(org_actor(org_id, "bot:write"))
+    return _agent_page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/ai/agents")
+@performs(ai_agents_api.Agents.post)
 @signed_in_page
 def bot_ai_agent_create(org_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     values = _agent_values()
     try:
         agent = service.do_create(db_session(), actor=actor, **check_form(AgentCreateSchema(), values))
@@ -184,16 +193,18 @@ def _access(actor, agent_id):
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/ai/agents/<uuid:agent_id>")
+@performs(ai_agents_api.AgentById.get)
 @signed_in_page
 def bot_ai_agent(org_id, agent_id):
-    actor = org_actor(org_id, "bot:read")
+    actor = org_actor(org_id)
     return _agent_page(actor, _access(actor, agent_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/ai/agents/<uuid:agent_id>")
+@performs(ai_agents_api.AgentById.patch)
 @signed_in_page
 def bot_ai_agent_save(org_id, agent_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     agent = _access(actor, agent_id)
     values = _agent_values()
     try:
@@ -204,9 +215,10 @@ def bot_ai_agent_save(org_id, agent_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/ai/agents/<uuid:agent_id>/delete")
+@performs(ai_agents_api.AgentById.delete)
 @signed_in_page
 def bot_ai_agent_delete(org_id, agent_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     service.do_delete(db_session(), actor=actor, agent_id=str(agent_id))
     return back("console_pages.bot_ai", "agent_deleted", org_id=actor.organization_id)
 
@@ -225,10 +237,11 @@ def _chat_so_far() -> list[dict]:
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/ai/agents/<uuid:agent_id>/probador")
+@performs(ai_agents_api.Probe.post)
 @signed_in_page
 def bot_ai_agent_probe(org_id, agent_id):
     """The agent answers on the page; nothing is sent to any customer (its cost still counts)."""
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     chat = [] if request.form.get("restart") else _chat_so_far()
     said = request.form.get("message", "")[:4001].strip()
     if not said:
@@ -243,9 +256,10 @@ def bot_ai_agent_probe(org_id, agent_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/ai/agents/<uuid:agent_id>/configurador")
+@performs(ai_agents_api.Configurador.post)
 @signed_in_page
 def bot_ai_agent_propose(org_id, agent_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     goal = request.form.get("goal", "")[:2001].strip()
     try:  # before the page's own unit of work (as the probador)
         checked = check_form(ConfiguradorSchema(), {"goal": goal})
@@ -256,10 +270,11 @@ def bot_ai_agent_propose(org_id, agent_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/ai/agents/<uuid:agent_id>/prompt")
+@performs(ai_agents_api.AgentById.patch)
 @signed_in_page
 def bot_ai_agent_use_prompt(org_id, agent_id):
     """A proposal's "Use this prompt": saved as the agent's system prompt."""
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     agent = _access(actor, agent_id)
     try:
         fields = check_form(AgentUpdateSchema(only=("system_prompt",)),

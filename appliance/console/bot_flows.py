@@ -11,12 +11,14 @@ from flask import request
 
 from appliance.ai_agents import service as agents_service
 from appliance.bots import flows as flows_service
+from appliance.bots import api as bots_api
 from appliance.bots.schemas import ANSWER_CHECKS, STEP_FIELDS, STEP_TYPES, BotFlowCreateSchema
 from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_bot_work import BOT_WORK_TEXTS
 from appliance.core.errors import AppError, Invalid
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.phone_numbers import service as phone_numbers_service
@@ -100,16 +102,18 @@ def _page(actor, template: str, *, flow=None, values: dict | None = None, error:
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/flows")
+@performs(bots_api.BotFlows.get)
 @signed_in_page
 def bot_flows(org_id):
-    return _page(org_actor(org_id, "bot:read"), _LIST)
+    return _page(org_actor(org_id), _LIST)
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/flows")
+@performs(bots_api.BotFlows.post)
 @signed_in_page
 def bot_flow_create(org_id):
     """A new flow: from one of the examples (as it is, ready to adapt) or with one first message."""
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     example = forms.text("example", 60)
     try:
         if example:
@@ -129,16 +133,18 @@ def bot_flow_create(org_id):
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/flows/<uuid:flow_id>")
+@performs(bots_api.BotFlowById.get)
 @signed_in_page
 def bot_flow(org_id, flow_id):
-    actor = org_actor(org_id, "bot:read")
+    actor = org_actor(org_id)
     return _page(actor, _EDITOR, flow=flows_service.access_flow(db_session(), actor=actor, flow_id=str(flow_id)))
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/flows/<uuid:flow_id>")
+@performs(bots_api.BotFlowById.patch)
 @signed_in_page
 def bot_flow_save(org_id, flow_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     session = db_session()
     flow = flows_service.access_flow(session, actor=actor, flow_id=str(flow_id))
     values = _flow_values()
@@ -151,9 +157,10 @@ def bot_flow_save(org_id, flow_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/flows/<uuid:flow_id>/delete")
+@performs(bots_api.BotFlowById.delete)
 @signed_in_page
 def bot_flow_delete(org_id, flow_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     try:
         flows_service.do_delete(db_session(), actor=actor, flow_id=str(flow_id))
     except AppError as error:

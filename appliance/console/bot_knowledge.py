@@ -15,9 +15,11 @@ from appliance.console.texts_bot_knowledge import KNOWLEDGE_TEXTS
 from appliance.core.errors import AppError
 from appliance.http.api import takes_upload, uploaded_file
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.knowledge import insights as insights_service, search as search_service, service
+from appliance.knowledge import api as knowledge_api
 from appliance.knowledge.schemas import (KnowledgeNoteCreateSchema, KnowledgeSearchSchema, KnowledgeUploadFormSchema,
                                          KnowledgeUrlSourceSchema)
 from appliance.knowledge.models import PROCESSING
@@ -38,16 +40,18 @@ def _library(actor, error: AppError | None = None, form: str | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/knowledge")
+@performs(knowledge_api.Documents.get)
 @signed_in_page
 def bot_knowledge(org_id):
-    return _library(org_actor(org_id, "bot:read"))
+    return _library(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/knowledge")
+@performs(knowledge_api.Documents.post)
 @takes_upload(max_bytes=service.MAX_FILE_BYTES, content_types=())
 @signed_in_page
 def bot_knowledge_upload(org_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     try:
         fields = check_form(KnowledgeUploadFormSchema(), {"title": forms.optional("title", 300),
                                                           "tags": forms.text("tags", 2000)})
@@ -59,9 +63,10 @@ def bot_knowledge_upload(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/knowledge/notes")
+@performs(knowledge_api.Notes.post)
 @signed_in_page
 def bot_knowledge_note(org_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     try:
         fields = check_form(KnowledgeNoteCreateSchema(), {
             "title": forms.text("title", 300), "content": request.form.get("content", "")[:100_001],
@@ -77,9 +82,10 @@ def bot_knowledge_note(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/knowledge/url")
+@performs(knowledge_api.UrlSources.post)
 @signed_in_page
 def bot_knowledge_url(org_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     try:
         hours = forms.text("sync_every_hours", 10)
         fields = check_form(KnowledgeUrlSourceSchema(), {"url": forms.text("url", 2100), "tags": _tags(),
@@ -98,15 +104,17 @@ def _document_page(actor, document_id: str, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/knowledge/<uuid:document_id>")
+@performs(knowledge_api.DocumentById.get)
 @signed_in_page
 def bot_knowledge_document(org_id, document_id):
-    return _document_page(org_actor(org_id, "bot:read"), str(document_id))
+    return _document_page(org_actor(org_id), str(document_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/knowledge/<uuid:document_id>")
+@performs(knowledge_api.NoteById.patch)  # a note's text, or any document's title and tags
 @signed_in_page
 def bot_knowledge_document_save(org_id, document_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     document = service.access_document(db_session(), actor=actor, document_id=str(document_id))
     try:
         values = {"title": forms.text("title", 300), "tags": _tags()}
@@ -123,26 +131,29 @@ def bot_knowledge_document_save(org_id, document_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/knowledge/<uuid:document_id>/reprocess")
+@performs(knowledge_api.Reprocess.post)
 @signed_in_page
 def bot_knowledge_reprocess(org_id, document_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     service.do_reprocess(db_session(), actor=actor, document_id=str(document_id))
     return back("console_pages.bot_knowledge", "rereading", org_id=actor.organization_id)
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/knowledge/<uuid:document_id>/delete")
+@performs(knowledge_api.DocumentById.delete)
 @signed_in_page
 def bot_knowledge_delete(org_id, document_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     service.do_delete(db_session(), actor=actor, document_id=str(document_id))
     return back("console_pages.bot_knowledge", "deleted", org_id=actor.organization_id)
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/knowledge/search")
+@performs(knowledge_api.Search.post)
 @signed_in_page
 def bot_knowledge_search(org_id):
     """The tester: a GET form, so a search can be bookmarked and sent to a colleague."""
-    actor = org_actor(org_id, "bot:read")
+    actor = org_actor(org_id)
     query, results, error = request.args.get("q", "")[:1000].strip(), None, None
     min_similarity = request.args.get("min", "")[:10] or str(search_service.DEFAULT_MIN_SIMILARITY)
     if query:
@@ -168,6 +179,7 @@ def _insights_page(actor, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/knowledge/insights")
+@performs(knowledge_api.Insights.get)
 @signed_in_page
 def bot_knowledge_insights(org_id):
-    return _insights_page(org_actor(org_id, "bot:read"))
+    return _insights_page(org_actor(org_id))

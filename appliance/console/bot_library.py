@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import request
 
 from appliance.bots import images as images_service
+from appliance.bots import api as bots_api
 from appliance.bots.image_schemas import BotImageUpdateSchema, BotImageUploadSchema
 from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
@@ -15,9 +16,11 @@ from appliance.core.errors import AppError
 from appliance.http.api import takes_upload, uploaded_file
 from appliance.http.browser import signed_in_page
 from appliance.http.files import serve_stored_file
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.services_catalog import service as catalog_service
+from appliance.services_catalog import api as services_catalog_api
 from appliance.services_catalog.schemas import PERIODS, ServiceCreateSchema
 
 _ACTIVE = "console_pages.bot"
@@ -33,16 +36,18 @@ def _images_page(actor, error: AppError | None = None, editing: str | None = Non
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/images")
+@performs(bots_api.BotImages.get)
 @signed_in_page
 def bot_images(org_id):
-    return _images_page(org_actor(org_id, "bot:read"))
+    return _images_page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/images")
+@performs(bots_api.BotImages.post)
 @takes_upload(max_bytes=images_service.MAX_BYTES, content_types=())
 @signed_in_page
 def bot_image_upload(org_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     try:
         fields = check_form(BotImageUploadSchema(), {"label": forms.text("label", 200),
                                                      "caption": request.form.get("caption", "")[:2000]})
@@ -53,18 +58,21 @@ def bot_image_upload(org_id):
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/images/<uuid:image_id>/file")
+@performs(bots_api.BotImageFile.get)
 @signed_in_page
 def bot_image_file(org_id, image_id):
     """The picture, also of an image deleted since a message showed it (the file stays)."""
-    actor = org_actor(org_id, "bot:read")
+    actor = org_actor(org_id)
     found = images_service.file_of(db_session(), actor=actor, image_id=str(image_id))
     return serve_stored_file(found.path, claimed_type=found.mime_type, filename=found.filename)
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/images/<uuid:image_id>")
+@performs(bots_api.BotImageById.patch)
 @signed_in_page
 def bot_image_save(org_id, image_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
+    images_service.access_image(db_session(), actor=actor, image_id=str(image_id))  # 404 before the form
     try:
         fields = check_form(BotImageUpdateSchema(), {"label": forms.text("label", 200),
                                                      "caption": request.form.get("caption", "")[:2000]})
@@ -75,9 +83,10 @@ def bot_image_save(org_id, image_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/images/<uuid:image_id>/delete")
+@performs(bots_api.BotImageById.delete)
 @signed_in_page
 def bot_image_delete(org_id, image_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     try:
         images_service.do_delete(db_session(), actor=actor, image_id=str(image_id), forzar=bool(request.form.get("forzar")))
     except AppError as error:
@@ -116,15 +125,17 @@ def _services_page(actor, error: AppError | None = None, editing: str | None = N
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/services")
+@performs(services_catalog_api.Services.get)
 @signed_in_page
 def bot_services(org_id):
-    return _services_page(org_actor(org_id, "bot:read"))
+    return _services_page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/services")
+@performs(services_catalog_api.Services.post)
 @signed_in_page
 def bot_service_create(org_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     try:
         values = {k: v for k, v in _service_values().items() if v is not None}
         catalog_service.do_create(db_session(), actor=actor, **check_form(ServiceCreateSchema(), values))
@@ -134,9 +145,11 @@ def bot_service_create(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/services/<uuid:service_id>")
+@performs(services_catalog_api.ServiceById.patch)
 @signed_in_page
 def bot_service_save(org_id, service_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
+    catalog_service.access_service(db_session(), actor=actor, service_id=str(service_id))  # 404 before the form
     try:
         values = {k: v for k, v in _service_values().items() if v is not None}
         catalog_service.do_update(db_session(), actor=actor, service_id=str(service_id),
@@ -147,8 +160,9 @@ def bot_service_save(org_id, service_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/bot/services/<uuid:service_id>/delete")
+@performs(services_catalog_api.ServiceById.delete)
 @signed_in_page
 def bot_service_delete(org_id, service_id):
-    actor = org_actor(org_id, "bot:write")
+    actor = org_actor(org_id)
     catalog_service.do_delete(db_session(), actor=actor, service_id=str(service_id))
     return back("console_pages.bot_services", "service_deleted", org_id=actor.organization_id)

@@ -9,27 +9,32 @@ from datetime import datetime, time
 from flask import request
 
 from appliance.bots import activity
+from appliance.bots import api as bots_api
 from appliance.bots.config import ACTIVITY_KINDS
 from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_bot_work import BOT_WORK_TEXTS
 from appliance.core.errors import AppError, Invalid
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.organizations.zones import zone_of
 from appliance.quick_replies import service as quick_replies_service
+from appliance.quick_replies import api as quick_replies_api
 from appliance.quick_replies.schemas import QuickReplyCreateSchema
 from appliance.team_tasks import service as tasks_service
+from appliance.team_tasks import api as team_tasks_api
 from appliance.team_tasks.schemas import TaskCreateSchema
 
 _PAGE = 50
 
 
 @console_pages.get("/console/<uuid:org_id>/bot/activity")
+@performs(bots_api.BotActivityLog.get)
 @signed_in_page
 def bot_activity(org_id):
-    actor = org_actor(org_id, "bot:read")
+    actor = org_actor(org_id)
     kind = request.args.get("kind") if request.args.get("kind") in ACTIVITY_KINDS else None
     page = activity.list_activity(db_session(), actor=actor, take=_PAGE, cursor=request.args.get("cursor") or None,
                                   kind=kind)
@@ -60,15 +65,17 @@ def _due_at(actor) -> str | None:
 
 
 @console_pages.get("/console/<uuid:org_id>/tasks")
+@performs(team_tasks_api.Tasks.get)
 @signed_in_page
 def tasks(org_id):
-    return _tasks_page(org_actor(org_id, "conversations:read"))
+    return _tasks_page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/tasks")
+@performs(team_tasks_api.Tasks.post)
 @signed_in_page
 def task_create(org_id):
-    actor = org_actor(org_id, "conversations:write")
+    actor = org_actor(org_id)
     try:
         fields = check_form(TaskCreateSchema(), {"title": forms.text("title", 300),
                                                  "detail": request.form.get("detail", "")[:5000], "dueAt": _due_at(actor)})
@@ -79,18 +86,20 @@ def task_create(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/tasks/<uuid:task_id>/status")
+@performs(team_tasks_api.TaskById.patch)
 @signed_in_page
 def task_status(org_id, task_id):
-    actor = org_actor(org_id, "conversations:write")
+    actor = org_actor(org_id)
     status = "DONE" if request.form.get("status") == "DONE" else "OPEN"
     tasks_service.do_update(db_session(), actor=actor, task_id=str(task_id), status=status)
     return back("console_pages.tasks", "task_saved", org_id=actor.organization_id)
 
 
 @console_pages.post("/console/<uuid:org_id>/tasks/<uuid:task_id>/delete")
+@performs(team_tasks_api.TaskById.delete)
 @signed_in_page
 def task_delete(org_id, task_id):
-    actor = org_actor(org_id, "conversations:write")
+    actor = org_actor(org_id)
     tasks_service.do_delete(db_session(), actor=actor, task_id=str(task_id))
     return back("console_pages.tasks", "task_deleted", org_id=actor.organization_id)
 
@@ -108,15 +117,17 @@ def _quick_values() -> dict:
 
 
 @console_pages.get("/console/<uuid:org_id>/quick-replies")
+@performs(quick_replies_api.QuickReplies.get)
 @signed_in_page
 def quick_replies(org_id):
-    return _quick_page(org_actor(org_id, "conversations:read"))
+    return _quick_page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/quick-replies")
+@performs(quick_replies_api.QuickReplies.post)
 @signed_in_page
 def quick_reply_create(org_id):
-    actor = org_actor(org_id, "conversations:write")
+    actor = org_actor(org_id)
     try:
         quick_replies_service.do_create(db_session(), actor=actor, **check_form(QuickReplyCreateSchema(), _quick_values()))
     except AppError as error:
@@ -125,9 +136,11 @@ def quick_reply_create(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/quick-replies/<uuid:reply_id>")
+@performs(quick_replies_api.QuickReplyById.patch)
 @signed_in_page
 def quick_reply_save(org_id, reply_id):
-    actor = org_actor(org_id, "conversations:write")
+    actor = org_actor(org_id)
+    quick_replies_service.access_quick_reply(db_session(), actor=actor, quick_reply_id=str(reply_id))  # 404 first
     try:
         quick_replies_service.do_update(db_session(), actor=actor, quick_reply_id=str(reply_id),
                                         **check_form(QuickReplyCreateSchema(), _quick_values()))
@@ -137,8 +150,9 @@ def quick_reply_save(org_id, reply_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/quick-replies/<uuid:reply_id>/delete")
+@performs(quick_replies_api.QuickReplyById.delete)
 @signed_in_page
 def quick_reply_delete(org_id, reply_id):
-    actor = org_actor(org_id, "conversations:write")
+    actor = org_actor(org_id)
     quick_replies_service.do_delete(db_session(), actor=actor, quick_reply_id=str(reply_id))
     return back("console_pages.quick_replies", "quick_deleted", org_id=actor.organization_id)

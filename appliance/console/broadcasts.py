@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from flask import request
 
 from appliance.broadcasts import audience, personalize, service
+from appliance.broadcasts import api as broadcasts_api
 from appliance.broadcasts.schemas import BroadcastCreateSchema
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.templates import preview_of
@@ -23,6 +24,7 @@ from appliance.core.errors import AppError, Invalid
 from appliance.graph_api.errors import explain
 from appliance.http.browser import signed_in_page
 from appliance.http.files import csv_attachment
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.organizations.zones import zone_of
@@ -41,9 +43,10 @@ PLACEHOLDER_HINTS = ("{{contact.name|cliente}}", "{{contact.phone}}", "{{contact
 # The list -------------------------------------------------------------------------------------------
 
 @console_pages.get("/console/<uuid:org_id>/broadcasts")
+@performs(broadcasts_api.Broadcasts.get)
 @signed_in_page
 def broadcasts(org_id):
-    actor = org_actor(org_id, "broadcasts:read")
+    actor = org_actor(org_id)
     page = service.list_broadcasts(db_session(), actor=actor, take=PAGE_SIZE, cursor=request.args.get("cursor") or None)
     return render("console/broadcasts.html", actor, _ACTIVE, texts=BROADCAST_TEXTS, items=page.items,
                   next_cursor=page.next_cursor, numbers=_number_names(actor),
@@ -130,15 +133,17 @@ def _wizard(actor, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/broadcasts/new")
+@performs(broadcasts_api.Broadcasts.post)  # the form that makes one
 @signed_in_page
 def broadcast_new(org_id):
-    return _wizard(org_actor(org_id, "broadcasts:write"))
+    return _wizard(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/broadcasts/new")
+@performs(broadcasts_api.Broadcasts.post)
 @signed_in_page
 def broadcast_create(org_id):
-    actor = org_actor(org_id, "broadcasts:write")
+    actor = org_actor(org_id)
     session = db_session()
     chosen = _choices()
     try:
@@ -196,13 +201,14 @@ def _campaign(actor, broadcast_id: str, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/broadcasts/<uuid:broadcast_id>")
+@performs(broadcasts_api.BroadcastById.get)
 @signed_in_page
 def broadcast(org_id, broadcast_id):
-    return _campaign(org_actor(org_id, "broadcasts:read"), str(broadcast_id))
+    return _campaign(org_actor(org_id), str(broadcast_id))
 
 
 def _act(org_id, broadcast_id, act, done: str):
-    actor = org_actor(org_id, "broadcasts:write")
+    actor = org_actor(org_id)
     try:
         act(db_session(), actor=actor, broadcast_id=str(broadcast_id))
     except AppError as error:
@@ -211,28 +217,32 @@ def _act(org_id, broadcast_id, act, done: str):
 
 
 @console_pages.post("/console/<uuid:org_id>/broadcasts/<uuid:broadcast_id>/cancel")
+@performs(broadcasts_api.Cancel.post)
 @signed_in_page
 def broadcast_cancel(org_id, broadcast_id):
     return _act(org_id, broadcast_id, service.do_cancel, "broadcast_cancelled")
 
 
 @console_pages.post("/console/<uuid:org_id>/broadcasts/<uuid:broadcast_id>/resume")
+@performs(broadcasts_api.Resume.post)
 @signed_in_page
 def broadcast_resume(org_id, broadcast_id):
     return _act(org_id, broadcast_id, service.do_resume, "broadcast_resumed")
 
 
 @console_pages.post("/console/<uuid:org_id>/broadcasts/<uuid:broadcast_id>/retry")
+@performs(broadcasts_api.RetryFailed.post)
 @signed_in_page
 def broadcast_retry(org_id, broadcast_id):
     return _act(org_id, broadcast_id, service.do_retry_failed, "broadcast_retried")
 
 
 @console_pages.get("/console/<uuid:org_id>/broadcasts/<uuid:broadcast_id>/recipients.csv")
+@performs(broadcasts_api.Recipients.get)
 @signed_in_page
 def broadcast_export(org_id, broadcast_id):
     """Every recipient (or those of a filter) as CSV: spreadsheets read it, the state of each."""
-    actor = org_actor(org_id, "broadcasts:read")
+    actor = org_actor(org_id)
     session = db_session()
     wanted = request.args.get("filter") if request.args.get("filter") in service.FILTERS else None
     shown = service.get_broadcast(session, actor=actor, broadcast_id=str(broadcast_id))

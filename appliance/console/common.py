@@ -1,18 +1,19 @@
 """What every console page shares: the blueprint, the organization being looked at, the navigation
-(only the sections the person may open) and rendering in the app layout."""
+(console/navigation.py: only the sections the person may open) and rendering in the app layout."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from flask import Blueprint, redirect, session, url_for
 
+from appliance.console.navigation import navigation
 from appliance.console.texts import TEXTS
 from appliance.core import regions
 from appliance.core.actor import OrgActor
 from appliance.core.errors import AppError
+from appliance.core.i18n import Words
 from appliance.http.browser import browser_actor
-from appliance.http.pages import Texts, page_language, render_failure, render_page
+from appliance.http.operations import page_permission
+from appliance.http.pages import page_language, render_failure, render_page
 from appliance.http.unit_of_work import db_session
 from appliance.installation import public_address
 from appliance.memberships import service as memberships_service
@@ -24,40 +25,12 @@ from appliance.users.schemas import TIMEZONE_NAMES
 console_pages = Blueprint("console_pages", __name__)
 
 
-@dataclass(frozen=True)
-class Section:
-    endpoint: str
-    label: str  # key of TEXTS
-    permission: str | None  # None: every member
-
-
-# The console's sections in the order of the navigation; a section whose permission the person
-# lacks is not shown (and its page answers 403 anyway).
-SECTIONS = (
-    Section("console_pages.organization", "nav_organization", "organizations:read"),
-    Section("console_pages.team", "nav_team", "members:read"),
-    Section("console_pages.api_keys", "nav_api_keys", "api-keys:read"),
-    Section("console_pages.whatsapp", "nav_whatsapp", "waba:read"),
-    Section("console_pages.templates", "nav_templates", "templates:read"),
-    Section("console_pages.contacts", "nav_contacts", "contacts:read"),
-    Section("console_pages.broadcasts", "nav_broadcasts", "broadcasts:read"),
-    Section("console_pages.orders", "nav_orders", "orders:read"),
-    Section("console_pages.surveys", "nav_surveys", "surveys:read"),
-    Section("console_pages.agenda", "nav_agenda", "calendar:read"),
-    Section("console_pages.links", "nav_links", "links:read"),
-    Section("console_pages.webhooks", "nav_webhooks", "webhooks:read"),
-    Section("console_pages.bot", "nav_bot", "bot:read"),
-    Section("console_pages.attendance", "nav_attendance", "attendance:manage"),
-    Section("console_pages.tasks", "nav_tasks", "conversations:read"),
-    Section("console_pages.quick_replies", "nav_quick_replies", "conversations:read"),
-)
-
-
-def org_actor(org_id, permission: str = "organizations:read") -> OrgActor:
-    """The signed-in person inside `org_id` (403/404 as the API would), remembered as the
+def org_actor(org_id) -> OrgActor:
+    """The signed-in person inside `org_id` with the permission of the API operation the page
+    performs (`@performs`, http/operations.py: 403/404 as the API would), remembered as the
     organization the console and the account page link to."""
     actor = memberships_service.access_organization(db_session(), actor=browser_actor(),
-                                                    organization_id=str(org_id), permission=permission)
+                                                    organization_id=str(org_id), permission=page_permission())
     session["console_org"] = actor.organization_id
     return actor
 
@@ -75,29 +48,6 @@ def current_org_id(organizations=None) -> str | None:
     return organizations[0].id if organizations else None
 
 
-def _navigation(actor: OrgActor | None, org_id: str | None, active: str) -> list[dict]:
-    items = [{"href": url_for("inbox_pages.start", org=org_id) if org_id else url_for("inbox_pages.start"),
-              "label": "nav_inbox", "active": False}]
-    if actor is not None:
-        items += [{"href": url_for(s.endpoint, org_id=actor.organization_id), "label": s.label,
-                   "active": s.endpoint == active} for s in SECTIONS
-                  if s.permission is None or actor.can(s.permission)]
-    if users_service.access_me(db_session(), actor=browser_actor()).installation_admin:
-        items.append({"href": url_for("console_pages.go_live"), "label": "nav_go_live",
-                      "active": active == "console_pages.go_live"})
-        items.append({"href": url_for("console_pages.installation_status"), "label": "nav_status",
-                      "active": active == "console_pages.installation_status"})
-        items.append({"href": url_for("console_pages.backups_page"), "label": "nav_backups",
-                      "active": active == "console_pages.backups_page"})
-        items.append({"href": url_for("console_pages.mail_server"), "label": "nav_mail",
-                      "active": active == "console_pages.mail_server"})
-        items.append({"href": url_for("console_pages.private_servers"), "label": "nav_private_servers",
-                      "active": active == "console_pages.private_servers"})
-    items.append({"href": url_for("console_pages.account"), "label": "nav_account",
-                  "active": active == "console_pages.account"})
-    return items
-
-
 def _nav_actor(org_id: str | None) -> OrgActor | None:
     """On pages outside an organization (my account), the person inside the remembered one, so
     the navigation still shows its sections."""
@@ -105,7 +55,7 @@ def _nav_actor(org_id: str | None) -> OrgActor | None:
         return None
     try:
         return memberships_service.access_organization(db_session(), actor=browser_actor(), organization_id=org_id,
-                                                        permission="organizations:read")
+                                                        permission=None)  # any member: each section asks its own
     except AppError:
         return None
 
@@ -114,14 +64,14 @@ def _context(actor: OrgActor | None, active: str) -> dict:
     organizations = my_organizations()  # once: the switcher, the name and the remembered one
     org_id = actor.organization_id if actor else current_org_id(organizations)
     organization = next((o for o in organizations if o.id == org_id), None)
-    return {"nav": _navigation(actor or _nav_actor(org_id), org_id, active), "org_id": org_id, "actor": actor,
+    return {"nav": navigation(actor or _nav_actor(org_id), org_id, active), "org_id": org_id, "actor": actor,
             "organizations": organizations, "active": active, "organization": organization,
             # every time on the page is on the organization's clock (the `org_time` filter)
             "zone": zone_named(organization.timezone) if organization else None}
 
 
 def render(template: str, actor: OrgActor | None, active: str, *, error: AppError | None = None,
-           status: int = 200, no_store: bool = False, texts: Texts | None = None, **context):
+           status: int = 200, no_store: bool = False, texts: Words | None = None, **context):
     """A console page; with `error`, the form's page again with what went wrong (its status, so
     the unit of work rolls back). `no_store` for pages that show a secret once. A section with its
     own `texts` reads them over the console's."""

@@ -12,10 +12,12 @@ from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_catalog import CATALOG
 from appliance.contact_lists import csv_import, staged_imports
 from appliance.contact_lists import service as lists_service
+from appliance.contact_lists import api as contact_lists_api
 from appliance.contact_lists.schemas import ContactListCreateSchema
 from appliance.core.errors import AppError, Invalid
 from appliance.http.api import takes_upload, uploaded_file
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 
@@ -29,15 +31,17 @@ def _lists_page(actor, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/contacts/lists")
+@performs(contact_lists_api.ContactLists.get)
 @signed_in_page
 def contact_lists(org_id):
-    return _lists_page(org_actor(org_id, "contacts:read"))
+    return _lists_page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/contacts/lists")
+@performs(contact_lists_api.ContactLists.post)
 @signed_in_page
 def contact_list_create(org_id):
-    actor = org_actor(org_id, "contacts:write")
+    actor = org_actor(org_id)
     try:
         fields = check_form(ContactListCreateSchema(), {"name": forms.text("name", 100),
                                                         "description": forms.optional("description", 500)})
@@ -48,9 +52,10 @@ def contact_list_create(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/contacts/lists/<uuid:list_id>/delete")
+@performs(contact_lists_api.ContactListById.delete)
 @signed_in_page
 def contact_list_delete(org_id, list_id):
-    actor = org_actor(org_id, "contacts:write")
+    actor = org_actor(org_id)
     lists_service.do_delete(db_session(), actor=actor, list_id=str(list_id))
     return back("console_pages.contact_lists", "list_deleted", org_id=actor.organization_id)
 
@@ -63,17 +68,19 @@ def _import_page(actor, list_id: str, error: AppError | None = None, **context):
 
 
 @console_pages.get("/console/<uuid:org_id>/contacts/lists/<uuid:list_id>/import")
+@performs(contact_lists_api.ContactListById.get)  # the list's import page: the file is read and previewed by the next step
 @signed_in_page
 def contact_import(org_id, list_id):
-    return _import_page(org_actor(org_id, "contacts:read"), str(list_id))
+    return _import_page(org_actor(org_id), str(list_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/contacts/lists/<uuid:list_id>/import")
+@performs(contact_lists_api.ContactListImport.post)
 @takes_upload(max_bytes=csv_import.MAX_BYTES, content_types=("text/csv", "text/plain"))
 @signed_in_page
 def contact_import_preview(org_id, list_id):
     """Step one: the file read, nothing written; the preview names the staged file."""
-    actor = org_actor(org_id, "contacts:write")
+    actor = org_actor(org_id)
     try:
         upload = uploaded_file()
         content, name = upload.read(), upload.filename  # ≤ 5 MB: the rows are parsed whole
@@ -89,10 +96,11 @@ def contact_import_preview(org_id, list_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/contacts/lists/<uuid:list_id>/import/confirm")
+@performs(contact_lists_api.ContactListImport.post)
 @signed_in_page
 def contact_import_confirm(org_id, list_id):
     """Step two: the staged file imported (one transaction); the summary lists rejected rows."""
-    actor = org_actor(org_id, "contacts:write")
+    actor = org_actor(org_id)
     staged = forms.text("staged", 80)
     content = staged_imports.read(actor.organization_id, staged)
     summary = lists_service.do_import_csv(db_session(), actor=actor, list_id=str(list_id), content=content,

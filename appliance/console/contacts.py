@@ -10,10 +10,13 @@ from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_catalog import CATALOG
 from appliance.contact_lists import service as lists_service
+from appliance.contact_lists import api as contact_lists_api
 from appliance.contacts import service as contacts_service
+from appliance.contacts import api as contacts_api
 from appliance.contacts.schemas import ContactCreateSchema, ContactUpdateSchema
 from appliance.core.errors import AppError
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 
@@ -35,15 +38,17 @@ def _list_page(actor, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/contacts")
+@performs(contacts_api.Contacts.get)
 @signed_in_page
 def contacts(org_id):
-    return _list_page(org_actor(org_id, "contacts:read"))
+    return _list_page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/contacts")
+@performs(contacts_api.Contacts.post)
 @signed_in_page
 def contact_create(org_id):
-    actor = org_actor(org_id, "contacts:write")
+    actor = org_actor(org_id)
     try:
         fields = check_form(ContactCreateSchema(), {"waId": forms.text("wa_id", 40),
                                                     **({"name": forms.text("name", 200)} if forms.text("name") else {})})
@@ -79,15 +84,17 @@ def _contact_page(actor, contact_id: str, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/contacts/<uuid:contact_id>")
+@performs(contacts_api.ContactById.get)
 @signed_in_page
 def contact(org_id, contact_id):
-    return _contact_page(org_actor(org_id, "contacts:read"), str(contact_id))
+    return _contact_page(org_actor(org_id), str(contact_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/contacts/<uuid:contact_id>")
+@performs(contacts_api.ContactById.patch)
 @signed_in_page
 def contact_update(org_id, contact_id):
-    actor = org_actor(org_id, "contacts:write")
+    actor = org_actor(org_id)
     session = db_session()
     try:
         before = contacts_service.access_contact(session, actor=actor, contact_id=str(contact_id)).attributes or {}
@@ -101,17 +108,19 @@ def contact_update(org_id, contact_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/contacts/<uuid:contact_id>/delete")
+@performs(contacts_api.ContactById.delete)
 @signed_in_page
 def contact_delete(org_id, contact_id):
-    actor = org_actor(org_id, "contacts:write")
+    actor = org_actor(org_id)
     contacts_service.do_delete(db_session(), actor=actor, contact_id=str(contact_id))
     return back(_ACTIVE, "contact_deleted", org_id=actor.organization_id)
 
 
 @console_pages.post("/console/<uuid:org_id>/contacts/<uuid:contact_id>/lists")
+@performs(contact_lists_api.ContactListMembers.post)
 @signed_in_page
 def contact_join_list(org_id, contact_id):
-    actor = org_actor(org_id, "contacts:write")
+    actor = org_actor(org_id)
     try:  # a list picked from the page can be gone (or never ours) by the time it is posted
         lists_service.do_add_members(db_session(), actor=actor, list_id=forms.text("list_id", 40),
                                      contact_ids=[str(contact_id)])
@@ -121,8 +130,9 @@ def contact_join_list(org_id, contact_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/contacts/<uuid:contact_id>/lists/<uuid:list_id>/leave")
+@performs(contact_lists_api.ContactListMembers.delete)
 @signed_in_page
 def contact_leave_list(org_id, contact_id, list_id):
-    actor = org_actor(org_id, "contacts:write")
+    actor = org_actor(org_id)
     lists_service.do_remove_members(db_session(), actor=actor, list_id=str(list_id), contact_ids=[str(contact_id)])
     return back("console_pages.contact", "list_left", org_id=actor.organization_id, contact_id=contact_id)

@@ -9,7 +9,7 @@ from appliance.core import clock
 from appliance.http.browser import browser_actor, signed_in_page
 from appliance.http.unit_of_work import db_session
 from appliance.installation import service as installation
-from appliance.operations import status
+from appliance.operations import service as operations_service
 
 _PAGE, _ACTIVE = "console/installation_status.html", "console_pages.installation_status"
 
@@ -19,7 +19,7 @@ _PAGE, _ACTIVE = "console/installation_status.html", "console_pages.installation
 def installation_status():
     session = db_session()
     installation.check_admin(session, browser_actor().user_id, what="reads the installation's status")
-    found = status.read(session)
+    found = operations_service.read(session)
     disk = found["disk"]
     used_share = 1 - disk["free_bytes"] / disk["total_bytes"] if disk["total_bytes"] else 0
     return render(_PAGE, None, _ACTIVE, texts=GO_LIVE_TEXTS, state=found, used_share=used_share,

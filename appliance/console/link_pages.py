@@ -15,9 +15,11 @@ from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_links import LINK_TEXTS
 from appliance.core.errors import AppError
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.link_pages import service
+from appliance.link_pages import api as link_pages_api
 from appliance.link_pages.schemas import LinkPageCreateSchema, LinkPageUpdateSchema
 
 _ACTIVE = "console_pages.links"
@@ -31,15 +33,17 @@ def _list_page(actor, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/link-pages")
+@performs(link_pages_api.Pages.get)
 @signed_in_page
 def link_pages(org_id):
-    return _list_page(org_actor(org_id, "links:read"))
+    return _list_page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/link-pages")
+@performs(link_pages_api.Pages.post)
 @signed_in_page
 def link_page_create(org_id):
-    actor = org_actor(org_id, "links:write")
+    actor = org_actor(org_id)
     body = {"handle": forms.text("handle", 40).lower(), "title": forms.text("title", 120)}
     try:
         made = service.do_create(db_session(), actor=actor, **check_form(LinkPageCreateSchema(), body))
@@ -82,15 +86,17 @@ def _editor(actor, page_id: str, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/link-pages/<uuid:page_id>")
+@performs(link_pages_api.PageById.get)
 @signed_in_page
 def link_page(org_id, page_id):
-    return _editor(org_actor(org_id, "links:read"), str(page_id))
+    return _editor(org_actor(org_id), str(page_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/link-pages/<uuid:page_id>")
+@performs(link_pages_api.PageById.patch)
 @signed_in_page
 def link_page_save(org_id, page_id):
-    actor = org_actor(org_id, "links:write")
+    actor = org_actor(org_id)
     body = {"title": forms.text("title", 120), "description": forms.optional("description", 500),
             "published": bool(request.form.get("published")), "items": _rows()}
     try:
@@ -102,8 +108,9 @@ def link_page_save(org_id, page_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/link-pages/<uuid:page_id>/delete")
+@performs(link_pages_api.PageById.delete)
 @signed_in_page
 def link_page_delete(org_id, page_id):
-    actor = org_actor(org_id, "links:write")
+    actor = org_actor(org_id)
     service.do_delete(db_session(), actor=actor, page_id=str(page_id))
     return back("console_pages.link_pages", "page_deleted", org_id=actor.organization_id)

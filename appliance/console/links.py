@@ -9,6 +9,7 @@ from datetime import timedelta
 from flask import Response, request
 
 from appliance.chat_links import service
+from appliance.chat_links import api as chat_links_api
 from appliance.chat_links.schemas import ChatLinkCreateSchema, ChatLinkUpdateSchema
 from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
@@ -16,6 +17,7 @@ from appliance.console.texts_links import LINK_TEXTS
 from appliance.core import clock, runtime
 from appliance.core.errors import AppError
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.organizations.zones import zone_of
@@ -46,15 +48,17 @@ def _list_page(actor, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/links")
+@performs(chat_links_api.Links.get)
 @signed_in_page
 def links(org_id):
-    return _list_page(org_actor(org_id, "links:read"))
+    return _list_page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/links")
+@performs(chat_links_api.Links.post)
 @signed_in_page
 def link_create(org_id):
-    actor = org_actor(org_id, "links:write")
+    actor = org_actor(org_id)
     try:
         made = service.do_create(db_session(), actor=actor, **check_form(ChatLinkCreateSchema(), _body(True)))
     except AppError as error:
@@ -77,15 +81,17 @@ def _link_page(actor, link_id: str, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/links/<uuid:link_id>")
+@performs(chat_links_api.LinkById.get)
 @signed_in_page
 def link(org_id, link_id):
-    return _link_page(org_actor(org_id, "links:read"), str(link_id))
+    return _link_page(org_actor(org_id), str(link_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/links/<uuid:link_id>")
+@performs(chat_links_api.LinkById.patch)
 @signed_in_page
 def link_update(org_id, link_id):
-    actor = org_actor(org_id, "links:write")
+    actor = org_actor(org_id)
     try:
         service.do_update(db_session(), actor=actor, link_id=str(link_id), **check_form(ChatLinkUpdateSchema(), _body(False)))
     except AppError as error:
@@ -94,19 +100,21 @@ def link_update(org_id, link_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/links/<uuid:link_id>/archive")
+@performs(chat_links_api.LinkById.patch)  # archiving is a change of the link
 @signed_in_page
 def link_archive(org_id, link_id):
-    actor = org_actor(org_id, "links:write")
+    actor = org_actor(org_id)
     found = service.do_toggle_archived(db_session(), actor=actor, link_id=str(link_id))
     return back("console_pages.link", "archived" if found.archived else "restored", org_id=actor.organization_id,
                 link_id=link_id)
 
 
 @console_pages.get("/console/<uuid:org_id>/links/<uuid:link_id>/qr.<kind>")
+@performs(chat_links_api.LinkQr.get)
 @signed_in_page
 def link_qr(org_id, link_id, kind):
     """The QR code for the page (SVG) and to download (PNG, 1024 pixels, for print)."""
-    actor = org_actor(org_id, "links:read")
+    actor = org_actor(org_id)
     fmt = "SVG" if kind == "svg" else "PNG"
     data, mimetype = service.qr(db_session(), actor=actor, link_id=str(link_id), format=fmt,
                                 size=1024 if fmt == "PNG" else 320)

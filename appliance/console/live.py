@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 
 from appliance.console.common import console_pages
 from appliance.http.browser import browser_actor, signed_in_page
+from appliance.http.operations import open_to_members, page_permission
 from appliance.http.unit_of_work import db_session
 from appliance.live import feed
 from appliance.live.api import event_stream_response
@@ -24,12 +25,13 @@ from appliance.memberships import service as memberships_service
 
 
 @console_pages.get("/console/<uuid:org_id>/events")
+@open_to_members  # each event only to who may read what it is about (live/feed.py)
 @signed_in_page
 def console_events(org_id):
     """`?events=template.status,broadcast.updated` (those the person may hear: live/feed.py), from
     `lastEventId` (the outbox's position when the page was drawn) or the browser's Last-Event-ID."""
     actor = memberships_service.access_organization(db_session(), actor=browser_actor(), organization_id=str(org_id),
-                                                    permission=None)
+                                                    permission=page_permission())
     names = [name for name in (request.args.get("events") or "")[:500].split(",") if name]
     return event_stream_response(actor, request.headers.get("Last-Event-ID", request.args.get("lastEventId")),
                                  names=names)

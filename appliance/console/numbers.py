@@ -8,6 +8,7 @@ from __future__ import annotations
 from flask import request
 
 from appliance.business_profiles import service as profiles_service
+from appliance.business_profiles import api as business_profiles_api
 from appliance.business_profiles.schemas import VERTICALS, BusinessProfileUpdateSchema
 from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
@@ -17,9 +18,11 @@ from appliance.core import runtime
 from appliance.core.errors import AppError, Invalid
 from appliance.http.api import takes_upload, uploaded_file
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.phone_numbers import service as phone_numbers_service
+from appliance.phone_numbers import api as phone_numbers_api
 
 _PAGE, _ACTIVE = "console/number.html", "console_pages.whatsapp"
 WEBSITES = 2
@@ -45,16 +48,18 @@ def _number_page(actor, number_id: str, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/whatsapp/numbers/<uuid:number_id>")
+@performs(phone_numbers_api.PhoneNumberById.get)
 @signed_in_page
 def number(org_id, number_id):
-    return _number_page(org_actor(org_id, "phone-numbers:read"), str(number_id))
+    return _number_page(org_actor(org_id), str(number_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/whatsapp/numbers/<uuid:number_id>")
+@performs(business_profiles_api.BusinessProfile.put)
 @signed_in_page
 def number_profile_save(org_id, number_id):
     """Every field is sent as it stands in the form, so emptying one clears it on the network."""
-    actor = org_actor(org_id, "phone-numbers:write")
+    actor = org_actor(org_id)
     try:
         fields = check_form(BusinessProfileUpdateSchema(), {
             "about": forms.text("about", 200), "address": forms.text("address", 300),
@@ -68,10 +73,11 @@ def number_profile_save(org_id, number_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/whatsapp/numbers/<uuid:number_id>/picture")
+@performs(business_profiles_api.BusinessProfilePicture.post)
 @takes_upload(max_bytes=profiles_service.MAX_PICTURE_BYTES, content_types=("image/jpeg", "image/png"))
 @signed_in_page
 def number_picture(org_id, number_id):
-    actor = org_actor(org_id, "phone-numbers:write")
+    actor = org_actor(org_id)
     try:
         content = uploaded_file().read()  # ≤ 5 MB, sent to the network in one piece
         if not content:
@@ -84,9 +90,10 @@ def number_picture(org_id, number_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/whatsapp/numbers/<uuid:number_id>/coexistence-sync")
+@performs(business_profiles_api.CoexistenceSync.post)
 @signed_in_page
 def number_coexistence_sync(org_id, number_id):
-    actor = org_actor(org_id, "phone-numbers:write")
+    actor = org_actor(org_id)
     try:
         profiles_service.check_coexistence_sync(db_session(), actor=actor, phone_number_pk=str(number_id))
     except AppError as error:

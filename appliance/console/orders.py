@@ -12,9 +12,11 @@ from appliance.console.texts_orders import ORDER_TEXTS
 from appliance.contacts.models import Contact
 from appliance.core.errors import AppError
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.orders import service
+from appliance.orders import api as orders_api
 from appliance.orders.models import STATUS_CODES
 from appliance.orders.schemas import OrderPatchSchema
 
@@ -32,15 +34,18 @@ def _page(actor, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/orders")
+@performs(orders_api.Orders.get)
 @signed_in_page
 def orders(org_id):
-    return _page(org_actor(org_id, "orders:read"))
+    return _page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/orders/<uuid:order_id>")
+@performs(orders_api.OrderById.patch)
 @signed_in_page
 def order_status(org_id, order_id):
-    actor = org_actor(org_id, "orders:write")
+    actor = org_actor(org_id)
+    service.access_order(db_session(), actor=actor, order_id=str(order_id))  # 404 before the form
     body = {"status": {"code": forms.text("code", 12), "note": forms.optional("note", 500),
                        "notifyCustomer": bool(request.form.get("notify"))}}
     try:

@@ -9,9 +9,11 @@ from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.core.errors import AppError
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.organizations import service as organizations_service
+from appliance.organizations import api as organizations_api
 from appliance.organizations.schemas import OrganizationUpdateSchema
 
 _PAGE, _ACTIVE = "console/organization.html", "console_pages.organization"
@@ -32,15 +34,17 @@ def _page(actor, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/organization")
+@performs(organizations_api.OrganizationById.get)
 @signed_in_page
 def organization(org_id):
     return _page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/organization")
+@performs(organizations_api.OrganizationById.patch)
 @signed_in_page
 def organization_save(org_id):
-    actor = org_actor(org_id, "organizations:write")
+    actor = org_actor(org_id)
     keywords = [k.strip() for k in request.form.get("keywords", "")[:2000].replace("\n", ",").split(",") if k.strip()]
     try:
         fields = check_form(OrganizationUpdateSchema(), {

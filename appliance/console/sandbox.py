@@ -9,27 +9,32 @@ from flask import redirect, request, url_for
 from appliance import sandbox
 from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor
+from appliance.conversations import api as conversations_api
 from appliance.core import runtime
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.unit_of_work import db_session
 from appliance.sandbox import service as sandbox_service
+from appliance.wabas import api as wabas_api
 
 
 @console_pages.post("/console/<uuid:org_id>/sandbox")
+@performs(wabas_api.BusinessAccounts.post)  # it connects the sandbox's simulated business account
 @signed_in_page
 def sandbox_try(org_id):
-    actor = org_actor(org_id, "waba:write")
+    actor = org_actor(org_id)
     sandbox_service.do_try_sandbox(db_session(), sandbox.simulator(), actor=actor,
                                    webhook_url=sandbox.webhook_url(runtime.get().settings))
     return back("console_pages.whatsapp", "sandbox_connected", org_id=actor.organization_id)
 
 
 @console_pages.post("/console/<uuid:org_id>/sandbox/customer")
+@performs(conversations_api.Conversations.get)  # who reads the inbox may play its sandbox customer
 @signed_in_page
 def sandbox_customer_writes(org_id):
     """From the inbox's empty state: with JavaScript a 204 (the message arrives by the live
     stream); without, back to the inbox."""
-    actor = org_actor(org_id, "conversations:read")
+    actor = org_actor(org_id)
     sandbox_service.check_customer_writes(db_session(), sandbox.simulator(), actor=actor,
                                           phone_number_pk=forms.text("phone_number_pk", 40),
                                           text=request.form.get("text", "")[:5000])
@@ -37,11 +42,12 @@ def sandbox_customer_writes(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/sandbox/customer/tap")
+@performs(conversations_api.Conversations.get)  # who reads the inbox may play its sandbox customer
 @signed_in_page
 def sandbox_customer_taps(org_id):
     """From a sandbox conversation: the simulated customer taps one of the buttons or list rows
     they were sent (a bot's flow, a survey)."""
-    actor = org_actor(org_id, "conversations:read")
+    actor = org_actor(org_id)
     sandbox_service.check_customer_taps(db_session(), sandbox.simulator(), actor=actor,
                                         phone_number_pk=forms.text("phone_number_pk", 40), kind=forms.text("kind", 20),
                                         reply_id=forms.text("reply_id", 300), title=forms.text("title", 40))

@@ -11,7 +11,7 @@ from appliance.auth import email_links
 from appliance.auth.pages import sign_in_browser
 from appliance.auth.schemas import SignupSchema
 from appliance.console import forms
-from appliance.console.common import console_pages, current_org_id, my_organizations, render
+from appliance.console.common import console_pages, my_organizations, render
 from appliance.console.texts import TEXTS
 from appliance.console.texts_backups import BACKUP_TEXTS
 from appliance.backups import from_setup
@@ -158,16 +158,6 @@ def forgot_password():
         return render_failure(_FORGOT, TEXTS, error, email=email, sent=False)
     email_links.do_forgot_password(db_session(), email=email)
     return render_page(_FORGOT, TEXTS, email=email, sent=True)
-
-
-@console_pages.get("/console")
-@signed_in_page
-def console():
-    """Where the console starts: the organization last opened, or creating the first one."""
-    org_id = current_org_id()
-    if org_id is None:
-        return redirect(url_for("console_pages.new_organization"))
-    return redirect(url_for("console_pages.organization", org_id=org_id))
 
 
 @console_pages.route("/console/organizations/new", methods=["GET", "POST"])

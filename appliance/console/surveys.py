@@ -14,11 +14,13 @@ from appliance.console.texts_surveys import SURVEY_TEXTS
 from appliance.core.errors import AppError, Invalid
 from appliance.core.locales import customer_language
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.organizations.models import Organization
 from appliance.phone_numbers import service as phone_numbers_service
-from appliance.surveys import config as survey_config, results as survey_results
+from appliance.surveys import results as survey_results, service as surveys_service
+from appliance.surveys import api as surveys_api
 from appliance.surveys.models import AUDIENCES
 from appliance.surveys.schemas import SurveyConfigPatchSchema
 from appliance.surveys.sender import LIST_BUTTON
@@ -34,9 +36,10 @@ def _date_arg(name: str) -> date | None:
 
 
 @console_pages.get("/console/<uuid:org_id>/surveys")
+@performs(surveys_api.SurveyResults.get)
 @signed_in_page
 def surveys(org_id):
-    actor = org_actor(org_id, "surveys:read")
+    actor = org_actor(org_id)
     session = db_session()
     error = None
     try:
@@ -46,37 +49,38 @@ def surveys(org_id):
     first_question = [row for row in found["by_option"] if row["question_index"] == 0]
     later = [row for row in found["by_option"] if row["question_index"] > 0]
     return render("console/surveys.html", actor, _ACTIVE, texts=SURVEY_TEXTS, results=found, error=error,
-                  config=survey_config.config_of(session, actor.organization_id),
+                  config=surveys_service.config_of(session, actor.organization_id),
                   first_question=first_question, later=later)
 
 
 def _preview(session, actor, config: dict) -> dict:
     country = session.get(Organization, actor.organization_id).country
-    return {"questions": config["questions"], "list_button": LIST_BUTTON[customer_language(country)],
+    return {"questions": config["questions"], "list_button": LIST_BUTTON.resolve(customer_language(country)),
             "ask_comment": config["ask_comment"], "comment_question": config["comment_question"],
             "thanks_message": config["thanks_message"]}
 
 
 def _settings_page(actor, error: AppError | None = None, values: dict | None = None):
     session = db_session()
-    saved = survey_config.config_of(session, actor.organization_id)
-    shown = values or {name: getattr(saved, name) for name in survey_config.FIELDS}
+    saved = surveys_service.config_of(session, actor.organization_id)
+    shown = values or {name: getattr(saved, name) for name in surveys_service.FIELDS}
     return render("console/survey_settings.html", actor, _ACTIVE, error=error, texts=SURVEY_TEXTS, config=shown,
                   saved=saved, audiences=AUDIENCES, preview=_preview(session, actor, shown),
                   numbers=phone_numbers_service.list_phone_numbers(session, actor=actor),
-                  limits=survey_config, done=request.args.get("done"))
+                  limits=surveys_service, done=request.args.get("done"))
 
 
 @console_pages.get("/console/<uuid:org_id>/surveys/settings")
+@performs(surveys_api.SurveyConfig.get)
 @signed_in_page
 def survey_settings(org_id):
-    return _settings_page(org_actor(org_id, "surveys:read"))
+    return _settings_page(org_actor(org_id))
 
 
 def _form_questions() -> list[dict]:
     """Up to three questions, each a text and its options one per line; blank ones left out."""
     questions = []
-    for i in range(survey_config.MAX_QUESTIONS):
+    for i in range(surveys_service.MAX_QUESTIONS):
         text = request.form.get(f"q{i}_text", "").strip()[:1100]
         options = [line.strip() for line in request.form.get(f"q{i}_options", "").splitlines() if line.strip()][:12]
         if text or options:
@@ -85,9 +89,10 @@ def _form_questions() -> list[dict]:
 
 
 @console_pages.post("/console/<uuid:org_id>/surveys/settings")
+@performs(surveys_api.SurveyConfig.patch)
 @signed_in_page
 def survey_settings_save(org_id):
-    actor = org_actor(org_id, "surveys:write")
+    actor = org_actor(org_id)
     body = {"active": bool(request.form.get("active")), "delayMinutes": forms.text("delay_minutes", 10),
             "audience": forms.text("audience", 10), "cooldownDays": forms.text("cooldown_days", 10),
             "answerTimeoutHours": forms.text("answer_timeout_hours", 10), "questions": _form_questions(),
@@ -96,7 +101,7 @@ def survey_settings_save(org_id):
             "thanksMessage": forms.optional("thanks_message", 1100),
             "phoneNumberIds": forms.checked("phone_number_ids")}
     try:
-        survey_config.do_update(db_session(), actor=actor, **check_form(SurveyConfigPatchSchema(), body))
+        surveys_service.do_update(db_session(), actor=actor, **check_form(SurveyConfigPatchSchema(), body))
     except AppError as error:
         db_session().rollback()
         values = {"active": body["active"], "delay_minutes": body["delayMinutes"], "audience": body["audience"],

@@ -10,19 +10,25 @@ from flask import request
 
 from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
-from appliance.core.errors import AppError
+from appliance.core.errors import AppError, NotFound
 from appliance.http.browser import browser_actor, signed_in_page
+from appliance.http.operations import performs, permission_of
 from appliance.http.pages import check_form, page_language
 from appliance.http.unit_of_work import db_session
 from appliance.invitations import service as invitations_service
+from appliance.invitations import api as invitations_api
 from appliance.invitations.schemas import InvitationCreateSchema
 from appliance.mail import servers as mail_servers
+from appliance.mail import delivery as mail_delivery
 from appliance.mail import service as mail_service
 from appliance.memberships import service as memberships_service
+from appliance.memberships import api as memberships_api
 from appliance.permissions import service as permissions_service
 from appliance.roles import service as roles_service
+from appliance.roles import api as roles_api
 from appliance.roles.schemas import RoleCreateSchema
 from appliance.wabas import service as wabas_service
+from appliance.wabas import api as wabas_api
 
 _PAGE, _ACTIVE = "console/team.html", "console_pages.team"
 
@@ -47,7 +53,7 @@ def _invitation_links(session, invitations) -> dict[str, str]:
     links = {}
     for invitation in invitations:
         for mail in mail_service.list_mails(session, to=invitation.email, limit=5):
-            found = _INVITATION_LINK.search(mail_service.body_of(mail))
+            found = _INVITATION_LINK.search(mail_delivery.body_of(mail))
             if found:
                 links[invitation.id] = found.group(0)
                 break
@@ -56,12 +62,12 @@ def _invitation_links(session, invitations) -> dict[str, str]:
 
 def _page(actor, error: AppError | None = None, **extra):
     session = db_session()
-    invitations = invitations_service.list_invitations(session, actor=actor) if actor.can("members:read") else []
+    invitations = invitations_service.list_invitations(session, actor=actor) if actor.can(permission_of(invitations_api.Invitations.get)) else []
     context = {"members": memberships_service.list_members(session, actor=actor),
                "roles": roles_service.list_roles(session, actor=actor),
                "invitations": invitations,
-               "invitation_links": _invitation_links(session, invitations) if actor.can("members:write") else {},
-               "wabas": wabas_service.list_wabas(session, actor=actor) if actor.can("waba:read") else [],
+               "invitation_links": _invitation_links(session, invitations) if actor.can(permission_of(invitations_api.Invitations.post)) else {},
+               "wabas": wabas_service.list_wabas(session, actor=actor) if actor.can(permission_of(wabas_api.BusinessAccounts.get)) else [],
                "groups": permission_groups(), "me": browser_actor().user_id, "done": request.args.get("done"),
                "new_invitation": request.args.get("invitation", "")[:40],
                "values": {"email": request.form.get("email", "")[:254], "role_name": request.form.get("role_name", "")[:60],
@@ -79,15 +85,17 @@ def _invited(actor, invitation, done: str):
 
 
 @console_pages.get("/console/<uuid:org_id>/team")
+@performs(memberships_api.Memberships.get)
 @signed_in_page
 def team(org_id):
-    return _page(org_actor(org_id, "members:read"))
+    return _page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/team/invitations")
+@performs(invitations_api.Invitations.post)
 @signed_in_page
 def team_invite(org_id):
-    actor = org_actor(org_id, "members:write")
+    actor = org_actor(org_id)
     try:
         fields = check_form(InvitationCreateSchema(), {"email": forms.text("email", 300),
                                                        "roleId": forms.text("role_id", 60)})
@@ -98,33 +106,36 @@ def team_invite(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/team/invitations/<uuid:invitation_id>/resend")
+@performs(invitations_api.Invitations.post)  # inviting again (the old link is revoked)
 @signed_in_page
 def team_resend(org_id, invitation_id):
     """A new link by mail (inviting again revokes the old one), for the same address and role."""
-    actor = org_actor(org_id, "members:write")
+    actor = org_actor(org_id)
     pending = next((i for i in invitations_service.list_invitations(db_session(), actor=actor)
                     if i.id == str(invitation_id)), None)
-    if pending is None:
-        return back(_ACTIVE, None, org_id=actor.organization_id)
+    if pending is None:  # as revoking says: not ours, or no longer pending
+        raise NotFound("No pending invitation with this id.", code="invitation_not_found")
     invitation = invitations_service.check_invite(db_session(), actor=actor, email=pending.email,
                                                   role_id=pending.role.id)
     return _invited(actor, invitation, "resent")
 
 
 @console_pages.post("/console/<uuid:org_id>/team/invitations/<uuid:invitation_id>/revoke")
+@performs(invitations_api.InvitationById.delete)
 @signed_in_page
 def team_revoke(org_id, invitation_id):
-    actor = org_actor(org_id, "members:write")
+    actor = org_actor(org_id)
     invitations_service.do_revoke(db_session(), actor=actor, invitation_id=str(invitation_id))
     return back(_ACTIVE, "revoked", org_id=actor.organization_id)
 
 
 @console_pages.post("/console/<uuid:org_id>/team/members/<uuid:membership_id>")
+@performs(memberships_api.MembershipById.patch)  # a member's role, business accounts or suspension
 @signed_in_page
 def team_member(org_id, membership_id):
     """One member's role, business accounts and suspension, from the row's form."""
-    actor = org_actor(org_id, "members:write")
-    membership_id = str(membership_id)
+    actor = org_actor(org_id)
+    membership_id = memberships_service.access_membership(db_session(), actor=actor, membership_id=str(membership_id)).id
     try:
         action = request.form.get("action", "")
         if action == "role":
@@ -146,9 +157,10 @@ def team_member(org_id, membership_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/team/roles")
+@performs(roles_api.Roles.post)
 @signed_in_page
 def team_role(org_id):
-    actor = org_actor(org_id, "roles:write")
+    actor = org_actor(org_id)
     try:
         fields = check_form(RoleCreateSchema(), {"name": forms.text("role_name", 100),
                                                  "description": forms.text("role_description", 400),
@@ -160,9 +172,10 @@ def team_role(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/team/roles/<uuid:role_id>/delete")
+@performs(roles_api.RoleById.delete)
 @signed_in_page
 def team_role_delete(org_id, role_id):
-    actor = org_actor(org_id, "roles:write")
+    actor = org_actor(org_id)
     try:
         roles_service.check_delete_role(db_session(), actor=actor, role_id=str(role_id))
     except AppError as error:

@@ -16,9 +16,11 @@ from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_catalog import CATALOG
 from appliance.core.errors import AppError, Invalid
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.templates import service as templates_service
+from appliance.templates import api as templates_api
 from appliance.templates.components import PLACEHOLDER, check_components, placeholders
 from appliance.templates.schemas import CATEGORIES, STATUSES, TemplateCreateSchema
 from appliance.wabas import service as wabas_service
@@ -127,9 +129,10 @@ def _by_field(errors: dict, fields: list[str]) -> dict:
 # Pages ------------------------------------------------------------------------------------------
 
 @console_pages.get("/console/<uuid:org_id>/templates")
+@performs(templates_api.Templates.get)
 @signed_in_page
 def templates(org_id):
-    actor = org_actor(org_id, "templates:read")
+    actor = org_actor(org_id)
     status = request.args.get("status") if request.args.get("status") in STATUSES else None
     page = templates_service.list_templates(db_session(), actor=actor, take=PAGE_SIZE,
                                             cursor=request.args.get("cursor") or None, status=status)
@@ -140,9 +143,10 @@ def templates(org_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/templates/sync")
+@performs(templates_api.TemplateSync.post)
 @signed_in_page
 def templates_sync(org_id):
-    actor = org_actor(org_id, "templates:write")
+    actor = org_actor(org_id)
     summary = templates_service.check_sync(db_session(), actor=actor)
     return back(_ACTIVE, "synced_with_errors" if summary.errors else "synced", org_id=actor.organization_id,
                 templates=summary.templates, added=summary.added, changed=summary.changed, removed=summary.removed)
@@ -161,9 +165,10 @@ def _new_page(actor, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/templates/new")
+@performs(templates_api.Templates.post)  # the form that makes one
 @signed_in_page
 def template_new(org_id):
-    return _new_page(org_actor(org_id, "templates:write"))
+    return _new_page(org_actor(org_id))
 
 
 def _checked(components: list[dict], parameter_format: str, fields: list[str]) -> dict:
@@ -187,10 +192,11 @@ def _checked(components: list[dict], parameter_format: str, fields: list[str]) -
 
 
 @console_pages.post("/console/<uuid:org_id>/templates/new")
+@performs(templates_api.Templates.post)
 @signed_in_page
 def template_create(org_id):
     """Sent to the network for review; the list then shows it PENDING until the network decides."""
-    actor = org_actor(org_id, "templates:write")
+    actor = org_actor(org_id)
     components, parameter_format, fields = components_from_form()
     try:
         checked = _checked(components, parameter_format, fields)
@@ -202,9 +208,10 @@ def template_create(org_id):
 
 
 @console_pages.get("/console/<uuid:org_id>/templates/<uuid:template_pk>")
+@performs(templates_api.TemplateById.get)
 @signed_in_page
 def template(org_id, template_pk):
-    actor = org_actor(org_id, "templates:read")
+    actor = org_actor(org_id)
     found = templates_service.access_template(db_session(), actor=actor, template_pk=str(template_pk))
     return render(_ONE, actor, _ACTIVE, texts=CATALOG, message_template=found, preview=preview_of(found.components or []),
                   done=request.args.get("done"), in_review=found.status in IN_REVIEW)

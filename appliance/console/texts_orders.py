@@ -1,27 +1,23 @@
 """What the console's orders page says."""
 
-from appliance.http.pages import Texts
+from appliance.core.i18n import Words, _l, _lp
 
-ORDER_TEXTS = Texts(
-    "console_orders",
-    en={"orders_title": "Orders", "orders_intro": "Carts customers send from your WhatsApp catalog. Move each one "
-        "along; tick “tell the customer” to send them a message (only within 24 hours of their last message).",
-        "all": "All", "codes": {"PENDING": "Pending", "IN_PROCESS": "In process", "COMPLETED": "Completed", "CANCELLED": "Cancelled"},
-        "no_orders": "No orders yet. They appear here when a customer sends a cart from your catalog.",
-        "customer": "Customer", "items": "Items", "total": "Total", "received": "Received", "status": "Status",
-        "note": "Note for the customer (optional)", "notify": "Tell the customer", "save": "Save",
-        "conversation": "Conversation", "their_note": "Their note", "more": "Older orders",
-        "reasons": {"window_closed": "not told: more than 24 hours since their last message"},
-        "done": {"saved": "Status saved.", "notified": "Status saved and the customer told.",
-                 "not_notified": "Status saved; the customer was not told (more than 24 hours since their last message)."}},
-    es={"orders_title": "Pedidos", "orders_intro": "Carritos que los clientes envían desde tu catálogo de WhatsApp. Avanza "
-        "cada uno; marca «avisar al cliente» para enviarle un mensaje (solo dentro de las 24 horas desde su último mensaje).",
-        "all": "Todos", "codes": {"PENDING": "Pendiente", "IN_PROCESS": "En proceso", "COMPLETED": "Completado", "CANCELLED": "Cancelado"},
-        "no_orders": "Aún no hay pedidos. Aparecen aquí cuando un cliente envía un carrito desde tu catálogo.",
-        "customer": "Cliente", "items": "Productos", "total": "Total", "received": "Recibido", "status": "Estado",
-        "note": "Nota para el cliente (opcional)", "notify": "Avisar al cliente", "save": "Guardar",
-        "conversation": "Conversación", "their_note": "Su nota", "more": "Pedidos anteriores",
-        "reasons": {"window_closed": "sin aviso: más de 24 horas desde su último mensaje"},
-        "done": {"saved": "Estado guardado.", "notified": "Estado guardado y cliente avisado.",
-                 "not_notified": "Estado guardado; no se avisó al cliente (más de 24 horas desde su último mensaje)."}},
-)
+ORDER_TEXTS = Words("console_orders", {
+    "orders_title": _l("Orders"),
+    "orders_intro": _l("Carts customers send from your WhatsApp catalog. Move each one along; tick “tell the "
+                       "customer” to send them a message (only within 24 hours of their last message)."),
+    "all": _l("All"),
+    "codes": {
+        "PENDING": _l("Pending"), "IN_PROCESS": _l("In process"), "COMPLETED": _l("Completed"),
+        "CANCELLED": _lp("console_orders.codes.CANCELLED", "Cancelled"),
+    },
+    "no_orders": _l("No orders yet. They appear here when a customer sends a cart from your catalog."),
+    "customer": _l("Customer"), "items": _l("Items"), "total": _l("Total"), "received": _l("Received"),
+    "status": _l("Status"), "note": _l("Note for the customer (optional)"), "notify": _l("Tell the customer"),
+    "save": _l("Save"), "conversation": _l("Conversation"), "their_note": _l("Their note"), "more": _l("Older orders"),
+    "reasons": {"window_closed": _l("not told: more than 24 hours since their last message")},
+    "done": {
+        "saved": _l("Status saved."), "notified": _l("Status saved and the customer told."),
+        "not_notified": _l("Status saved; the customer was not told (more than 24 hours since their last message)."),
+    },
+})

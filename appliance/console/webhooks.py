@@ -13,9 +13,11 @@ from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_webhooks import WEBHOOK_TEXTS
 from appliance.core.errors import AppError
 from appliance.http.browser import signed_in_page
+from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.outbound_webhooks import envelopes, service
+from appliance.outbound_webhooks import api as outbound_webhooks_api
 from appliance.outbound_webhooks.models import PENDING, RETRYING
 from appliance.outbound_webhooks.schemas import WebhookCreateSchema, WebhookUpdateSchema
 from appliance.phone_numbers import service as phone_numbers_service
@@ -49,15 +51,17 @@ def _list_page(actor, error: AppError | None = None):
 
 
 @console_pages.get("/console/<uuid:org_id>/webhooks")
+@performs(outbound_webhooks_api.Webhooks.get)
 @signed_in_page
 def webhooks(org_id):
-    return _list_page(org_actor(org_id, "webhooks:read"))
+    return _list_page(org_actor(org_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/webhooks")
+@performs(outbound_webhooks_api.Webhooks.post)
 @signed_in_page
 def webhook_create(org_id):
-    actor = org_actor(org_id, "webhooks:write")
+    actor = org_actor(org_id)
     try:
         created = service.do_create(db_session(), actor=actor, **check_form(WebhookCreateSchema(), _form_values()))
     except AppError as error:
@@ -83,15 +87,17 @@ def _webhook_page(actor, webhook_id: str, *, error: AppError | None = None, secr
 
 
 @console_pages.get("/console/<uuid:org_id>/webhooks/<uuid:webhook_id>")
+@performs(outbound_webhooks_api.WebhookById.get)
 @signed_in_page
 def webhook(org_id, webhook_id):
-    return _webhook_page(org_actor(org_id, "webhooks:read"), str(webhook_id))
+    return _webhook_page(org_actor(org_id), str(webhook_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/webhooks/<uuid:webhook_id>")
+@performs(outbound_webhooks_api.WebhookById.patch)
 @signed_in_page
 def webhook_update(org_id, webhook_id):
-    actor = org_actor(org_id, "webhooks:write")
+    actor = org_actor(org_id)
     values = {**_form_values(), "active": request.form.get("active") == "1"}
     values.setdefault("format", None)
     try:
@@ -103,34 +109,38 @@ def webhook_update(org_id, webhook_id):
 
 
 @console_pages.post("/console/<uuid:org_id>/webhooks/<uuid:webhook_id>/test")
+@performs(outbound_webhooks_api.Test.post)
 @signed_in_page
 def webhook_test(org_id, webhook_id):
-    actor = org_actor(org_id, "webhooks:write")
+    actor = org_actor(org_id)
     service.do_send_test(db_session(), actor=actor, webhook_id=str(webhook_id))
     return back("console_pages.webhook", "test_sent", org_id=actor.organization_id, webhook_id=str(webhook_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/webhooks/<uuid:webhook_id>/secret")
+@performs(outbound_webhooks_api.Secret.get)
 @signed_in_page
 def webhook_secret(org_id, webhook_id):
     """The answer is the page itself, with the secret, not stored by the browser."""
-    actor = org_actor(org_id, "webhooks:write")
+    actor = org_actor(org_id)
     secret = service.reveal_secret(db_session(), actor=actor, webhook_id=str(webhook_id))["secret"]
     return _webhook_page(actor, str(webhook_id), secret=secret)
 
 
 @console_pages.post("/console/<uuid:org_id>/webhooks/<uuid:webhook_id>/delete")
+@performs(outbound_webhooks_api.WebhookById.delete)
 @signed_in_page
 def webhook_delete(org_id, webhook_id):
-    actor = org_actor(org_id, "webhooks:write")
+    actor = org_actor(org_id)
     service.do_delete(db_session(), actor=actor, webhook_id=str(webhook_id))
     return back(_ACTIVE, "deleted", org_id=actor.organization_id)
 
 
 @console_pages.post("/console/<uuid:org_id>/webhooks/<uuid:webhook_id>/deliveries/<uuid:delivery_id>/retry")
+@performs(outbound_webhooks_api.RetryDelivery.post)
 @signed_in_page
 def webhook_delivery_retry(org_id, webhook_id, delivery_id):
-    actor = org_actor(org_id, "webhooks:write")
+    actor = org_actor(org_id)
     try:
         service.do_retry_delivery(db_session(), actor=actor, webhook_id=str(webhook_id), delivery_id=str(delivery_id))
     except AppError as error:

@@ -152,13 +152,17 @@ def _toggle_route(path: str, doc: str, change):
     Toggle.post.__doc__ = doc
     Toggle.__name__ = "Conversation" + "".join(part.title() for part in path.strip("/").split("/")[-1].split("-"))
     blp.route(f"/<uuid:conversation_id>{path}")(Toggle)
+    return Toggle
 
 
-_toggle_route("/read", "Mark read", lambda s, **kw: service.do_set_read(s, read=True, **kw))
-_toggle_route("/unread", "Mark unread", lambda s, **kw: service.do_set_read(s, read=False, **kw))
-_toggle_route("/pin", "Pin to the top of the list", lambda s, **kw: service.do_set_pinned(s, pinned=True, **kw))
-_toggle_route("/unpin", "Unpin", lambda s, **kw: service.do_set_pinned(s, pinned=False, **kw))
-_toggle_route("/devolver-al-bot", "Return to the bot after a hand-off, keeping the context", service.do_return_to_bot)
+# Named, as the other routes are: the inbox's buttons name the operation they perform.
+ConversationRead = _toggle_route("/read", "Mark read", lambda s, **kw: service.do_set_read(s, read=True, **kw))
+ConversationUnread = _toggle_route("/unread", "Mark unread", lambda s, **kw: service.do_set_read(s, read=False, **kw))
+ConversationPin = _toggle_route("/pin", "Pin to the top of the list",
+                                lambda s, **kw: service.do_set_pinned(s, pinned=True, **kw))
+ConversationUnpin = _toggle_route("/unpin", "Unpin", lambda s, **kw: service.do_set_pinned(s, pinned=False, **kw))
+ConversationDevolverAlBot = _toggle_route("/devolver-al-bot", "Return to the bot after a hand-off, keeping the context",
+                                          service.do_return_to_bot)
 
 
 @blp.route("/<uuid:conversation_id>/request-handoff")

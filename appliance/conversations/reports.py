@@ -45,6 +45,15 @@ def _open_load(session: Session, actor: OrgActor, sla: timedelta, stale: timedel
             for assignee, n, waiting, overdue, old in rows}
 
 
+def waiting(session: Session, *, actor: OrgActor) -> tuple[int, datetime | None]:
+    """The actor's open conversations waiting for an answer: how many, and since when the oldest
+    waits (the console's home)."""
+    return session.exec(visible(select(func.count(Conversation.awaiting_reply_since),
+                                       func.min(Conversation.awaiting_reply_since))
+                                .where(Conversation.organization_id == actor.organization_id,
+                                       Conversation.status == "open"), actor)).one()
+
+
 def _performance(rows: list[InboxActivity]) -> dict:
     replies = sum(r.replies for r in rows)
     seconds = sum(r.response_seconds for r in rows)

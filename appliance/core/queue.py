@@ -1,7 +1,8 @@
 """The task queue: Huey on its own SQLite file (queue.db), through pysqlite3 like the database.
 
-The consumers run inside the server process (see appliance/server.py). Tasks take ids, re-read
-state, and are safe to run twice. Tests switch the queue to immediate mode.
+The consumers run inside the server process (workers of appliance/worker_registry.py). Tasks take
+ids, re-read state, and are safe to run twice. Tests switch the queue to immediate mode (or run
+the consumers on queue.db: tests/fixtures/workers.py).
 
 Two lanes, each with its own workers: `huey`, for everything short (inbound media, mail, the
 outbox, read marks...), and `slow`, for work that may take minutes (reading documents and web
@@ -22,6 +23,7 @@ import pysqlite3.dbapi2 as sqlite
 from huey import Huey
 from huey.signals import SIGNAL_ERROR
 from huey.consumer import Consumer
+from huey.registry import Registry
 from huey.storage import SqliteStorage
 from sqlmodel import Session
 
@@ -99,7 +101,44 @@ class LaneStorage(PysqliteStorage):
         self.sql(f"DELETE FROM task WHERE {where}", params, commit=True)
 
 
-class SlowLane(Huey):
+# A queued task is stored under its function's module and name. These tasks moved to their
+# folder's tasks.py (issue 47); what a version before that queued still runs after an upgrade.
+MOVED_TASKS = {f"appliance.{old}": f"appliance.{new}" for old, new in {
+    "core.events.dispatch_outbox": "core.tasks.dispatch_outbox",
+    "core.events.sweep_outbox": "core.tasks.sweep_outbox",
+    "bots.runner.run_due_turns": "bots.tasks.run_due_turns",
+    "bots.runner.resume_ai_jobs": "bots.tasks.resume_ai_jobs",
+    "bots.runner.run_due_sweep": "bots.tasks.run_due_sweep",
+    "broadcasts.runner.run_broadcasts": "broadcasts.tasks.run_broadcasts",
+    "broadcasts.runner.broadcasts_minute_check": "broadcasts.tasks.broadcasts_minute_check",
+    "outbound_webhooks.sender.deliver_webhooks": "outbound_webhooks.tasks.deliver_webhooks",
+    "outbound_webhooks.sender.webhooks_minute_check": "outbound_webhooks.tasks.webhooks_minute_check",
+    "outbound_webhooks.unanswered.unanswered_minute_check": "outbound_webhooks.tasks.unanswered_minute_check",
+    "push.delivery.push_to_users": "push.tasks.push_to_users",
+    "surveys.sender.send_due_surveys": "surveys.tasks.send_due_surveys",
+    "surveys.sender.send_due_surveys_every_minute": "surveys.tasks.send_due_surveys_every_minute",
+    "agenda.sync.push_appointments": "agenda.tasks.push_appointments",
+    "agenda.sync.push_appointments_every_minute": "agenda.tasks.push_appointments_every_minute",
+    "shift_reminders.reminders.shift_reminders_minute_check": "shift_reminders.tasks.shift_reminders_minute_check",
+    "wabas.quality.refresh_quality": "wabas.tasks.refresh_quality",
+}.items()}
+
+
+class _Registry(Registry):
+    def string_to_task(self, task_str):
+        return super().string_to_task(MOVED_TASKS.get(task_str, task_str))
+
+
+class Lane(Huey):
+    """A lane of the queue: Huey, whose registry also knows the tasks by the names they had before
+    they moved (MOVED_TASKS)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._registry = _Registry()
+
+
+class SlowLane(Lane):
     """The lane of slow work, served fairly between organizations (the module's docstring). The
     counts of running tasks are this process's: the lane's workers are its threads."""
 
@@ -153,7 +192,7 @@ class SlowLane(Huey):
 
 
 # Created in immediate (in-memory) mode; `configure` points them at queue.db at start-up.
-huey = Huey("appliance", results=False, immediate=True, storage_class=PysqliteStorage,
+huey = Lane("appliance", results=False, immediate=True, storage_class=PysqliteStorage,
             utc=True)
 slow = SlowLane("appliance-slow", results=False, immediate=True, storage_class=LaneStorage, utc=True)
 LANES = (huey, slow)

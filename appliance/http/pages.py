@@ -1,10 +1,11 @@
-"""One way to render a page: its layout's context, the reader's language, the domain's texts, and a
+"""One way to render a page: its layout's context, the reader's language, the domain's words, and a
 failed form shown on the page it came from.
 
-A domain's page texts are a `Texts` (its `texts.py`): one dict per language of core/locales.py,
-with the same keys in each (tests/http/test_pages.py checks every registered `Texts`). An
-optional `errors` dict maps problem codes to what the page says instead of the error's own detail.
-Layouts (web/templates/layouts) read `t` (the page's texts), `layout` (their own), `lang`.
+A domain's page words are a `Words` (its `texts.py`, core/i18n.py): declared once in English, read
+in the reader's language from the gettext catalogs. An optional `errors` dict maps problem codes to
+what the page says instead of the error's own detail. Layouts (web/templates/layouts) read `t`
+(the page's words), `layout` (their own), `lang`; templates also have Babel's `_`, `ngettext`,
+`format_date`, `format_datetime`, `format_number` and `format_percent`, in the reader's language.
 """
 
 from __future__ import annotations
@@ -12,61 +13,32 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
-from flask import render_template, request, session
+from babel import Locale, dates, numbers
+from flask import has_request_context, render_template, request, session
+from flask_babel import Babel, Domain, get_locale
 from jinja2 import pass_context
 from marshmallow import Schema, ValidationError
 
+from appliance.core import i18n
+from appliance.core.i18n import ByLanguage, CombinedWords, Words, _l
 from appliance.core.errors import AppError, Invalid
 from appliance.core.schema import flat_messages
 from appliance.core.locales import DEFAULT_LOCALE, LOCALES
 
 
-class Texts:
-    """A domain's texts in every language: `texts[lang]` is one language's dict."""
-
-    registry: list["Texts"] = []
-
-    def __init__(self, name: str, **by_locale: dict):
-        self.name, self.by_locale = name, by_locale
-        Texts.registry.append(self)
-
-    def __getitem__(self, lang: str) -> dict:
-        return self.by_locale[lang]
-
-    def __or__(self, other: "Texts") -> "CombinedTexts":
-        """A section's texts over its area's (the console's navigation and a page's own words)."""
-        return CombinedTexts((self, other))
+def _other_language(lang: str) -> str:
+    """The layouts' switch offers the other language the appliance speaks."""
+    return next(other for other in LOCALES if other != lang)
 
 
-class CombinedTexts:
-    """Several domains' texts read as one: later ones win, and their `done` and `errors` dicts are
-    merged rather than replaced."""
-
-    def __init__(self, parts: tuple):
-        self.parts, self._cache = parts, {}
-
-    def __or__(self, other: Texts) -> "CombinedTexts":
-        return CombinedTexts((*self.parts, other))
-
-    def __getitem__(self, lang: str) -> dict:
-        if lang not in self._cache:
-            merged: dict = {}
-            for part in self.parts:
-                for key, value in part[lang].items():
-                    merged[key] = {**merged.get(key, {}), **value} if key in ("done", "errors") else value
-            self._cache[lang] = merged
-        return self._cache[lang]
-
-
-LAYOUT_TEXTS = Texts(
-    "layouts",
-    en={"brand": "Appliance", "inbox": "Inbox", "sign_out": "Sign out", "language": "Español",
-        "other_language": "es", "sandbox": "Sandbox · simulated WhatsApp network, no real messages",
-        "navigation": "Main", "times_in": "Times in {zone}"},
-    es={"brand": "Appliance", "inbox": "Bandeja", "sign_out": "Cerrar sesión", "language": "English",
-        "other_language": "en", "sandbox": "Sandbox · red de WhatsApp simulada, sin mensajes reales",
-        "navigation": "Principal", "times_in": "Horas en {zone}"},
-)
+LAYOUT_TEXTS = Words("layouts", {
+    "brand": "Appliance", "inbox": _l("Inbox"), "sign_out": _l("Sign out"),
+    # the switch names the other language in its own words ("Español" on an English page)
+    "language": ByLanguage(lambda lang: Locale.parse(_other_language(lang)).display_name.capitalize()),
+    "other_language": ByLanguage(_other_language),
+    "sandbox": _l("Sandbox · simulated WhatsApp network, no real messages"), "navigation": _l("Main"),
+    "times_in": _l("Times in {zone}"),
+})
 
 
 def page_language() -> str:
@@ -82,7 +54,37 @@ def choose_language(lang: str) -> None:
         session["lang"] = lang
 
 
-def render_page(template: str, texts: Texts | CombinedTexts, /, *, status: int = 200, **context):
+def _language_of_the_request() -> str | None:
+    locale = get_locale()  # Flask-Babel keeps it for the request: the selector runs once
+    return str(locale) if locale is not None else None
+
+
+class _Catalogs(Domain):
+    """Flask-Babel's gettext (the templates' `_` and `ngettext`) reads core/i18n's catalogs: one source."""
+
+    def get_translations(self):
+        return i18n.translations(i18n.current_language())
+
+
+class _Babel(Babel):
+    @property
+    def domain_instance(self):
+        return _CATALOGS
+
+
+_CATALOGS = _Catalogs()
+
+
+def init_app(app) -> None:
+    """Flask-Babel on the app, choosing the page's language; the templates' date and number helpers."""
+    _Babel(app, locale_selector=lambda: page_language() if has_request_context() else None,
+           default_locale=DEFAULT_LOCALE)
+    i18n.read_language_from(_language_of_the_request)
+    app.jinja_env.globals.update(format_date=format_date, format_datetime=format_datetime, format_number=format_number,
+                                  format_percent=format_percent)
+
+
+def render_page(template: str, texts: Words | CombinedWords, /, *, status: int = 200, **context):
     """The page `template` in the reader's language, with `t` its texts; (html, status). The first
     two are positional only, so a context may name its own `template` (a message template)."""
     lang = page_language()
@@ -112,12 +114,36 @@ def org_time(context, moment: datetime | float | None, pattern: str = "%Y-%m-%d 
     return f"{shown} ({zone.key})" if named else shown
 
 
-def error_text(texts: Texts | CombinedTexts, error: AppError) -> str:
+@pass_context
+def format_datetime(context, moment: datetime, format: str = "medium") -> str:
+    """`{{ format_datetime(moment, "EEEE d MMMM, HH:mm") }}`: Babel's, in the reader's language, on the
+    organization's clock (the page's `zone`, else UTC) like `org_time`."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return dates.format_datetime(moment, format, tzinfo=context.get("zone") or UTC, locale=i18n.current_language())
+
+
+def format_date(day, format: str = "medium") -> str:
+    """`{{ format_date(day, "EEE d") }}`: a date (a day of the organization's calendar) in the reader's language."""
+    return dates.format_date(day, format, locale=i18n.current_language())
+
+
+def format_number(number) -> str:
+    """`{{ format_number(1234) }}`: "1,234" in English, "1234" / "12.345" in Spanish (CLDR's grouping)."""
+    return numbers.format_decimal(number, locale=i18n.current_language())
+
+
+def format_percent(share: float) -> str:
+    """`{{ format_percent(0.9) }}`: "90%" in English, "90 %" in Spanish."""
+    return numbers.format_percent(share, locale=i18n.current_language())
+
+
+def error_text(texts: Words | CombinedWords, error: AppError) -> str:
     """What a page says for a failure: the domain's wording for its code, else the error's detail."""
     return texts[page_language()].get("errors", {}).get(error.code, error.detail)
 
 
-def render_failure(template: str, texts: Texts | CombinedTexts, error: AppError, **context):
+def render_failure(template: str, texts: Words | CombinedWords, error: AppError, **context):
     """The form's page again, with what went wrong (`error`, and `field_errors` by field) and the
     error's status, so the unit of work rolls back what the attempt wrote."""
     return render_page(template, texts, status=error.status, error=error_text(texts, error),

@@ -10,8 +10,11 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, redirect, request, url_for
 
 from appliance.attendance import closing as attendance_activity, sessions as attendance_sessions
+from appliance.attendance import api as attendance_api
 from appliance.attendance.models import STATUSES
-from appliance.conversations import inbox
+from appliance.console.navigation import navigation
+from appliance.console.texts import TEXTS as CONSOLE_TEXTS
+from appliance.conversations import api as conversations_api, inbox
 from appliance.conversations import service as conversations_service
 from appliance.core import clock
 from appliance.core.errors import AppError, Invalid
@@ -19,13 +22,15 @@ from appliance.core.events import LIVE as LIVE_EVENTS
 from appliance.http.api import public, takes_upload, uploaded_file, writes_on_get
 from appliance.http.browser import browser_actor, signed_in_page
 from appliance.http.files import serve_stored_file
-from appliance.http.pages import render_page
+from appliance.http.operations import page_permission, performs, permission_of
+from appliance.http.pages import page_language, render_page
 from appliance.http.unit_of_work import db_session
 from appliance.inbox import view
 from appliance.inbox.texts import TEXTS
+from appliance.live import api as live_api
 from appliance.live.api import event_stream_response
 from appliance.memberships import service as memberships_service
-from appliance.messages import media_files
+from appliance.messages import api as messages_api, media_files
 from appliance.messages import service as messages_service
 from appliance.messages import tasks as messages_tasks
 from appliance.messages.sending.service import Outgoing, do_send
@@ -34,16 +39,17 @@ from appliance.organizations.zones import zone_of
 from appliance.push import service as push_service
 from appliance.tags import service as tags_service
 from appliance.quick_replies import service as quick_replies_service
-from appliance.shift_reminders import service as reminders_service
+from appliance.shift_reminders import api as shift_reminders_api, service as reminders_service
 
 inbox_pages = Blueprint("inbox_pages", __name__, url_prefix="/inbox")
 
 
-def _actor(org_id, permission: str = "conversations:read", *, active: bool = True):
-    """The signed-in person in the organization; `active` notes the request as a sign of being at
-    work (attendance's auto-close), which the live stream, open all day, is not."""
+def _actor(org_id, *, active: bool = True):
+    """The signed-in person in the organization, with the permission of the API operation the page
+    performs (`@performs`); `active` notes the request as a sign of being at work (attendance's
+    auto-close), which the live stream, open all day, is not."""
     actor = memberships_service.access_organization(db_session(), actor=browser_actor(), organization_id=str(org_id),
-                                                    permission=permission)
+                                                    permission=page_permission())
     if active:
         attendance_activity.seen(actor.organization_id, actor.user_id)
     return actor
@@ -77,18 +83,20 @@ def start():
 
 
 @inbox_pages.get("/<uuid:org_id>")
+@performs(conversations_api.Conversations.get)
 @signed_in_page
 def page(org_id):
     return _page(org_id, None)
 
 
 @inbox_pages.get("/<uuid:org_id>/c/<uuid:conversation_id>")
+@performs(conversations_api.ConversationById.get)
 @signed_in_page
 @writes_on_get
 def conversation_page(org_id, conversation_id):
     """Opening a conversation reads it, as in every mail client (a GET that writes the read mark)."""
     actor = _actor(org_id)
-    if actor.can("conversations:write"):
+    if actor.can(permission_of(conversations_api.ConversationRead.post)):
         conversations_service.do_mark_opened(db_session(), actor=actor, conversation_id=str(conversation_id))
     return _page(org_id, str(conversation_id))
 
@@ -101,11 +109,13 @@ def _page(org_id, conversation_id: str | None):
                    live_events=LIVE_EVENTS, vapid_key=push_service.config(db_session())["vapid_public_key"],
                    shift=view.shift_view(db_session(), actor), shift_error=request.args.get("shift_error"),
                    page=view.conversation_list(db_session(), actor, query), side=view.sidebar(db_session(), actor),
+                   nav=navigation(actor, str(org_id), "inbox_pages.page"), nav_words=CONSOLE_TEXTS[page_language()],
                    organizations=organizations_service.list_my_organizations(db_session(), actor=browser_actor(),
                                                                              active_only=True))
 
 
 @inbox_pages.get("/<uuid:org_id>/list")
+@performs(conversations_api.Conversations.get)
 @signed_in_page
 def conversation_list(org_id):
     actor = _actor(org_id)
@@ -115,10 +125,12 @@ def conversation_list(org_id):
                        page=view.conversation_list(db_session(), actor, query), selected=request.args.get("selected"))
     return _render("inbox/_list.html", org_id=str(org_id), actor=actor, query=query,
                    page=view.conversation_list(db_session(), actor, query), side=view.sidebar(db_session(), actor),
+                   nav=navigation(actor, str(org_id), "inbox_pages.page"), nav_words=CONSOLE_TEXTS[page_language()],
                    selected=request.args.get("selected"))
 
 
 @inbox_pages.get("/<uuid:org_id>/c/<uuid:conversation_id>/part")
+@performs(conversations_api.ConversationById.get)
 @signed_in_page
 def conversation_part(org_id, conversation_id):
     actor = _actor(org_id)
@@ -127,6 +139,7 @@ def conversation_part(org_id, conversation_id):
 
 
 @inbox_pages.get("/<uuid:org_id>/c/<uuid:conversation_id>/older")
+@performs(conversations_api.ConversationById.get)  # the thread as the conversation's page shows it
 @signed_in_page
 def older(org_id, conversation_id):
     """The thread's previous page (the "older messages" link at its top)."""
@@ -138,6 +151,7 @@ def older(org_id, conversation_id):
 
 
 @inbox_pages.get("/<uuid:org_id>/c/<uuid:conversation_id>/template-fields")
+@performs(conversations_api.ConversationById.get)  # the composer's fields, a part of the conversation's page
 @signed_in_page
 def template_fields(org_id, conversation_id):
     actor = _actor(org_id)
@@ -148,25 +162,28 @@ def template_fields(org_id, conversation_id):
 
 
 @inbox_pages.post("/<uuid:org_id>/c/<uuid:conversation_id>/typing")
+@performs(messages_api.Messages.post)  # the start of a reply
 @signed_in_page
 def typing(org_id, conversation_id):
     """The agent started writing: the customer sees "typing…" if the settings allow it."""
-    actor = _actor(org_id, "messages:send")
+    actor = _actor(org_id)
     inbox.access_conversation(db_session(), actor=actor, conversation_id=str(conversation_id))  # 404 outside reach
     messages_tasks.send_read_mark(str(conversation_id), True)
     return "", 204
 
 
 @inbox_pages.get("/<uuid:org_id>/events")
+@performs(live_api.Events.get)
 @signed_in_page
 def events(org_id):
     return event_stream_response(_actor(org_id, active=False), request.headers.get("Last-Event-ID"))
 
 
 @inbox_pages.get("/<uuid:org_id>/media/<uuid:message_id>")
+@performs(messages_api.MessageMedia.get)
 @signed_in_page
 def media(org_id, message_id):
-    found = media_files.open_media(actor=_actor(org_id, "messages:read"), message_id=str(message_id))
+    found = media_files.open_media(actor=_actor(org_id), message_id=str(message_id))
     return serve_stored_file(found.path, claimed_type=found.mime_type, filename=found.filename)
 
 
@@ -228,49 +245,51 @@ def _tag(actor, conversation):
     conversations_service.do_add_tag(db_session(), actor=actor, conversation_id=conversation.id, tag_id=tag_id)
 
 
-# What each button of the conversation does: (permission, action).
+# What each button of the conversation does: (the API operation it performs, whose permission it
+# needs; the action).
 ACTIONS = {
-    "reply": ("messages:send", _reply),
-    "template": ("messages:send", _template),
-    "retry": ("messages:send", _retry),
-    "react": ("messages:send", lambda a, c: messages_service.do_react(db_session(), actor=a, message_id=_message_id(),
+    "reply": (messages_api.Messages.post, _reply),
+    "template": (messages_api.Messages.post, _template),
+    "retry": (messages_api.Messages.post, _retry),  # sending a failed message again
+    "react": (messages_api.MessageReactions.put, lambda a, c: messages_service.do_react(db_session(), actor=a, message_id=_message_id(),
                                                                emoji=request.form.get("emoji", "")[:32])),
-    "hide": ("messages:send", lambda a, c: messages_service.do_set_hidden(db_session(), actor=a, message_id=_message_id(),
+    "hide": (messages_api.MessageById.delete, lambda a, c: messages_service.do_set_hidden(db_session(), actor=a, message_id=_message_id(),
                                                                    hidden=True)),
-    "restore": ("messages:send", lambda a, c: messages_service.do_set_hidden(db_session(), actor=a,
+    "restore": (messages_api.MessageRestore.post, lambda a, c: messages_service.do_set_hidden(db_session(), actor=a,
                                                                       message_id=_message_id(), hidden=False)),
-    "note": ("conversations:write", lambda a, c: conversations_service.do_add_note(db_session(), actor=a, conversation_id=c.id,
+    "note": (conversations_api.ConversationNotes.post, lambda a, c: conversations_service.do_add_note(db_session(), actor=a, conversation_id=c.id,
                                                                    body=_field("body") or "")),
-    "assign": ("conversations:write", lambda a, c: conversations_service.do_assign(db_session(), actor=a, conversation_id=c.id,
+    "assign": (conversations_api.ConversationAssignee.patch, lambda a, c: conversations_service.do_assign(db_session(), actor=a, conversation_id=c.id,
                                                                    user_id=_field("user_id", 40))),
-    "assign_me": ("conversations:write", lambda a, c: conversations_service.do_assign(db_session(), actor=a, conversation_id=c.id,
+    "assign_me": (conversations_api.ConversationAssignee.patch, lambda a, c: conversations_service.do_assign(db_session(), actor=a, conversation_id=c.id,
                                                                       user_id=a.user_id)),
-    "close": ("conversations:write", lambda a, c: conversations_service.do_set_status(
+    "close": (conversations_api.ConversationStatus.patch, lambda a, c: conversations_service.do_set_status(
         db_session(), actor=a, conversation_id=c.id, status="closed", category=_field("category", 100),
         resolution=_field("resolution", 100))),
-    "reopen": ("conversations:write", lambda a, c: conversations_service.do_set_status(db_session(), actor=a, conversation_id=c.id,
+    "reopen": (conversations_api.ConversationStatus.patch, lambda a, c: conversations_service.do_set_status(db_session(), actor=a, conversation_id=c.id,
                                                                        status="open")),
-    "snooze": ("conversations:write", lambda a, c: conversations_service.do_set_status(
+    "snooze": (conversations_api.ConversationStatus.patch, lambda a, c: conversations_service.do_set_status(
         db_session(), actor=a, conversation_id=c.id, status="snoozed", snoozed_until=conversations_service.snooze_until(request.form.get("until", ""), clock.now(),
                                                           zone_of(db_session(), a.organization_id)))),
-    "tag": ("conversations:write", _tag),
-    "untag": ("conversations:write", lambda a, c: conversations_service.do_remove_tag(db_session(), actor=a, conversation_id=c.id,
+    "tag": (conversations_api.ConversationTags.post, _tag),
+    "untag": (conversations_api.ConversationTagById.delete, lambda a, c: conversations_service.do_remove_tag(db_session(), actor=a, conversation_id=c.id,
                                                                       tag_id=_field("tag_id", 40) or "")),
-    "pin": ("conversations:write", lambda a, c: conversations_service.do_set_pinned(db_session(), actor=a, conversation_id=c.id, pinned=True)),
-    "unpin": ("conversations:write", lambda a, c: conversations_service.do_set_pinned(db_session(), actor=a, conversation_id=c.id, pinned=False)),
-    "unread": ("conversations:write", lambda a, c: conversations_service.do_set_read(db_session(), actor=a, conversation_id=c.id, read=False)),
-    "return_to_bot": ("conversations:write", lambda a, c: conversations_service.do_return_to_bot(db_session(), actor=a, conversation_id=c.id)),
+    "pin": (conversations_api.ConversationPin.post, lambda a, c: conversations_service.do_set_pinned(db_session(), actor=a, conversation_id=c.id, pinned=True)),
+    "unpin": (conversations_api.ConversationUnpin.post, lambda a, c: conversations_service.do_set_pinned(db_session(), actor=a, conversation_id=c.id, pinned=False)),
+    "unread": (conversations_api.ConversationUnread.post, lambda a, c: conversations_service.do_set_read(db_session(), actor=a, conversation_id=c.id, read=False)),
+    "return_to_bot": (conversations_api.ConversationDevolverAlBot.post, lambda a, c: conversations_service.do_return_to_bot(db_session(), actor=a, conversation_id=c.id)),
 }
 
 
 @inbox_pages.post("/<uuid:org_id>/c/<uuid:conversation_id>/do/<action>")
+@performs({name: operation for name, (operation, _) in ACTIONS.items()}, chosen_by="action")
 @takes_upload(max_bytes=media_files.MAX_UPLOAD_BYTES, content_types=())  # a reply may attach a file
 @signed_in_page
 def act(org_id, conversation_id, action):
     if action not in ACTIONS:
         abort(404)
-    permission, run = ACTIONS[action]
-    actor = _actor(org_id, permission)
+    _, run = ACTIONS[action]
+    actor = _actor(org_id)
     conversation = inbox.view_conversation(db_session(), actor=actor, conversation_id=str(conversation_id))
     try:
         run(actor, conversation)
@@ -301,7 +320,7 @@ def _back_to_inbox(org_id, error: AppError | None = None):
 
 
 def _shift(org_id, act):
-    actor = _actor(org_id, "attendance:read")
+    actor = _actor(org_id)
     try:
         act(actor)
     except AppError as error:
@@ -311,21 +330,27 @@ def _shift(org_id, act):
 
 
 @inbox_pages.post("/<uuid:org_id>/shift/start")
+@performs(attendance_api.Start.post)
 @signed_in_page
 def shift_start(org_id):
     return _shift(org_id, lambda actor: attendance_sessions.do_start(db_session(), actor=actor))
 
 
 @inbox_pages.post("/<uuid:org_id>/shift/status")
+@performs(attendance_api.Status.post)
 @signed_in_page
 def shift_status(org_id):
     status = request.form.get("status", "")
-    if status not in STATUSES:
-        return _back_to_inbox(org_id, Invalid("Pick a status of the list.", code="validation_failed"))
-    return _shift(org_id, lambda actor: attendance_sessions.do_set_status(db_session(), actor=actor, status=status))
+
+    def change(actor):
+        if status not in STATUSES:
+            raise Invalid("Pick a status of the list.", code="validation_failed")
+        attendance_sessions.do_set_status(db_session(), actor=actor, status=status)
+    return _shift(org_id, change)
 
 
 @inbox_pages.post("/<uuid:org_id>/shift/end")
+@performs(attendance_api.End.post)
 @signed_in_page
 def shift_end(org_id):
     note = (request.form.get("note") or "").strip()[:2000] or None
@@ -333,6 +358,7 @@ def shift_end(org_id):
 
 
 @inbox_pages.post("/<uuid:org_id>/shift/dismiss")
+@performs(shift_reminders_api.Reminders.get)  # putting away a reminder one was shown
 @signed_in_page
 def shift_dismiss(org_id):
     return _shift(org_id, lambda actor: reminders_service.do_dismiss(db_session(), actor.organization_id, actor.user_id))

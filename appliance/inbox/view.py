@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 from sqlmodel import Session, select
 
+from appliance.attendance import api as attendance_api, guard as attendance_guard
 from appliance.attendance import rules as attendance_rules, sessions as attendance_sessions
 from appliance.attendance.models import STATUSES
 from appliance.bots import activity as bot_activity
@@ -20,6 +21,7 @@ from appliance.core import clock, pagination
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid
 from appliance.graph_api.errors import explain
+from appliance.http.operations import permission_of
 from appliance.memberships import service as memberships_service
 from appliance.messages import thread
 from appliance.messages.models import Message
@@ -187,16 +189,13 @@ def shift_view(session: Session, actor: OrgActor) -> SimpleNamespace | None:
     """The header's shift control: None when attendance is off or not the person's; otherwise the
     session in progress (live totals), today's worked minutes, whether the rules hold the inbox
     until the shift starts, and the newest reminder not yet dismissed."""
-    if actor.user_id is None or not actor.can("attendance:read"):
+    if actor.user_id is None or not actor.can(permission_of(attendance_api.Start.post)):
         return None
     settings = attendance_rules.settings_of(session, actor.organization_id)
     if not settings.enabled:
         return None
     current = attendance_sessions.me(session, actor=actor)
-    held = (not actor.can("attendance:manage")) and (
-        (current is None and (settings.require_jornada_for_inbox or settings.require_active_to_attend))
-        or (current is not None and settings.require_active_to_attend and current.status != "ONLINE"))
-    return SimpleNamespace(session=current, statuses=STATUSES, held=held,
+    return SimpleNamespace(session=current, statuses=STATUSES, held=attendance_guard.is_held(session, actor),
                            worked_min=current.totals.get("workedMin", 0) if current else 0,
                            since=current.timeline[-1]["from"] if current else None,
                            reminder=reminders_service.unseen(session, actor.organization_id, actor.user_id))

@@ -1,7 +1,7 @@
 """Processing a document in the background: its text, its passages, their vectors and words.
 
-`start` marks a document PROCESSING with a fresh token and queues `run` after the commit. `run`
-reads the source and computes everything outside any transaction, then, in one transaction,
+`start` marks a document PROCESSING with a fresh token; tasks.py queues `run` after the commit.
+`run` reads the source and computes everything outside any transaction, then, in one transaction,
 replaces the document's passages, but only if the document still exists and still carries that
 token: a delete or a newer reprocess meanwhile makes the run's work land nowhere, and a crash
 leaves either the old passages or the new ones, never a mixture. The reading has bounds
@@ -10,12 +10,13 @@ batches of passages, where the run also stops as soon as its document is deleted
 a newer run. What fails to read, or passes a bound, leaves the document FAILED with the reason in
 words.
 
-A run cut short by a crash leaves its document PROCESSING: `resume_interrupted` queues it again
-at start-up and, as a backstop, when its run began 10 minutes ago (twice the reading's bound);
-after 3 attempts it is FAILED. A document still waiting its turn in the queue's slow lane has no
-`processing_since` yet: its task is safe in queue.db, and an organization's long line of documents
-must not be mistaken for runs a crash lost. Web pages are re-read every `syncEveryHours` by
-`sync_due_pages`; a page that did not change (ETag, or the same text) is not embedded again.
+A run cut short by a crash leaves its document PROCESSING: tasks.py's `resume_interrupted` queues
+it again at start-up and, as a backstop, when its run began 10 minutes ago (twice the reading's
+bound); after 3 attempts it is FAILED. A document still waiting its turn in the queue's slow lane
+has no `processing_since` yet: its task is safe in queue.db, and an organization's long line of
+documents must not be mistaken for runs a crash lost. Web pages are re-read every `syncEveryHours`
+(tasks.py's `sync_due_pages`); a page that did not change (ETag, or the same text) is not
+embedded again.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from sqlmodel import Session, delete, select
 from appliance.core import clock, runtime
 from appliance.core.db import Database
 from appliance.core.ids import new_id
-from appliance.core.queue import enqueue_after_commit
 from appliance.knowledge import chunking, embedder, extraction, files, web_pages, word_index
 from appliance.knowledge.models import FAILED, FILE, NOTE, PROCESSING, READY, URL, KnowledgeChunk, KnowledgeDocument
 
@@ -40,11 +40,10 @@ MAX_ATTEMPTS = 3
 _UNEXPECTED = "Processing failed unexpectedly. Try “Re-read now”; if it fails again, the log says why."
 
 
-def start(session: Session, document: KnowledgeDocument, *, force: bool = True, resumed: bool = False) -> None:
-    """Queue the document's processing once this transaction commits. `force`: embed again even if
-    the text did not change (a page re-read on schedule passes False)."""
-    from appliance.knowledge import tasks  # the task module imports this one
-
+def start(session: Session, document: KnowledgeDocument, *, force: bool = True, resumed: bool = False) -> tuple:
+    """Mark the document PROCESSING with a fresh token; answers the arguments of its run, which the
+    caller queues once the transaction commits (tasks.py). `force`: embed again even if the text
+    did not change (a page re-read on schedule passes False)."""
     document.status, document.error = PROCESSING, None
     document.processing_token = new_id()
     document.processing_since = None  # set when its run begins: waiting its turn in the lane is not being stuck
@@ -52,8 +51,7 @@ def start(session: Session, document: KnowledgeDocument, *, force: bool = True, 
     document.updated_at = clock.now()
     session.add(document)
     session.flush()
-    enqueue_after_commit(session, tasks.process_document, document.organization_id, document.id,
-                         document.processing_token, force)
+    return document.organization_id, document.id, document.processing_token, force
 
 
 @dataclass(frozen=True)
@@ -190,32 +188,3 @@ def _replace_passages(session: Session, document: KnowledgeDocument, passages: l
     vector_index.add(session, [(chunk.id, document.organization_id, document.id, vector)
                                for chunk, vector in zip(chunks, vectors)])
     word_index.add(session, [(chunk.id, document.organization_id, chunk.text) for chunk in chunks])
-
-
-def resume_interrupted(database: Database, *, older_than: timedelta | None) -> int:
-    """Queue again what a crash left PROCESSING (all of it at start-up, when nothing else can be
-    processing; only what has taken longer than `older_than` otherwise). Answers how many."""
-    with database.unit_of_work(write=True) as session:
-        query = select(KnowledgeDocument).where(KnowledgeDocument.status == PROCESSING)
-        if older_than is not None:
-            query = query.where(KnowledgeDocument.processing_since < clock.now() - older_than)
-        stuck = list(session.exec(query).all())
-        for document in stuck:
-            if document.processing_attempts >= MAX_ATTEMPTS:
-                document.status, document.processing_token = FAILED, None
-                document.error = f"Processing was interrupted {MAX_ATTEMPTS} times. Try “Re-read now”."
-                session.add(document)
-            else:
-                start(session, document, resumed=True)
-    return len(stuck)
-
-
-def sync_due_pages(database: Database) -> int:
-    """Queue the re-reading of web pages whose time has come. Answers how many."""
-    with database.unit_of_work(write=True) as session:
-        due = list(session.exec(select(KnowledgeDocument).where(
-            KnowledgeDocument.source_type == URL, KnowledgeDocument.next_sync_at.is_not(None),
-            KnowledgeDocument.next_sync_at <= clock.now(), KnowledgeDocument.status != PROCESSING)).all())
-        for document in due:
-            start(session, document, force=False)
-    return len(due)

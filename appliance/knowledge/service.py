@@ -11,7 +11,7 @@ from appliance.core.actor import OrgActor
 from appliance.core.db import after_commit
 from appliance.core.errors import Invalid, TooLarge
 from appliance.core.files import Upload
-from appliance.knowledge import extraction, files, processing, web_pages
+from appliance.knowledge import extraction, files, tasks, web_pages
 from appliance.knowledge.models import FILE, NOTE, URL, KnowledgeDocument
 from appliance.organizations import plans
 from appliance.phone_numbers import service as phone_numbers_service
@@ -67,7 +67,7 @@ def do_upload(session: Session, *, actor: OrgActor, upload: Upload | None, title
                     compartido=compartido, file_name=name, mime_type=mime_type, size_bytes=upload.size)
     files.write(actor.organization_id, document.id, upload)
     session.add(document)
-    processing.start(session, document)
+    tasks.process_after_commit(session, document)
     return document
 
 
@@ -83,7 +83,7 @@ def do_create_note(session: Session, *, actor: OrgActor, title: str, content: st
                     content=content, mime_type=extraction.MARKDOWN, size_bytes=len(content.encode()),
                     resolves_question_key=resolves_question_key or None)
     session.add(document)
-    processing.start(session, document)
+    tasks.process_after_commit(session, document)
     return document
 
 
@@ -99,7 +99,7 @@ def do_update_note(session: Session, *, actor: OrgActor, document_id: str, **cha
         document.size_bytes = len(document.content.encode())
     session.add(document)
     if text_changed:
-        processing.start(session, document)
+        tasks.process_after_commit(session, document)
     return document
 
 
@@ -117,7 +117,7 @@ def do_add_url(session: Session, *, actor: OrgActor, url: str, title: str | None
     document = _new(session, actor, source_type=URL, title=title or url[:200], tags=tags, agent_ids=agent_ids,
                     compartido=compartido, url=url, sync_every_hours=sync_every_hours)
     session.add(document)
-    processing.start(session, document)
+    tasks.process_after_commit(session, document)
     return document
 
 
@@ -171,7 +171,7 @@ def do_change(session: Session, *, actor: OrgActor, document_id: str, **changes)
 
 def do_reprocess(session: Session, *, actor: OrgActor, document_id: str) -> KnowledgeDocument:
     document = access_document(session, actor=actor, document_id=document_id)
-    processing.start(session, document)
+    tasks.process_after_commit(session, document)
     return document
 
 

@@ -1,7 +1,6 @@
-from appliance.http.pages import Texts
+from appliance.core.i18n import Words, _l
 
-TEXTS = Texts(
-    "link_pages",
-    en={"chat": "Chat on WhatsApp", "made_with": "Made with the business messaging appliance", "empty": "No links yet."},
-    es={"chat": "Escríbenos por WhatsApp", "made_with": "Hecho con el sistema de mensajería del negocio", "empty": "Aún no hay enlaces."},
-)
+TEXTS = Words("link_pages", {
+    "chat": _l("Chat on WhatsApp"), "made_with": _l("Made with the business messaging appliance"),
+    "empty": _l("No links yet."),
+})

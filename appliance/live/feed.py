@@ -76,8 +76,7 @@ class _Signal:
         self.closing = False
 
 
-signal = _Signal()
-events.after_emitting_commit(signal.notify)
+signal = _Signal()  # woken after every commit that emitted events (listeners.py)
 
 
 def organization_limit(limit: int) -> int:

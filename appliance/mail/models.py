@@ -13,7 +13,7 @@ class OutgoingMail(SQLModel, table=True):
     to_address: str = Field(max_length=254, index=True)
     subject: str = Field(max_length=300)
     # The text holds one-time links (reset, verification, invitation): kept sealed with the keyring,
-    # read through mail.service.body_of. `body` is empty but in rows written before it was sealed.
+    # read through mail.delivery.body_of. `body` is empty but in rows written before it was sealed.
     body: str = ""
     body_sealed: str | None = None
     # pending -> sent (SMTP accepted it) | logged (no SMTP configured) | failed (gave up)

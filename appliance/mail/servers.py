@@ -15,7 +15,7 @@ from appliance.core.errors import Invalid
 from appliance.installation import service as installation
 from appliance.mail import smtp, templates
 from appliance.mail.models import MailServer
-from appliance.mail.service import MailTransport
+from appliance.mail.delivery import MailTransport
 from appliance.users.models import User
 
 SECURITY = ("starttls", "ssl", "none")

@@ -2,8 +2,8 @@
 
 from sqlmodel import Session
 
-from appliance.core import events
-from appliance.core.events import Event
+from appliance.core import dispatcher, events
+from appliance.core.dispatcher import Event
 from appliance.messages import tasks
 
 
@@ -11,6 +11,6 @@ def _read_by_a_person(data: dict) -> bool:
     return bool(data.get("read")) and "unread" in data.get("changes", ())
 
 
-@events.subscribe(events.CONVERSATION_UPDATED, when=_read_by_a_person)
+@dispatcher.subscribe(events.CONVERSATION_UPDATED, when=_read_by_a_person)
 def send_read_receipt(session: Session, event: Event) -> None:
     tasks.send_read_mark(event.data["conversationId"], False)

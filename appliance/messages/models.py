@@ -26,6 +26,9 @@ class Message(SQLModel, table=True):
         Index("ix_messages_send_queue", "phone_number_pk", "id", sqlite_where=text("send_state IS NOT NULL")),
         Index("ix_messages_send_recipient", "phone_number_pk", "customer_wa_id", "id",
               sqlite_where=text("send_state IS NOT NULL")),
+        # The sends that failed, per organization in time: the console's home counts the last day's.
+        Index("ix_messages_failed", "organization_id", "created_at", sqlite_where=text("status = 'failed'"),
+              postgresql_where=text("status = 'failed'")),
     )
 
     id: str = Field(default_factory=new_id, primary_key=True)

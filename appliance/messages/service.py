@@ -10,6 +10,9 @@ latest remaining one is sent again.
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from sqlalchemy import func
 from sqlmodel import Session, select
 
 from appliance.contacts.models import Contact
@@ -21,6 +24,7 @@ from appliance.messages import search_index
 from appliance.messages.models import Message, MessageReaction
 from appliance.messages.sending import compose
 from appliance.messages.sending.service import Outgoing, do_send
+from appliance.phone_numbers import service as phone_numbers_service
 
 
 def access_message(session: Session, *, actor: OrgActor, message_id: str) -> Message:
@@ -122,3 +126,11 @@ def check_send_again(session: Session, *, actor: OrgActor, conversation_id: str,
         raise Invalid("Only a failed message of this conversation can be sent again.", code="message_not_retryable")
     return do_send(session, actor=actor, outgoing=Outgoing(phone_number_pk=phone_number_pk, to=to, type=failed.type,
                                                            payload=failed.payload))
+
+
+def count_failed_since(session: Session, *, actor: OrgActor, since: datetime) -> int:
+    """How many of the actor's sends failed since `since` (the console's home: a partial index
+    holds only the failed ones, so this reads no other message)."""
+    query = select(func.count()).select_from(Message).where(
+        Message.organization_id == actor.organization_id, Message.status == "failed", Message.created_at >= since)
+    return session.exec(phone_numbers_service.scope_of(session, actor).only_numbers(query, Message.phone_number_pk)).one()

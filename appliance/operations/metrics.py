@@ -10,7 +10,7 @@ from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, InfoMetricFamily
 from sqlmodel import Session
 
-from appliance.operations import status
+from appliance.operations import service
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -59,5 +59,5 @@ class _StatusCollector:
 
 def render(session: Session) -> bytes:
     registry = CollectorRegistry(auto_describe=False)
-    registry.register(_StatusCollector(status.read(session)))
+    registry.register(_StatusCollector(service.read(session)))
     return generate_latest(registry)

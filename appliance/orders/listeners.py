@@ -7,9 +7,9 @@ from decimal import Decimal, InvalidOperation
 
 from sqlmodel import Session, select
 
-from appliance.core import clock, events
+from appliance.core import clock, dispatcher, events
 from appliance.core.rows import insert_many
-from appliance.core.events import Event
+from appliance.core.dispatcher import Event
 from appliance.core.ids import new_id
 from appliance.messages.models import Message
 from appliance.orders.models import Order
@@ -49,7 +49,7 @@ def order_row(message) -> dict:
 
 # The listener's name is its outbox cursor: renaming it would make every past order again (ignored).
 # An event names its message's type; one stored before events did has none and is looked at as before.
-@events.subscribe(events.MESSAGE_CREATED, batch=True,
+@dispatcher.subscribe(events.MESSAGE_CREATED, batch=True,
                   when=lambda data: data.get("direction") == "in" and data.get("type", "order") == "order")
 def record_orders(session: Session, batch: list[Event]) -> None:
     ids = [event.data["messageId"] for event in batch if event.data.get("messageId")]

@@ -12,19 +12,16 @@ from appliance.contacts.models import Contact
 from appliance.core import clock, pagination, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import AppError, NotFound
+from appliance.core.i18n import _l
 from appliance.messages.sending.service import Outgoing, do_send
 from appliance.orders.models import Order
 from appliance.organizations.models import Organization
 from appliance.phone_numbers import service as phone_numbers_service
 
-NOTICES = {
-    "en": {"PENDING": "We received your order and will start on it soon.",
-           "IN_PROCESS": "Your order is being prepared.", "COMPLETED": "Your order is ready. Thank you!",
-           "CANCELLED": "Your order was cancelled."},
-    "es": {"PENDING": "Recibimos tu pedido y pronto empezaremos a prepararlo.",
-           "IN_PROCESS": "Tu pedido se está preparando.", "COMPLETED": "Tu pedido está listo. ¡Gracias!",
-           "CANCELLED": "Tu pedido fue cancelado."},
-}
+# What the customer is told when their order changes, in their language (core/locales.customer_language).
+NOTICES = {"PENDING": _l("We received your order and will start on it soon."),
+           "IN_PROCESS": _l("Your order is being prepared."), "COMPLETED": _l("Your order is ready. Thank you!"),
+           "CANCELLED": _l("Your order was cancelled.")}
 WINDOW_CLOSED = "window_closed"
 
 
@@ -69,7 +66,7 @@ def _notify(session: Session, actor: OrgActor, order: Order) -> tuple[bool, str 
     (a number gone, the shift not started...), say why instead, without undoing the change."""
     contact = session.get(Contact, order.contact_id)
     country = session.exec(select(Organization.country).where(Organization.id == order.organization_id)).first()
-    text = NOTICES[customer_language(country)][order.status_code]
+    text = NOTICES[order.status_code].resolve(customer_language(country))
     if order.status_note:
         text = f"{text}\n{order.status_note}"
     try:

@@ -9,13 +9,11 @@ from __future__ import annotations
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from babel.dates import format_datetime
+
 from appliance.core.locales import customer_language
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-_DAY_NAMES = {
-    "es": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
-    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-}
 
 
 def is_set(schedule: dict | None) -> bool:
@@ -52,10 +50,9 @@ def next_opening(schedule: dict | None, timezone: str, at: datetime) -> datetime
 
 
 def describe(moment: datetime, timezone: str, country: str | None) -> str:
-    """An opening as a customer reads it: "lunes 08:00" / "Monday 08:00", in the team's time."""
-    local = moment.astimezone(ZoneInfo(timezone))
-    names = _DAY_NAMES[customer_language(country)]
-    return f"{names[local.weekday()]} {local:%H:%M}"
+    """An opening as a customer reads it: "lunes 08:00" / "Monday 08:00", in the team's time (the
+    day's name is CLDR's, through Babel)."""
+    return format_datetime(moment, "EEEE HH:mm", tzinfo=ZoneInfo(timezone), locale=customer_language(country))
 
 
 def open_spans(schedule: dict | None, timezone: str, day) -> list[tuple[datetime, datetime]]:

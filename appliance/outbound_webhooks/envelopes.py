@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from standardwebhooks.webhooks import Webhook
 
 from appliance.core import clock, events
+from appliance.core.i18n import Words, _l, language_of
 
 WEBHOOK_TEST = "webhook.test"
 # Every event a webhook may ask for (the reference's catalog, and the messages' two); the others
@@ -73,34 +74,23 @@ def headers(signer: Webhook, event_id: str, payload: str, at: datetime) -> dict[
             "webhook-signature": signer.sign(event_id, at, payload)}
 
 
-_SENTENCES = {
-    "en": {
-        WEBHOOK_TEST: "Test from your WhatsApp inbox: this webhook works.",
-        events.CONVERSATION_HANDOFF_REQUESTED: "A customer asks for a person ({reason}). Conversation {conversationId}.",
-        events.CONVERSATION_UNANSWERED: "A customer has waited {minutes} minutes without a reply. Conversation {conversationId}.",
-        events.CONVERSATION_UPDATED: "Conversation {conversationId} changed: it is {status}.",
-        events.CONVERSATION_ASSIGNMENT_CHANGED: "Conversation {conversationId} was {assignment}.",
-        events.QUALITY_CHANGED: "The quality of number {phoneNumberId} went from {from} to {to}.",
-        events.TEMPLATE_STATUS: "Template {name} ({language}) is now {status}.",
-        events.AGENT_STATUS_CHANGED: "{userName} went from {from} to {to}.",
-        events.MESSAGE_CREATED: "New {direction} message in conversation {conversationId}.",
-        events.MESSAGE_UPDATED: "A message of conversation {conversationId} is now {status}.",
-        "assigned": "assigned", "released": "released", "in": "incoming", "out": "outgoing", "unknown": "unknown",
-    },
-    "es": {
-        WEBHOOK_TEST: "Prueba desde tu bandeja de WhatsApp: este webhook funciona.",
-        events.CONVERSATION_HANDOFF_REQUESTED: "Un cliente pide hablar con una persona ({reason}). Conversación {conversationId}.",
-        events.CONVERSATION_UNANSWERED: "Un cliente lleva {minutes} minutos sin respuesta. Conversación {conversationId}.",
-        events.CONVERSATION_UPDATED: "La conversación {conversationId} cambió: está {status}.",
-        events.CONVERSATION_ASSIGNMENT_CHANGED: "La conversación {conversationId} fue {assignment}.",
-        events.QUALITY_CHANGED: "La calidad del número {phoneNumberId} pasó de {from} a {to}.",
-        events.TEMPLATE_STATUS: "La plantilla {name} ({language}) ahora está {status}.",
-        events.AGENT_STATUS_CHANGED: "{userName} pasó de {from} a {to}.",
-        events.MESSAGE_CREATED: "Nuevo mensaje {direction} en la conversación {conversationId}.",
-        events.MESSAGE_UPDATED: "Un mensaje de la conversación {conversationId} ahora está {status}.",
-        "assigned": "asignada", "released": "liberada", "in": "entrante", "out": "saliente", "unknown": "desconocido",
-    },
-}
+# One sentence per event for chat apps, in the organization's language.
+_SENTENCES = Words("webhook_sentences", {
+    WEBHOOK_TEST: _l("Test from your WhatsApp inbox: this webhook works."),
+    events.CONVERSATION_HANDOFF_REQUESTED: _l("A customer asks for a person ({reason}). Conversation "
+                                              "{conversationId}."),
+    events.CONVERSATION_UNANSWERED: _l("A customer has waited {minutes} minutes without a reply. Conversation "
+                                       "{conversationId}."),
+    events.CONVERSATION_UPDATED: _l("Conversation {conversationId} changed: it is {status}."),
+    events.CONVERSATION_ASSIGNMENT_CHANGED: _l("Conversation {conversationId} was {assignment}."),
+    events.QUALITY_CHANGED: _l("The quality of number {phoneNumberId} went from {from} to {to}."),
+    events.TEMPLATE_STATUS: _l("Template {name} ({language}) is now {status}."),
+    events.AGENT_STATUS_CHANGED: _l("{userName} went from {from} to {to}."),
+    events.MESSAGE_CREATED: _l("New {direction} message in conversation {conversationId}."),
+    events.MESSAGE_UPDATED: _l("A message of conversation {conversationId} is now {status}."),
+    "assigned": _l("assigned"), "released": _l("released"), "in": _l("incoming"), "out": _l("outgoing"),
+    "unknown": _l("unknown"),
+})
 
 
 class _Blank(dict):
@@ -109,7 +99,7 @@ class _Blank(dict):
 
 
 def sentence(event_type: str, data: dict, locale: str) -> str:
-    words = _SENTENCES.get(locale[:2], _SENTENCES["en"])
+    words = _SENTENCES[language_of(locale)]
     values = _Blank({key: value for key, value in data.items() if value is not None})
     values["assignment"] = words["assigned" if data.get("assigneeUserId") else "released"]
     values["direction"] = words.get(str(data.get("direction")), words["unknown"])

@@ -2,10 +2,10 @@
 asked for, writes one delivery per webhook in the listener's transaction (the cursor moves with
 them: an event is fanned out exactly once), then wakes the sender.
 
-The body is written here, once: the event's data made whole for a receiver (a conversation event
-carries the conversation's contact, status and assignee; a message event the decided
-`{messageId, wamid, conversationId, phoneNumberId, contactId, direction, type, status, text}`), in
-the webhook's format.
+The event's data is made whole for a receiver here (a conversation event carries the
+conversation's contact, status and assignee; a message event the decided `{messageId, wamid,
+conversationId, phoneNumberId, contactId, direction, type, status, text}`); deliveries.py writes
+it once per format into the rows. listeners.py subscribes `fan_out`; tasks.py wakes the sender.
 
 Scope: an event of a number goes to webhooks of all numbers or of that one; template.status to
 webhooks with any number of the template's business account; events of no number (an agent's
@@ -14,20 +14,16 @@ status) only to webhooks of all numbers; agent.status_changed only for the statu
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
-from datetime import datetime
 from typing import NamedTuple
 
 from sqlmodel import Session, select
 
 from appliance.core import clock, events
-from appliance.core.db import after_commit
-from appliance.core.rows import bind_processor, driver_connection, from_json
-from appliance.core.events import Event
+from appliance.core.rows import driver_connection, from_json
+from appliance.core.dispatcher import Event
 from appliance.core.ids import new_id
 from appliance.messages.text import plain_text
-from appliance.outbound_webhooks import envelopes, sender, service
-from appliance.outbound_webhooks.models import PENDING, OutboundWebhook, WebhookDelivery
+from appliance.outbound_webhooks import deliveries, envelopes, tasks
 from appliance.phone_numbers.models import PhoneNumber
 
 # What a message event's `data` always carries (the decisions' list).
@@ -37,8 +33,8 @@ FROM_OUTBOX = tuple(name for name in envelopes.SUBSCRIBABLE  # conversation.unan
                     if name in events.CATALOG and name != events.CONVERSATION_UNANSWERED)
 
 
-# The listener's name is its outbox cursor: renaming it would fan out every past event again.
-@events.subscribe(*FROM_OUTBOX, batch=True)
+# Its module and name are its outbox cursor (listeners.py subscribes it): moving or renaming it
+# would fan out every past event again.
 def fan_out(session: Session, batch: list[Event]) -> None:
     organizations = {event.organization_id for event in batch if event.organization_id}
     active = _active_webhooks(session, organizations) if organizations else []
@@ -62,8 +58,8 @@ def fan_out(session: Session, batch: list[Event]) -> None:
             continue
         event_id = new_id()
         if event.organization_id not in locales:
-            locales[event.organization_id] = service.organization_locale(session, event.organization_id)
-        rows += delivery_rows(matching, event_id=event_id, event_type=event.name, created_at=event.created_at,
+            locales[event.organization_id] = deliveries.organization_locale(session, event.organization_id)
+        rows += deliveries.delivery_rows(matching, event_id=event_id, event_type=event.name, created_at=event.created_at,
                               data=data, locale=locales[event.organization_id], now=now)
     write_deliveries(session, rows)
 
@@ -91,46 +87,11 @@ def _active_webhooks(session: Session, organizations: set[str]) -> list[Listener
             for webhook_id, organization_id, format_, *lists in rows]
 
 
-def delivery_rows(webhooks: Sequence[OutboundWebhook | Listener], *, event_id: str, event_type: str,
-                  created_at: datetime, data: dict, locale: str, now: datetime) -> list[dict]:
-    """One PENDING delivery of the event per webhook; the body is built once per format (five
-    webhooks of one format get the same bytes). The conversation is the ordering key."""
-    bodies: dict[str, str] = {}
-    rows = []
-    for webhook in webhooks:
-        if webhook.format not in bodies:
-            bodies[webhook.format] = envelopes.body(
-                webhook.format, event_id=event_id, event_type=event_type, created_at=created_at,
-                organization_id=webhook.organization_id, data=data, locale=locale)
-        rows.append({"id": new_id(), "webhook_id": webhook.id, "organization_id": webhook.organization_id,
-                     "event_id": event_id, "event_type": event_type, "ordering_key": data.get("conversationId"),
-                     "status": PENDING, "attempt": 0, "next_attempt_at": now, "created_at": now,
-                     "request_body": bodies[webhook.format]})
-    return rows
-
-
-_COLUMNS = ("id", "webhook_id", "organization_id", "event_id", "event_type", "ordering_key", "status", "attempt",
-            "next_attempt_at", "created_at", "request_body")
-_INSERT = f"INSERT INTO webhook_deliveries ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
-
-
 def write_deliveries(session: Session, rows: list[dict]) -> None:
-    """Insert them through the driver, and wake the sender once the transaction commits. (A
-    thousand deliveries a second: the rows of one call share their times, so each time is turned
-    into its stored form once, where insert_many would convert every value of every row.)"""
+    """Write them, and wake the sender once the transaction commits."""
     if rows:
-        to_stored = bind_processor(WebhookDelivery.__table__.c.created_at, session.get_bind().dialect)
-        stored: dict[datetime, str] = {}
-        for row in rows:
-            for column in ("next_attempt_at", "created_at"):
-                moment = row[column]
-                if moment not in stored:
-                    stored[moment] = to_stored(moment)
-        driver_connection(session).executemany(_INSERT, [
-            tuple(stored[row[c]] if c in ("next_attempt_at", "created_at") else row[c] for c in _COLUMNS) for row in rows])
-        if not session.info.get("webhook_sender_wake"):
-            session.info["webhook_sender_wake"] = True
-            after_commit(session, sender.wake)
+        deliveries.insert(session, rows)
+        tasks.wake_after_commit(session)
 
 
 def _covers(webhook: Listener, number: str | None) -> bool:

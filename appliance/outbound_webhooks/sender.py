@@ -34,13 +34,11 @@ import queue
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
-from huey import crontab
 from sqlmodel import Session
 
 from appliance.core import clock, runtime
 from appliance.core.background import WakeableThread
 from appliance.core.rows import bind_processor, driver_connection, insert_many, utc_from_text
-from appliance.core.queue import huey
 from appliance.installation import addresses
 from appliance.outbound_webhooks import envelopes
 from appliance.outbound_webhooks.models import (DELIVERED, FAILED, RETRYING, WAITING, OutboundWebhook,
@@ -415,7 +413,7 @@ class _SenderThread(WakeableThread):
             log.exception("could not recover interrupted webhook deliveries")
         try:
             while not self._stopping.is_set():
-                self._woken.clear()
+                self._begin_pass()
                 try:
                     wait = deliverer.run_pass()
                 except Exception:
@@ -429,23 +427,3 @@ class _SenderThread(WakeableThread):
 
 
 sender_thread = _SenderThread()
-
-
-def wake() -> None:
-    """Deliveries were made (after their commit)."""
-    if sender_thread.running:
-        sender_thread.wake()
-    else:
-        deliver_webhooks()
-
-
-@huey.task()
-def deliver_webhooks() -> None:
-    deliver_due(runtime.get().db)
-
-
-@huey.periodic_task(crontab(minute="*"))
-def webhooks_minute_check() -> None:
-    """Retries that fell due, where no sender thread runs."""
-    if not sender_thread.running:
-        deliver_due(runtime.get().db)

@@ -15,11 +15,10 @@ from sqlmodel import Session, select
 
 from appliance.core import clock, pagination, runtime, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.db import after_commit
 from appliance.core.errors import Conflict, Forbidden, Invalid, NotFound
 from appliance.core.ids import new_id
 from appliance.installation import addresses
-from appliance.outbound_webhooks import envelopes
+from appliance.outbound_webhooks import deliveries, envelopes, tasks
 from appliance.outbound_webhooks.models import (DELIVERED, FAILED, PENDING, RETRYING, OutboundWebhook,
                                                 WebhookAttempt, WebhookDelivery)
 
@@ -143,7 +142,7 @@ def do_update(session: Session, *, actor: OrgActor, webhook_id: str, **changes) 
         if webhook.active:  # turned on again by a person: a fresh start
             webhook.disabled_reason, webhook.failure_count, webhook.failing_since = None, 0, None
             webhook.owner_notified_at = None
-            _wake_sender(session)
+            tasks.wake_after_commit(session)
     _check_rules(webhook, changes)
     webhook.updated_at = clock.now()
     session.add(webhook)
@@ -175,20 +174,11 @@ def do_send_test(session: Session, *, actor: OrgActor, webhook_id: str) -> Webho
         event_type=envelopes.WEBHOOK_TEST, status=PENDING, next_attempt_at=now, created_at=now,
         request_body=envelopes.body(webhook.format, event_id=event_id, event_type=envelopes.WEBHOOK_TEST,
                                     created_at=now, organization_id=webhook.organization_id, data=data,
-                                    locale=organization_locale(session, webhook.organization_id)))
+                                    locale=deliveries.organization_locale(session, webhook.organization_id)))
     session.add(delivery)
     session.flush()
-    _wake_sender(session)
+    tasks.wake_after_commit(session)
     return delivery
-
-
-def organization_locale(session: Session, organization_id: str) -> str:
-    """The organization's language: its creator's (TEAMCHAT sentences, the owner's mail)."""
-    from appliance.organizations.models import Organization
-    from appliance.users.models import User
-    row = session.exec(select(User.locale).join(Organization, Organization.created_by == User.id)
-                       .where(Organization.id == organization_id)).first()
-    return (row or "en")[:2]
 
 
 # The delivery log -----------------------------------------------------------------------------------
@@ -238,13 +228,8 @@ def do_retry_delivery(session: Session, *, actor: OrgActor, webhook_id: str, del
     delivery.status, delivery.next_attempt_at = RETRYING, clock.now()
     session.add(delivery)
     session.flush()
-    _wake_sender(session)
+    tasks.wake_after_commit(session)
     return delivery
-
-
-def _wake_sender(session: Session) -> None:
-    from appliance.outbound_webhooks import sender  # the sender reads this module's secrets
-    after_commit(session, sender.wake)
 
 
 def health(webhook: OutboundWebhook, now: datetime | None = None) -> str:

@@ -9,22 +9,21 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from huey import crontab
 from sqlmodel import Session, select
 
 from appliance.conversations.models import Conversation
-from appliance.core import clock, events, runtime
+from appliance.core import clock, events
 from appliance.core.rows import insert_many
 from appliance.core.ids import new_id
-from appliance.core.queue import huey
-from appliance.outbound_webhooks import fanout, service
+from appliance.outbound_webhooks import deliveries
 from appliance.outbound_webhooks.models import OutboundWebhook, UnansweredMark
 
 BATCH = 500  # conversations per webhook and minute; the rest come the next minute
 
 
 def check(session: Session, now: datetime) -> int:
-    """Write the due conversation.unanswered deliveries; answers how many."""
+    """Write the due conversation.unanswered deliveries; answers how many (the caller wakes the
+    sender once they are committed: tasks.py)."""
     rows = []
     for webhook in session.exec(select(OutboundWebhook).where(OutboundWebhook.active.is_(True))).all():
         if events.CONVERSATION_UNANSWERED not in webhook.events:
@@ -46,18 +45,12 @@ def check(session: Session, now: datetime) -> int:
             continue
         insert_many(session, UnansweredMark.__table__, [
             {"webhook_id": webhook.id, "conversation_id": c[0], "waiting_since": c[5], "created_at": now} for c in due])
-        locale = service.organization_locale(session, webhook.organization_id)
+        locale = deliveries.organization_locale(session, webhook.organization_id)
         for conversation_id, number, contact, status, assignee, since in due:
             data = {"conversationId": conversation_id, "phoneNumberId": number, "contactId": contact, "status": status,
                     "assigneeUserId": assignee, "waitingSince": clock.iso(since),
                     "minutes": int((now - since).total_seconds() // 60)}
-            rows += fanout.delivery_rows([webhook], event_id=new_id(), event_type=events.CONVERSATION_UNANSWERED,
-                                         created_at=now, data=data, locale=locale, now=now)
-    fanout.write_deliveries(session, rows)
+            rows += deliveries.delivery_rows([webhook], event_id=new_id(), event_type=events.CONVERSATION_UNANSWERED,
+                                             created_at=now, data=data, locale=locale, now=now)
+    deliveries.insert(session, rows)
     return len(rows)
-
-
-@huey.periodic_task(crontab(minute="*"))
-def unanswered_minute_check() -> None:
-    with runtime.get().db.unit_of_work(write=True) as session:
-        check(session, clock.now())

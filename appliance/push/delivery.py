@@ -20,9 +20,8 @@ from sqlmodel import select
 
 from appliance.address_rule import NotAllowed, requests_session
 from appliance.core import clock, runtime
-from appliance.core.queue import huey
 from appliance.installation import addresses
-from appliance.push import apns, fcm, service
+from appliance.push import apns, fcm, vapid
 from appliance.push.models import PushDevice, PushSubscription
 
 log = logging.getLogger(__name__)
@@ -49,11 +48,6 @@ def _subject(session) -> str:
     return f"mailto:{first or 'admin@localhost'}"
 
 
-@huey.task()
-def push_to_users(user_ids: list[str], notice: dict) -> dict:
-    return send(runtime.get().db, user_ids, notice)
-
-
 def send(database, user_ids: list[str], notice: dict) -> dict:
     """Answers {sent, failed, removed}."""
     with database.unit_of_work(write=False) as session:
@@ -61,7 +55,7 @@ def send(database, user_ids: list[str], notice: dict) -> dict:
             select(PushSubscription).where(PushSubscription.user_id.in_(user_ids))).all()]
         devices = [(d.id, d.token, d.platform) for d in session.exec(
             select(PushDevice).where(PushDevice.user_id.in_(user_ids))).all()]
-        private_key = service.vapid_private_key(session) if subscriptions else None
+        private_key = vapid.private_key(session) if subscriptions else None
         subject = _subject(session) if subscriptions else None
     data = payload_of(notice)
     outcomes: list[tuple[type, str, str | None, bool]] = []  # (model, id, error, gone)

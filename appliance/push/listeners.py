@@ -16,29 +16,28 @@ from sqlmodel import Session, select
 
 from appliance.contacts.models import Contact
 from appliance.conversations.models import Conversation
-from appliance.core import events
-from appliance.core.events import Event
+from appliance.core import dispatcher, events
+from appliance.core.dispatcher import Event
+from appliance.core.i18n import Words, _l, language_of
 from appliance.core.queue import enqueue_after_commit
 from appliance.memberships.models import Membership
 from appliance.messages import text as message_text
 from appliance.messages.models import Message
 from appliance.phone_numbers.models import PhoneNumber
-from appliance.push import delivery, service
+from appliance.push import service, tasks
 from appliance.push.models import PushDevice, PushSubscription
 from appliance.roles.models import Role
 from appliance.users.models import User
 
 MANAGERS = ("owner", "admin", "supervisor")
-_WORDS = {
-    "en": {"assigned": "Conversation assigned to you", "handoff": "A customer asks for a person",
-           "unanswered": "{contact} has waited {minutes} min", "unanswered_body": "Nobody has answered yet."},
-    "es": {"assigned": "Conversación asignada a ti", "handoff": "Un cliente pide hablar con una persona",
-           "unanswered": "{contact} lleva {minutes} min esperando", "unanswered_body": "Nadie ha respondido aún."},
-}
+_WORDS = Words("push", {
+    "assigned": _l("Conversation assigned to you"), "handoff": _l("A customer asks for a person"),
+    "unanswered": _l("{contact} has waited {minutes} min"), "unanswered_body": _l("Nobody has answered yet."),
+})
 
 
 # The listener's name is its outbox cursor: renaming it would push every past event again.
-@events.subscribe(events.CONVERSATION_ASSIGNMENT_CHANGED, events.MESSAGE_CREATED, events.CONVERSATION_HANDOFF_REQUESTED,
+@dispatcher.subscribe(events.CONVERSATION_ASSIGNMENT_CHANGED, events.MESSAGE_CREATED, events.CONVERSATION_HANDOFF_REQUESTED,
                   events.CONVERSATION_UNANSWERED, batch=True,
                   when=lambda data: data.get("direction") in (None, "in"))
 def push_people(session: Session, batch: list[Event]) -> None:
@@ -55,7 +54,7 @@ def push_people(session: Session, batch: list[Event]) -> None:
                 wants[user_id] = service.preferences(session, user_id)
             if user_id in reachable and trigger in wants[user_id]:
                 notice = _notice(session, event, conversation, trigger, _locale(session, user_id))
-                enqueue_after_commit(session, delivery.push_to_users, [user_id], notice)
+                enqueue_after_commit(session, tasks.push_to_users, [user_id], notice)
 
 
 def _reachable(session: Session) -> set[str]:
@@ -95,7 +94,7 @@ def _locale(session: Session, user_id: str) -> str:
 
 
 def _notice(session: Session, event: Event, conversation: Conversation, trigger: str, locale: str) -> dict:
-    words = _WORDS.get(locale, _WORDS["en"])
+    words = _WORDS[language_of(locale)]
     contact = session.get(Contact, conversation.contact_id)
     who = (contact.name or contact.profile_name or f"+{contact.wa_id}") if contact else "?"
     title, body = who, conversation.preview or ""

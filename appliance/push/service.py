@@ -1,7 +1,7 @@
 """Push as a person manages it: the server's public key and what it can send to, browser
 subscriptions (made, dropped, rotated by the service worker), native device tokens, what each
 person wants to be told, diagnose and test. Sending is delivery.py's; what triggers a push,
-listeners.py's.
+listeners.py's; the server's key pair, vapid.py's.
 
 Web Push endpoints follow the installation's rule on addresses (installation/addresses.py: public,
 unless the installation allows a private server), and must be https unless they are on such an
@@ -13,48 +13,24 @@ from __future__ import annotations
 import base64
 from urllib.parse import urlsplit
 
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from sqlmodel import Session, select
 
-from appliance.core import clock, runtime
+from appliance.core import clock
 from appliance.core.actor import Actor
 from appliance.core.errors import Conflict, Invalid, NotFound
+from appliance.core.i18n import gettext, in_language
 from appliance.core.queue import enqueue_after_commit
 from appliance.installation import addresses
-from appliance.push import apns, fcm
+from appliance.push import apns, fcm, tasks
 from appliance.push.models import TRIGGERS, PushDevice, PushPreference, PushSubscription, VapidKey
 
 PLATFORMS = ("IOS", "ANDROID")
 MAX_SUBSCRIPTIONS = 20  # a person's browsers; the oldest goes when a 21st subscribes
 
 
-def _b64url(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
-
-
 def _unb64url(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def ensure_vapid_key(database) -> str:
-    """The server's VAPID key pair, made at the first start (P-256; the private key sealed).
-    Answers the public key."""
-    with database.unit_of_work(write=True) as session:
-        key = session.get(VapidKey, 1)
-        if key is None:
-            private = ec.generate_private_key(ec.SECP256R1())
-            public = private.public_key().public_bytes(serialization.Encoding.X962,
-                                                       serialization.PublicFormat.UncompressedPoint)
-            raw = private.private_numbers().private_value.to_bytes(32, "big")
-            key = VapidKey(public_key=_b64url(public), private_key_sealed=runtime.get().keyring.seal(_b64url(raw)),
-                           created_at=clock.now())
-            session.add(key)
-        return key.public_key
-
-
-def vapid_private_key(session: Session) -> str:
-    return runtime.get().keyring.unseal(session.get(VapidKey, 1).private_key_sealed)
 
 
 def config(session: Session) -> dict:
@@ -239,11 +215,10 @@ def do_set_preferences(session: Session, *, actor: Actor, triggers: list[str]) -
 
 def do_send_test(session: Session, *, actor: Actor, locale: str = "en") -> dict:
     """A test notification to all of my browsers and devices, sent right after this request."""
-    from appliance.push import delivery  # the task module reads this one
     mine = list_mine(session, actor=actor)
-    title, body = (("Prueba de notificaciones", "Así te avisaremos de los clientes.") if locale.startswith("es")
-                   else ("Test notification", "This is how customers will get your attention."))
-    enqueue_after_commit(session, delivery.push_to_users, [actor.user_id],
+    with in_language(locale):
+        title, body = gettext("Test notification"), gettext("This is how customers will get your attention.")
+    enqueue_after_commit(session, tasks.push_to_users, [actor.user_id],
                          {"title": title, "body": body, "url": "/inbox", "tag": "test"})
     browsers = sum(1 for item in mine if item["kind"] == WEB)
     return {"subscriptions": browsers, "devices": len(mine) - browsers}

@@ -4,12 +4,12 @@ provider pointed at the simulator's AI double."""
 from sqlmodel import Session
 
 from appliance import sandbox
-from appliance.core import events, runtime
-from appliance.core.events import Event
+from appliance.core import dispatcher, events, runtime
+from appliance.core.dispatcher import Event
 from appliance.sandbox import service
 
 
-@events.subscribe(events.ORGANIZATION_CREATED)
+@dispatcher.subscribe(events.ORGANIZATION_CREATED)
 def connect_sandbox_account(session: Session, event: Event) -> None:
     settings = runtime.get().settings
     if not settings.sandbox:

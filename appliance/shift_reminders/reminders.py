@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from huey import crontab
 from sqlmodel import Session, select
 
-from appliance.attendance import days, rules, sessions, shifts
+from appliance.attendance import days, rules, shifts
 from appliance.attendance.models import AttendanceSession, AttendanceSettings
-from appliance.core import runtime
-from appliance.core.queue import huey
 from appliance.shift_reminders import service
 from appliance.shift_reminders.models import ShiftReminderSettings
 from appliance.users.models import User
@@ -79,9 +76,3 @@ def _due(settings, attendance, start: int, end: int, now: int, working: bool, ca
     if wanted.get("missedStart") and start + attendance.late_grace_min * MINUTE <= now < end and not came:
         due.append(("missedStart", start))
     return due
-
-
-@huey.periodic_task(crontab(minute="*"))
-def shift_reminders_minute_check() -> None:
-    with runtime.get().db.unit_of_work(write=True) as session:
-        check(session, sessions.now_ms())

@@ -10,26 +10,27 @@ from sqlmodel import Session, select
 from appliance.core import clock
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict
+from appliance.core.i18n import _l, language_of, resolved
 from appliance.core.queue import enqueue_after_commit
 from appliance.core.schema import camelcase
 from appliance.mail import service as mail_service
 from appliance.organizations.zones import zone_of
-from appliance.push import delivery as push_delivery
+from appliance.push import tasks as push_tasks
 from appliance.shift_reminders.models import CHANNELS, ShiftReminder, ShiftReminderSettings
 from appliance.users.models import User
 from appliance.installation import public_address
 
 FIELDS = ("enabled", "channels", "events", "shift_start_lead_min", "shift_end_lead_min")
 
+# (subject, text) of each reminder, said in the person's language.
 TEXTS = {
-    "en": {"shiftStart": ("Your shift starts at {time}", "Your shift starts at {time}. Start it in the inbox when you arrive."),
-           "shiftEnd": ("Your shift ends at {time}", "Your shift ends at {time}. End it with a note when you are done."),
-           "missedStart": ("You have not started your shift", "Your shift began at {time} and you have not started it yet."),
-           "test": ("Test reminder", "This is a test shift reminder: reminders reach you here.")},
-    "es": {"shiftStart": ("Tu turno empieza a las {time}", "Tu turno empieza a las {time}. Inícialo en la bandeja al llegar."),
-           "shiftEnd": ("Tu turno termina a las {time}", "Tu turno termina a las {time}. Ciérralo con una nota al terminar."),
-           "missedStart": ("No has iniciado tu turno", "Tu turno empezó a las {time} y aún no lo has iniciado."),
-           "test": ("Recordatorio de prueba", "Este es un recordatorio de turno de prueba: los recordatorios te llegan aquí.")},
+    "shiftStart": (_l("Your shift starts at {time}"),
+                   _l("Your shift starts at {time}. Start it in the inbox when you arrive.")),
+    "shiftEnd": (_l("Your shift ends at {time}"),
+                 _l("Your shift ends at {time}. End it with a note when you are done.")),
+    "missedStart": (_l("You have not started your shift"),
+                    _l("Your shift began at {time} and you have not started it yet.")),
+    "test": (_l("Test reminder"), _l("This is a test shift reminder: reminders reach you here.")),
 }
 
 
@@ -54,7 +55,7 @@ def do_update(session: Session, *, actor: OrgActor, **changes) -> ShiftReminderS
 
 
 def texts_for(kind: str, locale: str, at: str) -> tuple[str, str]:
-    subject, text = TEXTS.get(locale[:2], TEXTS["en"])[kind]
+    subject, text = resolved(TEXTS[kind], language_of(locale))
     return subject.format(time=at), text.format(time=at)
 
 
@@ -71,7 +72,7 @@ def send(session: Session, *, settings: ShiftReminderSettings, organization_id: 
         mail_service.do_queue_mail(session, to=user.email, kind="shift_reminder", locale=user.locale, subject=subject,
                                    name=user.name, text=text, link=link)
     if "push" in channels:
-        enqueue_after_commit(session, push_delivery.push_to_users, [user.id],
+        enqueue_after_commit(session, push_tasks.push_to_users, [user.id],
                              {"title": subject, "body": text, "url": f"/inbox/{organization_id}", "tag": f"shift-{kind}"})
     reminder = ShiftReminder(organization_id=organization_id, user_id=user.id, shift_start_ms=shift_start_ms, kind=kind,
                              channels=channels, text=text[:300], sent_at=clock.now())

@@ -16,14 +16,14 @@ from sqlalchemy import or_
 from sqlmodel import Session, select
 
 from appliance.conversations import recording
-from appliance.core import clock, events
+from appliance.core import clock
 from appliance.core.text import fold
 from appliance.core.rows import insert_many
-from appliance.core.events import Event
+from appliance.core.dispatcher import Event
 from appliance.core.ids import new_id
 from appliance.messages.models import Message
 from appliance.surveys import sender, tallies
-from appliance.surveys.config import score_of
+from appliance.surveys.service import score_of
 from appliance.surveys.models import SurveyAnswer, SurveyDelivery
 
 OPEN = ("sent", "answered")
@@ -128,8 +128,8 @@ def _comment_of(session: Session, delivery: SurveyDelivery) -> str | None:
         Message.id > delivery.prompt_message_id).order_by(Message.id).limit(1)).first()
 
 
-# The listener's name is its outbox cursor: renaming it would hear every past answer again (ignored).
-@events.subscribe(events.MESSAGE_CREATED, batch=True, when=lambda data: data.get("direction") == "in")
+# Its module and name are its outbox cursor (listeners.py subscribes it): moving or renaming it
+# would hear every past answer again (ignored).
 def hear_answers(session: Session, batch: list[Event]) -> None:
     # Only a conversation with a survey open can hold an answer (a tap on an old survey's button is
     # turned away anyway): one indexed look for the batch, and most customers' messages are read

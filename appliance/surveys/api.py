@@ -5,7 +5,7 @@ from flask.views import MethodView
 from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
-from appliance.surveys import config, results, schemas
+from appliance.surveys import results, schemas, service
 
 blp = Blueprint("surveys", __name__, url_prefix="/organizations/<uuid:org_id>/surveys",
                 description="CSAT surveys: asked after a conversation closes")
@@ -17,14 +17,14 @@ class SurveyConfig(MethodView):
     @blp.response(200, schemas.SurveyConfigSchema)
     def get(self, org_id):
         """The survey's settings (the defaults, inactive, until saved)"""
-        return config.config_of(db_session(), current_org_actor().organization_id)
+        return service.config_of(db_session(), current_org_actor().organization_id)
 
     @blp.requires("surveys:write")
     @blp.arguments(schemas.SurveyConfigPatchSchema)
     @blp.response(200, schemas.SurveyConfigSchema)
     def patch(self, body, org_id):
         """Change them (partial)"""
-        return config.do_update(db_session(), actor=current_org_actor(), **body)
+        return service.do_update(db_session(), actor=current_org_actor(), **body)
 
 
 @blp.route("/results")

@@ -13,17 +13,17 @@ from sqlmodel import Session, select
 
 from appliance.contacts.models import Contact
 from appliance.conversations.models import Conversation
-from appliance.core import clock, events
+from appliance.core import clock
 from appliance.core.rows import insert_many
-from appliance.core.events import Event
+from appliance.core.dispatcher import Event
 from appliance.core.ids import new_id
 from appliance.messages.models import Message
-from appliance.surveys import sender, tallies
+from appliance.surveys import sender, tallies, tasks
 from appliance.surveys.models import SurveyConfig, SurveyDelivery
 
 
-# The listener's name is its outbox cursor: renaming it would decide every past close again (ignored).
-@events.subscribe(events.CONVERSATION_UPDATED, batch=True, when=lambda data: "status" in (data.get("changes") or ()))
+# Its module and name are its outbox cursor (listeners.py subscribes it): moving or renaming it
+# would decide every past close again (ignored).
 def decide_surveys(session: Session, batch: list[Event]) -> None:
     ids = sorted({event.data["conversationId"] for event in batch if event.data.get("conversationId")})
     closed = session.exec(select(Conversation).where(Conversation.id.in_(ids), Conversation.status == "closed",
@@ -43,7 +43,7 @@ def decide_surveys(session: Session, batch: list[Event]) -> None:
         insert_many(session, SurveyDelivery.__table__, rows)
         tallies.added(session, rows)
         if any(row["status"] == "scheduled" for row in rows):
-            sender.send_after_commit(session, min(row["due_at"] for row in rows if row["due_at"]))
+            tasks.send_after_commit(session, min(row["due_at"] for row in rows if row["due_at"]))
 
 
 def _decision(session: Session, config: SurveyConfig, conversation: Conversation) -> dict:

@@ -17,7 +17,7 @@ from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid
 from appliance.organizations.zones import zone_of
 from appliance.phone_numbers import service as phone_numbers_service
-from appliance.surveys import config as survey_config
+from appliance.surveys import service as surveys_service
 from appliance.surveys.models import SurveyDelivery, SurveyTally
 from appliance.surveys.tallies import LABEL_SEPARATOR
 from appliance.users.models import User
@@ -62,7 +62,7 @@ def results(session: Session, *, actor: OrgActor, desde: date | None = None, has
         "response_rate": round(answered / sent, 4) if sent else None,
         "average_score": round(total_score / answered, 2) if answered else None,
         "expired": statuses.get("expired", 0), "scheduled": statuses.get("scheduled", 0),
-        "by_option": _by_option(options, survey_config.config_of(session, actor.organization_id).questions),
+        "by_option": _by_option(options, surveys_service.config_of(session, actor.organization_id).questions),
         "by_agent": sorted(({"user_id": user_id or None, "name": names.get(user_id), "answered": count,
                              "average_score": round(score / count, 2)} for user_id, (count, score) in agents.items() if count),
                            key=lambda row: (-row["answered"], row["name"] or "")),

@@ -1,14 +1,14 @@
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from appliance.core.schema import ApiSchema, IsoDateTime, Text
-from appliance.surveys import config
+from appliance.surveys import service
 from appliance.surveys.models import AUDIENCES
 
 
 class SurveyQuestionSchema(ApiSchema):
     text = Text(required=True, min_length=1, max_length=1024, multiline=True)
-    options = fields.List(Text(min_length=1, max_length=config.OPTION_MAX_LENGTH), required=True,
-                          validate=validate.Length(min=2, max=config.OTHER_QUESTION_OPTIONS), metadata={
+    options = fields.List(Text(min_length=1, max_length=service.OPTION_MAX_LENGTH), required=True,
+                          validate=validate.Length(min=2, max=service.OTHER_QUESTION_OPTIONS), metadata={
                               "description": "The best first: option i of n scores n - i. At most 20 characters each"})
 
     @validates_schema
@@ -27,7 +27,7 @@ class SurveyConfigPatchSchema(ApiSchema):
         "description": "ALL: every close; HUMAN: a person answered; BOT: only the bot did"})
     cooldown_days = fields.Integer(validate=validate.Range(0, 365), metadata={
         "description": "Not again to the same contact within these days"})
-    questions = fields.List(fields.Nested(SurveyQuestionSchema), validate=validate.Length(min=1, max=config.MAX_QUESTIONS),
+    questions = fields.List(fields.Nested(SurveyQuestionSchema), validate=validate.Length(min=1, max=service.MAX_QUESTIONS),
                             metadata={"description": "Up to 3; the first as reply buttons (up to 3 options), "
                                                      "the others as a list (up to 10)"})
     ask_comment = fields.Boolean()
@@ -40,8 +40,8 @@ class SurveyConfigPatchSchema(ApiSchema):
     @validates_schema
     def _first_question(self, data, **kwargs):
         questions = data.get("questions") or ()
-        if questions and len(questions[0]["options"]) > config.FIRST_QUESTION_OPTIONS:
-            raise ValidationError(f"The first question has at most {config.FIRST_QUESTION_OPTIONS} options "
+        if questions and len(questions[0]["options"]) > service.FIRST_QUESTION_OPTIONS:
+            raise ValidationError(f"The first question has at most {service.FIRST_QUESTION_OPTIONS} options "
                                   "(it is sent as reply buttons).", "questions")
 
 

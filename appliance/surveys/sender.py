@@ -16,19 +16,17 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from huey import crontab
 from sqlalchemy import or_
 from sqlmodel import Session, select
 
 from appliance.contacts.models import Contact
 from appliance.conversations.models import Conversation
 from appliance.conversations.recording import window_open
-from appliance.core import clock, runtime
+from appliance.core import clock
 from appliance.core.actor import OrgActor
-from appliance.core.db import after_commit
 from appliance.core.errors import AppError
+from appliance.core.i18n import _l
 from appliance.core.locales import customer_language
-from appliance.core.queue import huey
 from appliance.messages.sending.service import Outgoing, do_send
 from appliance.organizations.models import Organization
 from appliance.surveys import tallies
@@ -37,7 +35,7 @@ from appliance.surveys.models import SurveyConfig, SurveyDelivery
 log = logging.getLogger("appliance.surveys")
 
 BATCH = 50  # surveys per write transaction
-LIST_BUTTON = {"es": "Elegir", "en": "Choose"}
+LIST_BUTTON = _l("Choose")  # a list's button, in the customers' language
 REPLY_PREFIX = "svy"  # a reply's id: svy:<delivery id>:<question index>:<option index>
 
 
@@ -144,7 +142,7 @@ def ask(session: Session, delivery: SurveyDelivery, step: int, now: datetime) ->
                        "action": {"buttons": [{"type": "reply", "reply": row} for row in rows]}}
         else:
             payload = {"type": "list", "body": {"text": question["text"]},
-                       "action": {"button": LIST_BUTTON[_language(session, delivery)], "sections": [{"rows": rows}]}}
+                       "action": {"button": LIST_BUTTON.resolve(_language(session, delivery)), "sections": [{"rows": rows}]}}
         message = _send(session, delivery, "interactive", payload)
     else:
         message = _send(session, delivery, "text", {"body": delivery.comment_question})
@@ -178,21 +176,3 @@ def _send(session: Session, delivery: SurveyDelivery, kind: str, payload: dict):
 def _language(session: Session, delivery: SurveyDelivery) -> str:
     country = session.exec(select(Organization.country).where(Organization.id == delivery.organization_id)).first()
     return customer_language(country)
-
-
-def send_after_commit(session: Session, due_at: datetime) -> None:
-    """A survey due now (a delay of 0) leaves once the close's decision is committed; later ones
-    are found by the minute task."""
-    if due_at <= clock.now() and not session.info.get("survey_wake"):
-        session.info["survey_wake"] = True
-        after_commit(session, send_due_surveys)
-
-
-@huey.task()
-def send_due_surveys() -> None:
-    send_due(runtime.get().db)
-
-
-@huey.periodic_task(crontab(minute="*"))
-def send_due_surveys_every_minute() -> None:
-    send_due(runtime.get().db)

@@ -11,7 +11,6 @@ import logging
 from sqlmodel import select
 
 from appliance.core import clock, events, runtime
-from appliance.core.queue import huey
 from appliance.graph_api.client import GraphError
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.wabas import service
@@ -22,10 +21,10 @@ log = logging.getLogger(__name__)
 QUALITY_RATINGS = ("GREEN", "YELLOW", "RED", "UNKNOWN")
 
 
-@huey.task(retries=3, retry_delay=30)
-def refresh_quality(waba_pk: str, event: str | None = None) -> int:
+def refresh(waba_pk: str, event: str | None = None) -> int:
     """Read the account's numbers from the network (no transaction open meanwhile) and store the
-    ratings that changed; answers how many changed."""
+    ratings that changed; answers how many changed. Raises the network's refusal (the task,
+    tasks.py, tries again)."""
     database = runtime.get().db
     with database.unit_of_work(write=False) as session:
         account = session.get(BusinessAccount, waba_pk)
@@ -36,7 +35,7 @@ def refresh_quality(waba_pk: str, event: str | None = None) -> int:
         items = graph_client().list_phone_numbers(token, waba_id)
     except GraphError as error:
         log.warning("quality of account %s not read: %s", waba_pk, error)
-        raise  # the task's retries
+        raise
     ratings = {str(item.get("id")): item.get("quality_rating") for item in items if item.get("quality_rating")}
     changed = 0
     with database.unit_of_work(write=True) as session:

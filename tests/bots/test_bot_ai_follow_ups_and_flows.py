@@ -11,28 +11,32 @@ from appliance.bots import ai_step
 from appliance.core import runtime
 
 from tests.bots.test_bot_ai import _agent
-from tests.bots.test_bot_engine import _bot, _kinds, _reads_outlive_the_clock, _run_after, _texts, _write  # noqa: F401
+from tests.bots.test_bot_engine import _after, _bot, _kinds, _reads_outlive_the_clock, _run_after, _texts, _write  # noqa: F401
 from tests.problems import assert_problem
+from tests.waiting import eventually
 
 
 def _ai_calls(line):
     return requests.get(f"{line.netsim_url}/_control/ai/calls", timeout=5).json()["data"]
 
 
-def test_the_agent_writes_the_follow_up(line, api):
+def test_the_agent_writes_the_follow_up(line, api, background):
+    """Inline, and on the server's threads (the bots' runner hands the nudge to the AI workers)."""
     agent = _agent(line, api)
+    eventually(lambda: line.get("/bot/knowledge"), lambda notes: notes[0]["status"] == "READY")  # read by the slow lane
     _bot(line, api, mode="AI_AGENT", followUpEnabled=True, followUpMode="AI", followUpAfterMin=30,
          followUpCloseAfterMin=60)
     _write(line, "¿Cuánto cuesta el envío a domicilio?")
-    _run_after(31 * 60)
-    texts = _texts(line)
-    assert "5 euros" in texts[0] and texts[-1] == "¿Sigues por ahí? Si quieres, seguimos donde lo dejamos."
+    assert "5 euros" in eventually(lambda: _texts(line))[0]  # the agent's answer
+    _after(background, 31 * 60)
+    texts = eventually(lambda: _texts(line), lambda texts: len(texts) == 2)
+    assert texts[-1] == "¿Sigues por ahí? Si quieres, seguimos donde lo dejamos."
     sent = next(a for a in line.get("/bot/activity")["items"] if a["kind"] == "FOLLOWUP_SENT")
     assert sent["detail"]["ai"] is True and sent["detail"]["agentId"] == agent["id"] and sent["detail"]["tokensIn"] > 0
     nudge = _ai_calls(line)[-1]["body"]
     assert "has not answered your last message" in nudge["messages"][0]["content"]
     assert nudge["messages"][-1] == {"role": "user", "content": "[No answer from the customer for 30 minutes]"}
-    _run_after(61 * 60)
+    _after(background, 61 * 60)
     assert _kinds(line)[-1] == "FOLLOWUP_CLOSED"
 
 

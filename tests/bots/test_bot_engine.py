@@ -1,6 +1,7 @@
 """Issue 18, part 3: the engine. A customer's message on a number whose bot is on becomes a turn
 (after the debounce), decided in the order of the docs, answered once, as the bot; every
-decision is in the activity log."""
+decision is in the activity log. The tests of time (the debounce, a natural pace, follow-ups)
+run twice: inline, and on the server's threads with the clock held (tests/fixtures/workers.py)."""
 
 import re
 
@@ -8,7 +9,9 @@ import pytest
 import requests
 
 from appliance.bots import runner
+from appliance.bots import tasks as bot_tasks
 from appliance.core import clock, runtime
+from tests.waiting import eventually
 
 
 def _network_got(line) -> list[dict]:
@@ -73,16 +76,27 @@ def _run_after(seconds):
     runner.run_due(runtime.get().db)
 
 
-def test_a_burst_is_answered_once_after_the_debounce(line, api):
+def _after(background, seconds):
+    """`seconds` later, whoever runs the bots: inline their minute sweep runs, as the queue's
+    scheduler would run it; the server's thread wakes by itself."""
+    background.advance(seconds, bot_tasks.run_due_sweep)
+
+
+def _texts_become(line, expected: list[str]) -> list[str]:
+    return eventually(lambda: _texts(line), lambda texts: texts == expected)
+
+
+def test_a_burst_is_answered_once_after_the_debounce(line, api, background):
     _bot(line, api, debounceSeconds=5)
     _rule(line, api)
     for text in ("Hola", "buenas", "¿tienen pan?"):
         _write(line, text)
-    assert _texts(line) == []  # still inside the debounce
-    _run_after(6)
-    assert _texts(line) == ["Sí, pan recién horneado."]
-    _run_after(6)  # nothing due any more: the same messages are never answered again
-    assert len(_network_got(line)) == 1
+    _after(background, 0)
+    assert _texts(line) == [] and _kinds(line) == []  # still inside the debounce
+    _after(background, 6)
+    _texts_become(line, ["Sí, pan recién horneado."])
+    _after(background, 6)  # nothing due any more: the same messages are never answered again
+    assert _kinds(line) == ["RULE_MATCHED"] and len(_network_got(line)) == 1
 
 
 def test_a_person_replying_supersedes_the_pending_bot_reply(line, api):
@@ -165,15 +179,16 @@ def test_protected_values_never_leave_and_the_cap_hands_off(line, api):
     assert line.get("/conversations")["items"][0]["handoffPending"] is True
 
 
-def test_natural_pace_splits_and_sends_each_part_when_typed(line, api):
+def test_natural_pace_splits_and_sends_each_part_when_typed(line, api, background):
     _bot(line, api, ritmoDeRespuesta="NATURAL", velocidadTecleoCps=10)
     long = "Tenemos pan dulce y salado. " * 6 + "\n\nHorneamos cada mañana a las siete."
     _rule(line, api, reply=long.strip())
     _write(line, "pan")
+    _after(background, 0)
     assert _texts(line) == []  # the first part is being "typed"
-    _run_after(40)
-    parts = _texts(line)
-    assert len(parts) == 2 and all(len(p) <= 300 for p in parts) and parts[1] == "Horneamos cada mañana a las siete."
+    _after(background, 40)
+    parts = eventually(lambda: _texts(line), lambda parts: len(parts) == 2)
+    assert all(len(p) <= 300 for p in parts) and parts[1] == "Horneamos cada mañana a las siete."
     typing = requests.get(f"{line.netsim_url}/_control/stats", timeout=5).json()
     assert typing  # the read mark with "typing…" went out (the simulator counts it)
 
@@ -201,27 +216,32 @@ def test_out_of_hours_notice_once_per_closed_period_and_a_task_for_a_person(line
     assert _kinds(line)[-1] == "HANDOFF"
 
 
-def test_follow_up_nudges_then_closes(line, api):
+def test_follow_up_nudges_then_closes(line, api, background):
     _bot(line, api, followUpEnabled=True, followUpAfterMin=30, followUpCloseAfterMin=60,
          followUpMessage="¿Sigues ahí?", followUpCloseMessage="Cerramos por ahora, ¡escríbenos cuando quieras!")
     _rule(line, api)
     _write(line, "pan")
-    _run_after(31 * 60)
-    _run_after(61 * 60)
-    assert _texts(line) == ["Sí, pan recién horneado.", "¿Sigues ahí?", "Cerramos por ahora, ¡escríbenos cuando quieras!"]
+    _texts_become(line, ["Sí, pan recién horneado."])
+    _after(background, 29 * 60)
+    assert _kinds(line) == ["RULE_MATCHED"]  # not before its half hour
+    _after(background, 2 * 60)
+    _texts_become(line, ["Sí, pan recién horneado.", "¿Sigues ahí?"])
+    _after(background, 61 * 60)
+    _texts_become(line, ["Sí, pan recién horneado.", "¿Sigues ahí?", "Cerramos por ahora, ¡escríbenos cuando quieras!"])
     assert _kinds(line)[-2:] == ["FOLLOWUP_SENT", "FOLLOWUP_CLOSED"]
     conversation = line.get("/conversations?status=closed")["items"][0]
     assert conversation["category"] == "bot_followup"
 
 
-def test_a_customer_answering_cancels_the_follow_up(line, api):
+def test_a_customer_answering_cancels_the_follow_up(line, api, background):
     _bot(line, api, followUpEnabled=True, followUpAfterMin=30, followUpMessage="¿Sigues ahí?")
     _rule(line, api)
     _write(line, "pan")
-    clock.advance(10 * 60)
+    _texts_become(line, ["Sí, pan recién horneado."])
+    _after(background, 10 * 60)
     _write(line, "gracias")
-    _run_after(25 * 60)
-    assert "¿Sigues ahí?" not in _texts(line)
+    _after(background, 25 * 60)
+    assert "FOLLOWUP_SENT" not in _kinds(line) and "¿Sigues ahí?" not in _texts(line)
 
 
 def test_a_refused_bot_reply_is_logged(line, api):

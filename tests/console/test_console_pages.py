@@ -110,7 +110,7 @@ def test_navigation_shows_only_what_the_person_may_open(client, api, owner):
     sign_in(client, email="agent@example.com")
     page = client.get(f"/console/{org_id}/organization")
     assert page.status_code == 200
-    nav = re.search(r'<nav class="sections".*?</nav>', page.text, re.S).group(0)
+    nav = re.search(r'<nav class="nav-sheet".*?</nav>', page.text, re.S).group(0)
     assert "/team" in nav and "/api-keys" not in nav and "/whatsapp" not in nav
     assert "disabled" in page.text  # the organization's form is read-only for an agent
     assert client.get(f"/console/{org_id}/api-keys").status_code == 403

@@ -8,8 +8,9 @@ from appliance.settings import SETTINGS
 
 PACKAGE = Path(appliance.__file__).parent
 ROOT = PACKAGE.parent
-# Only the web edge may know flask: the http package, each domain's api.py/pages.py, the app and server.
-FLASK_ALLOWED = ("api.py", "pages.py", "app.py", "server.py")
+# Only the web edge may know flask: the http package, each domain's api.py/pages.py, the landing
+# page, the app and server.
+FLASK_ALLOWED = ("api.py", "pages.py", "landing.py", "app.py", "server.py")
 # Folders of the web edge, flask through and through.
 FLASK_FOLDERS = ("http", "callers", "console")  # console/ is pages only: every module of it is web
 FLASK_MODULES = ("flask", "flask_smorest", "flask_login", "werkzeug")
@@ -30,11 +31,18 @@ def _python_files():
     return [p for p in PACKAGE.rglob("*.py") if "migrations/versions" not in str(p)]
 
 
+def _may_know_flask(path: Path) -> bool:
+    if path.parent.name == "netsim":
+        # The simulator is a web app of its own: app.py builds it, calls.py reads a call, each double's
+        # HTTP is its *_routes.py; its network, doubles and webhooks know no flask.
+        return path.name in ("app.py", "calls.py") or path.name.endswith("_routes.py")
+    return path.parent.name in FLASK_FOLDERS or path.name in FLASK_ALLOWED
+
+
 def test_no_flask_in_core_or_services():
     """core/, services, models, tasks and listeners never import flask (only the web edge does)."""
     offenders = [str(p.relative_to(ROOT)) for p in _python_files()
-                 if p.parent.name not in FLASK_FOLDERS and p.name not in FLASK_ALLOWED
-                 and _imports(p) & set(FLASK_MODULES)]
+                 if not _may_know_flask(p) and _imports(p) & set(FLASK_MODULES)]
     assert offenders == []
 
 

@@ -1,6 +1,11 @@
+"""The outbox: events reach their listeners once, after commit, never when rolled back; a failing
+listener is skipped. Handing over runs twice: inline (a queue task after the commit), and on the
+server's dispatcher thread (tests/fixtures/workers.py)."""
+
 import pytest
 
-from appliance.core import events, runtime
+from appliance.core import dispatcher, events, runtime, tasks
+from tests.waiting import eventually
 
 
 @pytest.fixture
@@ -8,23 +13,24 @@ def received(app, monkeypatch):
     monkeypatch.setattr(events, "CATALOG", events.CATALOG | {"test.happened", "test.broken"})  # the outbox alone
     seen = []
 
-    @events.subscribe("test.happened", "test.broken")
+    @dispatcher.subscribe("test.happened", "test.broken")
     def record(session, event):
         if event.name == "test.broken":
             raise RuntimeError("listener bug")
         seen.append(event.data["n"])
     yield seen
-    events._listeners.pop(f"{record.__module__}.{record.__qualname__}")
+    dispatcher._listeners.pop(f"{record.__module__}.{record.__qualname__}")
 
 
-def test_committed_events_reach_listeners_once(received):
+def test_committed_events_reach_listeners_once(received, background):
     """An event emitted in a committed transaction is handed over once, after commit."""
     database = runtime.get().db
     with database.unit_of_work(write=True) as session:
         events.emit(session, "test.happened", n=1)
         assert received == []  # not before commit
-    assert received == [1]
-    events.dispatch_pending(database)
+    eventually(lambda: received, lambda seen: seen == [1])
+    dispatcher.dispatch_pending(database)  # another dispatcher (the minute's sweep) finds nothing more
+    background.advance(0)
     assert received == [1]
 
 
@@ -35,19 +41,20 @@ def test_rolled_back_events_are_never_announced(received):
         with database.unit_of_work(write=True) as session:
             events.emit(session, "test.happened", n=2)
             raise ValueError
-    events.dispatch_pending(database)
+    dispatcher.dispatch_pending(database)
     assert received == []
 
 
-def test_a_failing_listener_does_not_stall_later_events(received):
+def test_a_failing_listener_does_not_stall_later_events(received, background):
     """A listener error is recorded and later events still arrive."""
     database = runtime.get().db
     with database.unit_of_work(write=True) as session:
         events.emit(session, "test.broken", n=0)
         events.emit(session, "test.happened", n=3)
+    background.advance(0)  # every event heard
     assert received == [3]
     with database.unit_of_work(write=False) as session:
-        cursor = session.get(events.OutboxCursor, "tests.core.test_events.received.<locals>.record")
+        cursor = session.get(dispatcher.OutboxCursor, "tests.core.test_events.received.<locals>.record")
         assert "listener bug" in cursor.last_error
 
 
@@ -58,7 +65,7 @@ def test_events_survive_a_lost_wake_up(received, monkeypatch):
         events.emit(session, "test.happened", n=4)
         session.info["after_commit"].clear()  # the wake-up is lost, as in a crash
     assert received == []
-    events.sweep_outbox.call_local()
+    tasks.sweep_outbox.call_local()
     assert received == [4]
 
 
@@ -89,21 +96,22 @@ def batches(app, monkeypatch):
     monkeypatch.setattr(events, "CATALOG", events.CATALOG | {"test.happened", "test.broken"})
     seen = []
 
-    @events.subscribe("test.happened", "test.broken", batch=True)
+    @dispatcher.subscribe("test.happened", "test.broken", batch=True)
     def hear(session, batch):
         for event in batch:
             if event.name == "test.broken":
                 raise RuntimeError("listener bug")
         seen.append([event.data["n"] for event in batch])
     yield seen
-    events._listeners.pop(f"{hear.__module__}.{hear.__qualname__}")
+    dispatcher._listeners.pop(f"{hear.__module__}.{hear.__qualname__}")
 
 
-def test_a_batch_listener_hears_a_commit_s_events_together(batches):
+def test_a_batch_listener_hears_a_commit_s_events_together(batches, background):
     database = runtime.get().db
     with database.unit_of_work(write=True) as session:
         for n in (1, 2, 3):
             events.emit(session, "test.happened", n=n)
+    background.advance(0)
     assert batches == [[1, 2, 3]]
 
 
@@ -115,7 +123,7 @@ def test_a_failing_batch_is_heard_again_one_at_a_time_and_only_the_bad_event_is_
         events.emit(session, "test.happened", n=2)
     assert batches == [[1], [2]]
     with database.unit_of_work(write=False) as session:
-        cursor = session.get(events.OutboxCursor, "tests.core.test_events.batches.<locals>.hear")
+        cursor = session.get(dispatcher.OutboxCursor, "tests.core.test_events.batches.<locals>.hear")
         assert "listener bug" in cursor.last_error
-    events.dispatch_pending(database)
+    dispatcher.dispatch_pending(database)
     assert batches == [[1], [2]]

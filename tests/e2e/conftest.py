@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import requests
 
 from tests.fixtures.doubles import allowed_doubles
 from tests.waiting import eventually
@@ -178,3 +179,68 @@ def rows_of(data_dir: Path, sql: str) -> list[tuple]:
     finally:
         database.close()
 
+
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def owner_business(tmp_path):
+    """A sandbox server whose first person (so also the installation's administrator, who sees the
+    Mail section) owns a business with attendance on (the inbox shows the shift control)."""
+    port = free_port()
+    proc = start_server(tmp_path / "data", port, "--sandbox", env={"APPLIANCE_SMTP_URL": ""})
+    base = f"http://127.0.0.1:{port}"
+    try:
+        olga = requests.post(f"{base}/auth/signup", json={"email": "olga@sol.test", "password": PASSWORD,
+                                                          "name": "Olga"}, timeout=10).json()["data"]
+        auth = {"Authorization": f"Bearer {olga['tokens']['accessToken']}"}
+        org = requests.post(f"{base}/organizations", json={"name": "Panadería Sol", "slug": "panaderia-sol",
+                                                           "billingEmail": "b@sol.test"}, headers=auth, timeout=10).json()["data"]
+        on = requests.patch(f"{base}/organizations/{org['id']}/attendance/settings", json={"enabled": True},
+                            headers=auth, timeout=10)
+        assert on.status_code == 200, on.text
+        yield base, org["id"], auth
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def signed_in(chromium, base: str, path: str, viewport: dict, locale: str):
+    """A new page of `owner_business`'s Olga, signed in and at `path`."""
+    page = chromium.new_context(locale=locale, viewport=viewport).new_page()
+    page.goto(f"{base}/sign-in?next={path}")
+    page.fill("input[name=email]", "olga@sol.test")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"**{path}")
+    return page
+
+
+def out_of_reach(page, selector: str) -> list[str]:
+    """The elements of `selector` that are not wholly inside the window (without scrolling it) or
+    that a click at their middle would not reach; empty when all are fine."""
+    return page.evaluate("""(selector) => [...document.querySelectorAll(selector)].filter((el) => {
+        const box = el.getBoundingClientRect();
+        const width = document.documentElement.clientWidth, height = document.documentElement.clientHeight;
+        if (!(box.width > 0 && box.left >= 0 && box.top >= 0 && box.right <= width && box.bottom <= height)) return true;
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        return !(hit && (hit === el || el.contains(hit)));
+    }).map((el) => (el.textContent.trim() || el.getAttribute('aria-label') || el.outerHTML).slice(0, 60))""", selector)
+
+
+def go_to(page, label: str) -> None:
+    """Open the navigation's page named `label` as a person would: on a phone (and in the inbox) the
+    Menu, then the link; on a laptop the group's menu, then the link (Home and Inbox: one click)."""
+    menu = page.locator("details.nav-menu")
+    if menu.is_visible():
+        menu.locator("summary").click()
+        page.locator(f".nav-sheet a:has-text('{label}')").first.click()
+        return
+    top = page.locator(f".nav-bar > a.nav-top:has-text('{label}')")
+    if top.count():
+        top.first.click()
+        return
+    group = page.locator("details.nav-group").filter(has=page.locator(f".nav-panel a:has-text('{label}')")).first
+    group.locator("summary").click()
+    group.locator(f".nav-panel a:has-text('{label}')").first.click()

@@ -10,6 +10,7 @@ import icalendar
 import requests
 
 from tests.waiting import eventually
+from tests.e2e.conftest import go_to
 from tests.e2e.test_console_browser import _browser, _first_run, _phone_at
 
 
@@ -24,7 +25,7 @@ def test_an_owner_books_connects_her_calendar_and_subscribes_to_the_feed(sandbox
     _first_run(olga, base, screenshot)
     olga.wait_for_selector("text=Your sandbox number is ready")
     org_id = olga.url.split("/console/")[1].split("/")[0]
-    olga.click("nav a:has-text('Agenda')")
+    go_to(olga, 'Agenda')
     saturday = _next_saturday().isoformat()
     olga.goto(f"{base}/console/{org_id}/agenda?date={saturday}&duration=45")
     olga.click(".slot-list a:has-text('09:00')")

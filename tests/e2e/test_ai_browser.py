@@ -9,6 +9,7 @@ desktop and, in Spanish, on a phone."""
 import requests
 
 from tests.e2e.test_console_browser import PASSWORD, _browser, _first_run, _phone_at
+from tests.e2e.conftest import go_to
 from tests.waiting import eventually
 
 CUSTOMER = "5215598765432"
@@ -30,7 +31,7 @@ def test_a_new_owner_makes_an_agent_that_answers_a_customer(sandbox_server, chro
     olga.wait_for_selector("text=Note added.")
 
     # A provider of the OpenAI shape (the simulator's double stands in for the vendor), tested.
-    olga.click("nav a:has-text('Bot')")
+    go_to(olga, 'Bot')
     olga.click(".page-head a:has-text('AI agents')")
     olga.wait_for_selector("text=No agents yet")
     screenshot(olga, "console-ai-empty")
@@ -65,7 +66,7 @@ def test_a_new_owner_makes_an_agent_that_answers_a_customer(sandbox_server, chro
     screenshot(olga, "console-ai-agent-probador")
 
     # The bot answers with the number's default agent, at a person's pace.
-    olga.click("nav a:has-text('Bot')")
+    go_to(olga, 'Bot')
     olga.click("button:has-text('Turn on')")
     olga.click("a:has-text('Settings')")
     olga.select_option("select[name=mode]", "AI_AGENT")
@@ -96,7 +97,7 @@ def test_a_new_owner_makes_an_agent_that_answers_a_customer(sandbox_server, chro
     first = eventually(sent, lambda said: any("5 euros" in s for s in said), seconds=30)
     assert all(len(s) <= 300 for s in first)
 
-    olga.click("nav a:has-text('Inbox')")
+    go_to(olga, 'Inbox')
     olga.click("a.row")
     olga.wait_for_selector(".bot-decision[data-bot-decision='AI_REPLY']", timeout=15000)
     olga.click(".bot-decision[data-bot-decision='AI_REPLY'] summary")

@@ -8,7 +8,7 @@ import re
 
 import requests
 
-from tests.e2e.conftest import free_port, start_server
+from tests.e2e.conftest import free_port, go_to, start_server
 from tests.e2e.test_console_browser import PASSWORD
 from tests.e2e.test_live_pages_browser import _customer_writes, _owner
 from tests.waiting import eventually
@@ -24,7 +24,7 @@ def test_a_backup_made_in_the_console_restores_a_new_installation_from_setup(tmp
         key = requests.post(f"{base_a}/organizations/{org_id}/api-keys", json={"name": "caja"}, headers=auth,
                             timeout=10).json()["data"]["secret"]
 
-        olga.click("nav a:has-text('Backups')")
+        go_to(olga, 'Backups')
         olga.wait_for_selector("text=No backup yet")
         olga.click("button:has-text('Make a backup now')")
         backup_key = olga.inner_text("[data-backup-key]")

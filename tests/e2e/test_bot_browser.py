@@ -7,6 +7,7 @@ the bot answers again. Screenshots of the pages for the docs."""
 import requests
 
 from tests.e2e.test_console_browser import PASSWORD, _browser, _first_run, _logo, _phone_at
+from tests.e2e.conftest import go_to
 from tests.waiting import eventually
 
 CUSTOMER = "5215512345678"
@@ -36,7 +37,7 @@ def test_a_new_owner_builds_a_bot_and_a_customer_talks_to_it(sandbox_server, chr
     org_id = olga.url.split("/console/")[1].split("/")[0]
 
     # The bot on, answering at once after a second of quiet, with a welcome and the words for a person.
-    olga.click("nav a:has-text('Bot')")
+    go_to(olga, 'Bot')
     olga.click("button:has-text('Turn on')")
     olga.click("a:has-text('Settings')")
     olga.select_option("select[name=mode]", "RULES_ONLY")
@@ -48,7 +49,7 @@ def test_a_new_owner_builds_a_bot_and_a_customer_talks_to_it(sandbox_server, chr
     olga.click("button:has-text('Save')")
     olga.wait_for_selector("text=Saved. The bot works with these settings")
 
-    olga.click("nav a:has-text('Bot')")
+    go_to(olga, 'Bot')
     olga.click("a:has-text('Rules')")
     olga.fill("input[name=name]", "Horario")
     olga.fill("input[name=keywords]", "horario, abren")
@@ -57,7 +58,7 @@ def test_a_new_owner_builds_a_bot_and_a_customer_talks_to_it(sandbox_server, chr
     olga.wait_for_selector("text=Rule created.")
 
     # A flow with buttons, built step by step in the editor.
-    olga.click("nav a:has-text('Bot')")
+    go_to(olga, 'Bot')
     olga.click("a:has-text('Flows')")
     olga.wait_for_selector("text=No flows yet")
     screenshot(olga, "console-bot-flows")
@@ -106,7 +107,7 @@ def test_a_new_owner_builds_a_bot_and_a_customer_talks_to_it(sandbox_server, chr
     bot_said("Te comunico con una persona del equipo.")
 
     # The inbox: the hand-off banner, the bot's messages and decisions; back to the bot.
-    olga.click("nav a:has-text('Inbox')")
+    go_to(olga, 'Inbox')
     olga.click("a.row:has-text('🙋')")  # the list says who waits for a person
     olga.wait_for_selector("#conversation", timeout=15000)
     olga.wait_for_selector(".handoff-banner")

@@ -7,6 +7,7 @@ the docs, on a desktop and, in Spanish, on a phone."""
 import requests
 
 from tests.e2e.test_console_browser import PASSWORD, _browser, _first_run, _phone_at
+from tests.e2e.conftest import go_to
 
 CSV = ("telefono,nombre,ciudad\n+57 300 111 2222,Ana,Cali\n+57 310 555 0000,Carla,Pasto\n"
        "+57 311 444 1111,,Bogotá\n+57 312 333 9999,Dora,Medellín\n")
@@ -19,11 +20,11 @@ def test_a_new_owner_runs_a_campaign_in_the_sandbox(sandbox_server, chromium, sc
     olga.wait_for_selector("text=Your sandbox number is ready")
     org_id = olga.url.split("/console/")[1].split("/")[0]
 
-    olga.click("nav a:has-text('Campaigns')")
+    go_to(olga, 'Campaigns')
     olga.wait_for_selector("text=No campaigns yet")
     screenshot(olga, "console-broadcasts-empty")
 
-    olga.click("nav a:has-text('Templates')")
+    go_to(olga, 'Templates')
     olga.click("a:has-text('New template')")
     olga.fill("input[name=name]", "oferta_semana")
     olga.fill("input[name=language]", "es")
@@ -33,7 +34,7 @@ def test_a_new_owner_runs_a_campaign_in_the_sandbox(sandbox_server, chromium, sc
     olga.click("button:has-text('Send for review')")
     olga.wait_for_selector("text=Sent for review")
 
-    olga.click("nav a:has-text('Contacts')")
+    go_to(olga, 'Contacts')
     olga.click(".tabs a:has-text('Lists')")
     olga.fill("input[name=name]", "Clientes")
     olga.click("button:has-text('Create')")
@@ -50,7 +51,7 @@ def test_a_new_owner_runs_a_campaign_in_the_sandbox(sandbox_server, chromium, sc
                               timeout=10).json()["data"][0]["phoneNumberId"]
     requests.put(f"{base}/netsim/_control/faults", json={"failNext": [131049]}, timeout=10)  # Meta holds one back
 
-    olga.click("nav a:has-text('Campaigns')")
+    go_to(olga, 'Campaigns')
     olga.click("a:has-text('New campaign')")
     olga.fill("input[name=name]", "Masa madre")
     for _ in range(20):  # until the review has approved it, the wizard offers no template

@@ -11,7 +11,7 @@ import zlib
 import pytest
 import requests
 
-from tests.e2e.conftest import free_port, start_server
+from tests.e2e.conftest import free_port, go_to, start_server
 from tests.waiting import eventually
 
 PASSWORD = "correct horse battery"
@@ -73,7 +73,7 @@ CSV = "telefono,nombre,ciudad\n+57 300 111 2222,Ana,Cali\nsin número,Beto,Bogot
 def _templates_and_contacts(olga, screenshot):
     """A template written with its preview drawn while typing; a list filled from a CSV, with the
     preview of the file first and the rejected row named by its line."""
-    olga.click("nav a:has-text('Templates')")
+    go_to(olga, 'Templates')
     olga.wait_for_selector("text=No templates here yet")
     olga.click("a:has-text('New template')")
     olga.fill("input[name=name]", "pedido_listo")
@@ -90,7 +90,7 @@ def _templates_and_contacts(olga, screenshot):
     olga.wait_for_selector("td:has-text('pedido_listo')")
     screenshot(olga, "console-templates")
 
-    olga.click("nav a:has-text('Contacts')")
+    go_to(olga, 'Contacts')
     olga.click(".tabs a:has-text('Lists')")
     olga.fill("input[name=name]", "Feria de mayo")
     olga.click("button:has-text('Create')")
@@ -114,9 +114,9 @@ def _templates_and_contacts(olga, screenshot):
 def _mail_server(olga, smtp_port, mailbox, screenshot):
     """Until a mail server is set, her mails wait on her account page; she sets the local one and
     it is saved only once its test mail arrived."""
-    olga.click("nav a:has-text('My account')")
+    go_to(olga, 'My account')
     olga.wait_for_selector("text=Mail waiting for you")
-    olga.click("nav a:has-text('Mail')")
+    go_to(olga, 'Mail')
     olga.fill("input[name=host]", "127.0.0.1")
     olga.fill("input[name=port]", "1")  # nothing listens there: said, nothing saved
     olga.check("input[name=security][value=none]")
@@ -132,7 +132,7 @@ def _mail_server(olga, smtp_port, mailbox, screenshot):
 
 def _business_profile(olga, screenshot):
     """The sandbox number's profile as customers will see it, with a picture."""
-    olga.click("nav a:has-text('WhatsApp')")
+    go_to(olga, 'WhatsApp')
     olga.click(".account td a")
     olga.fill("input[name=about]", "Pan recién hecho todos los días")
     olga.fill("textarea[name=description]", "Panadería de barrio desde 1987.")
@@ -152,7 +152,7 @@ def _business_profile(olga, screenshot):
 
 def _bot(olga, screenshot):
     """The sandbox number's bot turned on with a welcome and a rule, its readiness said."""
-    olga.click("nav a:has-text('Bot')")
+    go_to(olga, 'Bot')
     olga.click("button:has-text('Turn on')")
     olga.wait_for_selector("text=The bot is on but its mode is OFF")
     olga.click("a:has-text('Settings')")
@@ -163,7 +163,7 @@ def _bot(olga, screenshot):
     olga.click("button:has-text('Save')")
     olga.wait_for_selector("text=Saved. The bot works with these settings")
     screenshot(olga, "console-bot-settings")
-    olga.click("nav a:has-text('Bot')")
+    go_to(olga, 'Bot')
     olga.click("a:has-text('Rules')")
     olga.fill("input[name=name]", "Horario")
     olga.fill("input[name=keywords]", "horario, abren, cierran")
@@ -171,7 +171,7 @@ def _bot(olga, screenshot):
     olga.click("button:has-text('New rule')")
     olga.wait_for_selector("text=Rule created.")
     screenshot(olga, "console-bot-rules")
-    olga.click("nav a:has-text('Bot')")
+    go_to(olga, 'Bot')
     olga.wait_for_selector("text=ready")
     screenshot(olga, "console-bot")
 
@@ -203,7 +203,7 @@ def test_a_new_owner_sets_up_everything_in_the_browser(fresh_server, mailbox, ch
     org_id = olga.url.split("/console/")[1].split("/")[0]
 
     # The organization: the hours she chose are there; a bad time zone is refused by the field.
-    olga.click("nav a:has-text('Organization')")
+    go_to(olga, 'Organization')
     assert olga.is_checked("input[name=hours-sat-open]") and olga.input_value("input[name=hours-sat-to]") == "13:00"
     olga.fill("input[name=timezone]", "Mars/Base")
     olga.click("form.panel button[type=submit]")
@@ -218,7 +218,7 @@ def test_a_new_owner_sets_up_everything_in_the_browser(fresh_server, mailbox, ch
     _bot(olga, screenshot)
 
     # The team: invite Beto as an agent; the mail arrives at the local SMTP server.
-    olga.click("nav a:has-text('Team')")
+    go_to(olga, 'Team')
     olga.fill("input[name=email]", "beto@sol.test")
     olga.select_option("select[name=role_id]", label="Agent")
     olga.click("button:has-text('Send invitation')")
@@ -235,7 +235,7 @@ def test_a_new_owner_sets_up_everything_in_the_browser(fresh_server, mailbox, ch
     link = re.search(r"https?://\S+/invitations/accept\?token=[\w-]+", mail.get_content()).group(0)
 
     # An API key: the secret is shown once and works against the API.
-    olga.click("nav a:has-text('API keys')")
+    go_to(olga, 'API keys')
     olga.wait_for_selector("text=No keys yet")
     olga.fill("input[name=name]", "ERP")
     olga.check("input[value='contacts:read']")
@@ -251,7 +251,7 @@ def test_a_new_owner_sets_up_everything_in_the_browser(fresh_server, mailbox, ch
     _templates_and_contacts(olga, screenshot)
 
     # My account: the verification link waits in the console only without SMTP; here it was mailed.
-    olga.click("nav a:has-text('My account')")
+    go_to(olga, 'My account')
     olga.click("button:has-text('Set up')")
     olga.wait_for_selector(".qr svg")
     screenshot(olga, "console-account-2fa")
@@ -266,17 +266,18 @@ def test_a_new_owner_sets_up_everything_in_the_browser(fresh_server, mailbox, ch
     beto.click("details[open] button[type=submit]")
     beto.wait_for_selector("text=Panadería Sol")
     beto.goto(f"{base}/console")
-    beto.wait_for_url("**/organization")
+    beto.wait_for_url("**/home")
     nav = beto.text_content("nav")
     assert "Bandeja" in nav and "Mi cuenta" in nav
     assert "Claves API" not in nav and "WhatsApp" not in nav  # an agent does not see what it cannot open
+    beto.goto(f"{base}/console/{org_id}/organization")
     assert beto.is_disabled("input[name=org_name]")
     screenshot(beto, "console-phone-organization-es", full_page=False)
     beto.goto(f"{base}/console/account")
     screenshot(beto, "console-phone-account-es")
 
     # A simulated customer writes; Olga answers from the inbox, linked from the console.
-    olga.click("nav a:has-text('Inbox')")
+    go_to(olga, 'Inbox')
     olga.wait_for_selector("[data-simulate]")
     olga.click("[data-simulate] button")
     olga.wait_for_selector("#conversation", timeout=15000)  # the first conversation opens as it arrives

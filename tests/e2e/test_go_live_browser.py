@@ -7,6 +7,7 @@ import urllib.request
 from urllib.parse import urlencode
 
 from tests.e2e.test_console_browser import _browser, _first_run, _phone_at
+from tests.e2e.conftest import go_to
 
 
 def test_a_new_owner_gets_meta_verified_then_sets_the_public_address(appliance, chromium, screenshot):
@@ -30,7 +31,7 @@ def test_a_new_owner_gets_meta_verified_then_sets_the_public_address(appliance, 
     olga.reload()
     assert olga.inner_text("#verify-token") == token  # the same token on every load
 
-    olga.click("nav a:has-text('Go live')")
+    go_to(olga, 'Go live')
     olga.wait_for_selector("text=an address only this computer opens")
     olga.fill("input[name=base_url]", "https://chat.panaderia-sol.test/")
     olga.click("button:has-text('Save the address')")
@@ -42,12 +43,12 @@ def test_a_new_owner_gets_meta_verified_then_sets_the_public_address(appliance, 
     assert olga.inner_text("#webhook-url") == "https://chat.panaderia-sol.test/webhooks/whatsapp"
     assert "Customers cannot open" not in olga.inner_text("#step-webhook")
 
-    olga.click("nav a:has-text('Status')")
+    go_to(olga, 'Status')
     olga.wait_for_selector("progress.disk-bar")
     screenshot(olga, "console-status")
 
     phone = _phone_at(chromium, base, "/console/go-live")
-    phone.wait_for_selector("text=Salir en vivo")
+    phone.wait_for_selector("main h1:has-text('Salir en vivo')")
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # nothing off-screen
     screenshot(phone, "console-go-live-phone")
     phone.goto(f"{base}/console/status")

@@ -9,6 +9,7 @@ import base64
 import requests
 
 from tests.e2e.test_console_browser import PASSWORD, _browser, _first_run, _phone_at
+from tests.e2e.conftest import go_to
 from tests.knowledge.test_knowledge_documents import POLICY, PRICE_LIST
 from tests.waiting import eventually
 
@@ -29,7 +30,7 @@ def test_a_new_owner_fills_the_library_and_finds_the_shipping_price(sandbox_serv
     olga.wait_for_selector("text=Your sandbox number is ready")
     org_id = olga.url.split("/console/")[1].split("/")[0]
 
-    olga.click("nav a:has-text('Bot')")
+    go_to(olga, 'Bot')
     olga.click("a:has-text('Knowledge base')")
     olga.wait_for_selector("text=The library is empty")
     screenshot(olga, "console-knowledge-empty")

@@ -6,6 +6,7 @@ import http.client
 from urllib.parse import urlsplit
 
 from tests.e2e.test_console_browser import _browser, _first_run, _phone_at
+from tests.e2e.conftest import go_to
 
 
 def test_an_owner_shares_a_chat_link_and_sees_the_click(sandbox_server, chromium, screenshot):
@@ -14,7 +15,7 @@ def test_an_owner_shares_a_chat_link_and_sees_the_click(sandbox_server, chromium
     _first_run(olga, base, screenshot)
     olga.wait_for_selector("text=Your sandbox number is ready")
     org_id = olga.url.split("/console/")[1].split("/")[0]
-    olga.click("nav a:has-text('Links')")
+    go_to(olga, 'Links')
     olga.wait_for_selector("text=No links yet")
     olga.fill("input[name=name]", "Afiche de la tienda")
     olga.fill("input[name=campaign_tag]", "noviembre")

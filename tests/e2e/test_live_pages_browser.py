@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 import requests
 
 from tests.e2e.test_console_browser import PASSWORD, _first_run
+from tests.e2e.conftest import go_to
 from tests.waiting import eventually
 
 BOGOTA = ZoneInfo("America/Bogota")  # the organization's zone (_first_run)
@@ -47,7 +48,7 @@ def _customer_writes(base, number, text):
 
 def test_a_template_in_review_turns_approved_on_the_open_page(sandbox_server, chromium, screenshot):
     olga, org_id, _, _ = _owner(chromium, sandbox_server, screenshot)
-    olga.click("nav a:has-text('Templates')")
+    go_to(olga, 'Templates')
     olga.click("a:has-text('New template')")
     olga.fill("input[name=name]", "pedido_listo")
     olga.fill("textarea[name=body_text]", "Hola {{1}}, tu pedido está listo.")

@@ -6,6 +6,7 @@ stays closed; the results show the score, the bar and the comment. The settings 
 on a phone too."""
 
 from tests.e2e.test_console_browser import _browser, _first_run, _phone_at
+from tests.e2e.conftest import go_to
 
 
 def test_an_owner_turns_surveys_on_and_sees_the_customers_score(sandbox_server, chromium, screenshot):
@@ -14,7 +15,7 @@ def test_an_owner_turns_surveys_on_and_sees_the_customers_score(sandbox_server, 
     _first_run(olga, base, screenshot)
     olga.wait_for_selector("text=Your sandbox number is ready")
     org_id = olga.url.split("/console/")[1].split("/")[0]
-    olga.click("nav a:has-text('Surveys')")
+    go_to(olga, 'Surveys')
     olga.wait_for_selector("text=Surveys are off")
     olga.click(".subnav a:has-text('Settings')")
     olga.check("input[name=active]")

@@ -8,6 +8,7 @@ import json
 from standardwebhooks.webhooks import Webhook
 
 from tests.e2e.test_console_browser import _browser, _first_run, _phone_at
+from tests.e2e.conftest import go_to
 
 
 def test_a_new_owner_connects_a_webhook_and_follows_its_log(sandbox_server, chromium, screenshot, hook):
@@ -17,7 +18,7 @@ def test_a_new_owner_connects_a_webhook_and_follows_its_log(sandbox_server, chro
     olga.wait_for_selector("text=Your sandbox number is ready")
     org_id = olga.url.split("/console/")[1].split("/")[0]
 
-    olga.click("nav a:has-text('Webhooks')")
+    go_to(olga, 'Webhooks')
     olga.wait_for_selector("text=No webhooks yet")
     olga.fill("input[name=url]", hook.url)
     olga.check("input[name=events][value='message.created']")

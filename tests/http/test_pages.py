@@ -1,32 +1,10 @@
-"""The one way pages are made: texts complete in every language, one layout per kind of page, the
-language switch."""
+"""The one way pages are made: one layout per kind of page, the language switch (the words in every
+language: tests/core/test_translations.py)."""
 
 import re
 from pathlib import Path
 
-import appliance.app  # noqa: F401  (every page module, and so every Texts, is imported)
-from appliance.core.locales import LOCALES
-from appliance.http.pages import Texts
 from appliance.paths import WEB_DIR
-
-
-def _keys(texts: dict, prefix="") -> set[str]:
-    keys = set()
-    for key, value in texts.items():
-        keys.add(prefix + key)
-        if isinstance(value, dict):
-            keys |= _keys(value, f"{prefix}{key}.")
-    return keys
-
-
-def test_every_domains_texts_exist_in_every_language():
-    """Each Texts has every locale of core/locales.py, with the same keys (nested ones too)."""
-    assert {texts.name for texts in Texts.registry} >= {"layouts", "home", "auth", "oauth", "invitations", "inbox"}
-    for texts in Texts.registry:
-        assert set(texts.by_locale) == set(LOCALES), texts.name
-        expected = _keys(texts[LOCALES[0]])
-        for lang in LOCALES[1:]:
-            assert _keys(texts[lang]) == expected, (texts.name, lang, _keys(texts[lang]) ^ expected)
 
 
 def test_every_page_extends_a_layout():

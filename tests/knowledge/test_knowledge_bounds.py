@@ -13,7 +13,7 @@ import pytest
 from pypdf import PageObject, PdfReader
 
 from appliance.core import clock, queue, runtime
-from appliance.knowledge import extraction, processing
+from appliance.knowledge import extraction, processing, tasks
 from appliance.knowledge.models import KnowledgeDocument
 from tests.knowledge.samples import many_pages_pdf, zip_bomb_docx
 
@@ -181,7 +181,7 @@ def test_documents_waiting_their_turn_are_not_taken_for_runs_a_crash_lost(api, o
     made = [_upload(api, owner, many_pages_pdf(3, text=f"Tarifa número {n}"), f"tarifa{n}.pdf").json["data"]
             for n in range(3)]
     clock.advance(11 * 60)
-    assert processing.resume_interrupted(runtime.get().db, older_than=processing.STALE_AFTER) == 0
+    assert tasks.resume_interrupted(runtime.get().db, older_than=processing.STALE_AFTER) == 0
     assert _run_slow_lane() == 3
     documents = [_document(doc["id"]) for doc in made]
     assert [(d.status, d.processing_attempts) for d in documents] == [("READY", 1)] * 3

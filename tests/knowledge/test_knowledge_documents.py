@@ -8,7 +8,7 @@ import uuid
 from sqlmodel import select
 
 from appliance.core import runtime
-from appliance.knowledge import embedder, files, processing
+from appliance.knowledge import embedder, files, processing, tasks
 from appliance.knowledge.models import KnowledgeChunk, KnowledgeDocument
 from appliance.organizations.models import Organization
 from tests import factories
@@ -216,14 +216,14 @@ def test_processing_cut_short_by_a_crash_resumes_then_gives_up(api, owner):
         document = session.get(KnowledgeDocument, note["id"])
         document.status, document.processing_token, document.processing_attempts = "PROCESSING", "lost", 1
         session.add(document)
-    assert processing.resume_interrupted(database, older_than=None) == 1
+    assert tasks.resume_interrupted(database, older_than=None) == 1
     resumed = api.get(f"{_base(org['id'])}/{note['id']}", token=token).json["data"]
     assert resumed["status"] == "READY" and resumed["chunkCount"] == 1
     with database.unit_of_work(write=True) as session:
         document = session.get(KnowledgeDocument, note["id"])
         document.status, document.processing_token, document.processing_attempts = "PROCESSING", "lost", processing.MAX_ATTEMPTS
         session.add(document)
-    processing.resume_interrupted(database, older_than=None)
+    tasks.resume_interrupted(database, older_than=None)
     failed = api.get(f"{_base(org['id'])}/{note['id']}", token=token).json["data"]
     assert failed["status"] == "FAILED" and "interrupted" in failed["error"]
     assert search(api, org, token, "nueve")  # the passages of the last good run stay searchable

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from appliance.core import clock, runtime
-from appliance.knowledge import processing
+from appliance.knowledge import tasks
 from appliance.knowledge.models import KnowledgeDocument
 from tests.bench.knowledge_eval_set import WORKSHOPS_HTML
 from tests.fixtures.local_server import QuietHandler, serving
@@ -107,22 +107,22 @@ class TestWithPrivatePagesAllowed:
         assert "35 euros" in found[0]["text"] and "cookies" not in found[0]["text"] and "Inicio" not in found[0]["text"]
 
         # Not due yet: nothing is read. Due: read with its ETag; unchanged (304), nothing embedded again.
-        assert processing.sync_due_pages(runtime.get().db) == 0
+        assert tasks.sync_due_pages(runtime.get().db) == 0
         assert doc["lastSyncedAt"] < _doc_row(doc["id"]).next_sync_at.isoformat()
         _make_due(doc["id"])
-        assert processing.sync_due_pages(runtime.get().db) == 1
+        assert tasks.sync_due_pages(runtime.get().db) == 1
         assert site.requests[-1].get("If-None-Match") == '"v1"'
         assert _doc(api, owner, doc["id"])["status"] == "READY"
 
         # The page breaks: FAILED with the reason, old passages kept; the next sync reads it again.
         site.pages["/talleres"] = (500, b"oops", "")
         _make_due(doc["id"])
-        processing.sync_due_pages(runtime.get().db)
+        tasks.sync_due_pages(runtime.get().db)
         failed = _doc(api, owner, doc["id"])
         assert failed["status"] == "FAILED" and "HTTP 500" in failed["error"]
         site.pages["/talleres"] = (200, WORKSHOPS_HTML.replace(b"35 euros", b"40 euros"), '"v2"')
         _make_due(doc["id"])
-        processing.sync_due_pages(runtime.get().db)
+        tasks.sync_due_pages(runtime.get().db)
         assert _doc(api, owner, doc["id"])["status"] == "READY"
         found = api.post(f"{_base(owner['org'])}/search", {"query": "¿cuánto cuesta el taller de masa madre?"},
                          token=owner["token"]).json["data"]["results"]

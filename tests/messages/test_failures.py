@@ -132,7 +132,7 @@ def test_a_send_answered_after_the_restart_failed_it_is_sent_after_all(outbox):
     assert (sent["status"], sent["wamid"], sent["errorCode"]) == ("sent", "wamid.late", None)
 
 
-def test_a_lane_whose_transaction_fails_records_its_answers_on_the_next_turn(outbox, monkeypatch):
+def test_a_lane_whose_transaction_fails_records_its_answers_on_the_next_turn(outbox, monkeypatch, start_workers):
     """A busy database while answers are written must not strand messages in flight."""
     failures = []
     real_record = lanes.record
@@ -144,12 +144,9 @@ def test_a_lane_whose_transaction_fails_records_its_answers_on_the_next_turn(out
         real_record(session, line, answers)
 
     monkeypatch.setattr(lanes, "record", record_failing_once)
-    lanes.sender.start(runtime.get().db)
-    try:
-        created = outbox.text("uno")
-        eventually(lambda: outbox.get(created["id"])["status"], lambda status: status == "sent", seconds=10)
-    finally:
-        lanes.sender.stop()
+    start_workers("sender")
+    created = outbox.text("uno")
+    eventually(lambda: outbox.get(created["id"])["status"], lambda status: status == "sent", seconds=10)
     assert failures == [1] and len(outbox.network_got()) == 1
     with runtime.get().db.unit_of_work(write=False) as session:
         assert session.get(Message, created["id"]).send_state is None

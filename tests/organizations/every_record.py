@@ -1,5 +1,6 @@
-"""One record of every kind an organization route names in its path, made in one organization (a
-business on the simulated network): what the cross-tenant check hands another tenant's routes."""
+"""One record of every kind a route of the API, the console or the inbox names in its path, made in
+one organization (a business on the simulated network) and by its owner: what the cross-tenant
+check hands another tenant's routes."""
 
 from __future__ import annotations
 
@@ -7,20 +8,24 @@ import io
 
 import requests
 
-from appliance.core import clock, runtime
+import pytest
+
+from appliance.backups.models import Backup
+from appliance.core import clock, ids as new_ids, runtime
 from appliance.outbound_webhooks.models import OutboundWebhook, WebhookDelivery
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
 CART = {"type": "order", "order": {"catalog_id": "cat-sol", "text": "Para el sábado", "product_items": [
     {"product_retailer_id": "pan", "quantity": 2, "item_price": 12.5, "currency": "COP"}]}}
-# Path parameters that name no record of the organization: a provider's kind (LOCAL, OPENAI...) is
-# the same words in every organization, and the other tenant's own row is the one it names.
-NOT_RECORDS = {"org_id", "provider"}
+# Path parameters that name no record of the organization, with the value a call gives them: a
+# provider's kind (LOCAL, OPENAI...) and a QR code's format are the same words in every
+# organization; the organization is the one the call is about.
+NOT_RECORDS = {"provider": "LOCAL", "kind": "svg"}
 
 
 def one_of_each(line) -> dict[str, str]:
-    """The path parameter's name -> one of this organization's ids. `agent_id` is an AI agent's
-    under /bot/agents and a person's (a member) under /attendance: `person_id` holds the latter."""
+    """The path parameter's name -> one of this organization's ids (or its owner's); a name that
+    means another kind under some paths has a key of its own (`key_for`)."""
     api, token, org = line.api, line.owner["token"], line.org_id
     base = f"/organizations/{org}"
 
@@ -71,12 +76,21 @@ def one_of_each(line) -> dict[str, str]:
         "page_id": made("/link-pages", {"handle": "pan-sol", "title": "Pan Sol"})["id"],
         "phone_id": line.number["id"], "phone_number_pk": line.number["id"], "waba_pk": line.waba["id"],
         "quick_reply_id": made("/quick-replies", {"shortcut": "/hola", "text": "Hola"})["id"],
+        "number_id": line.number["id"],  # the console's name for a number (the API's phone_number_pk)
         "rule_id": made("/bot/rules", {"name": "R", "keywords": ["pan"], "reply": "Sí"})["id"],
         "service_id": made("/bot/servicios", {"nombre": "Pastel"})["id"],
         "tag_id": made("/tags", {"name": "VIP"})["id"],
         "task_id": made("/tasks", {"title": "Llamar"})["id"],
     }
+    ids["reply_id"] = ids["quick_reply_id"]  # the console's name for a quick reply
     ids["webhook_id"], ids["delivery_id"] = _webhook_with_a_delivery(org, me)
+    # The owner's own records, which the console's account pages name: a signed-in device and a
+    # phone that gets notifications.
+    ids["auth_session_id"] = api.get("/auth/me/sessions", token=token).json["data"][0]["id"]
+    device = api.post("/push/device", {"token": "phone-of-the-owner", "platform": "ANDROID"}, token=token)
+    assert device.status_code == 200, device.json
+    ids["item_id"] = device.json["data"]["id"]
+    ids["backup_id"] = _backup(me)
     return ids
 
 
@@ -97,8 +111,30 @@ def _webhook_with_a_delivery(organization_id: str, user_id: str) -> tuple[str, s
         return webhook.id, delivery.id
 
 
-def id_for(name: str, path: str, ids: dict[str, str]) -> str:
-    """The id a path parameter takes: an attendance `agent_id` is a person."""
+def _backup(user_id: str) -> str:
+    """A row: making an archive runs a process of its own, and only its id is asked for here."""
+    with runtime.get().db.unit_of_work(write=True) as session:
+        backup = Backup(id=new_ids.new_id(), kind="MANUAL", status="READY", file_name="backup.tar.gz",
+                        app_version="test", created_by_user_id=user_id, created_at=clock.now())
+        session.add(backup)
+        session.flush()
+        return backup.id
+
+
+def key_for(name: str, path: str) -> str:
+    """Which of `one_of_each`'s ids a path parameter takes: its name, except where one name means
+    two kinds (an `agent_id` under /attendance is a person, not an AI agent; a `session_id` under
+    /console/account is a signed-in device, not an attendance session)."""
     if name == "agent_id" and "/attendance/" in path:
-        return ids["person_id"]
-    return ids[name]
+        return "person_id"
+    if name == "session_id" and path.startswith("/console/account/"):
+        return "auth_session_id"
+    return name
+
+
+def id_for(name: str, path: str, ids: dict[str, str]) -> str:
+    key = key_for(name, path)
+    if key not in ids:
+        pytest.fail(f"{path} names a {name}, a kind of id the cross-tenant check cannot fill: make one in "
+                    "tests/organizations/every_record.py (one_of_each)")
+    return ids[key]

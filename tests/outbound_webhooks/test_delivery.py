@@ -1,9 +1,11 @@
 """Delivering: the retry schedule, order behind an unavailable receiver, what a 410 does, receivers
 that time out, reset, redirect or answer garbage, the day-long failure mail, an attempt a crash
-cut short, and a person's retry. The clock is moved instead of waiting for the schedule."""
+cut short, and a person's retry. The clock is moved instead of waiting for the schedule. The
+schedule is also run on the server's sender thread with the clock held (tests/fixtures/workers.py)."""
 
 import json
 import re
+from datetime import datetime
 from urllib.parse import urlsplit
 
 import pytest
@@ -11,6 +13,7 @@ from sqlmodel import select
 
 from appliance.core import clock, runtime
 from appliance.outbound_webhooks import sender
+from appliance.outbound_webhooks import tasks as webhook_tasks
 from appliance.outbound_webhooks.models import WebhookDelivery
 from tests.waiting import eventually
 
@@ -23,45 +26,47 @@ def _test(webhooks, webhook_id):
     return webhooks.post(f"/{webhook_id}/test")
 
 
-def test_failures_retry_on_the_schedule_and_nothing_newer_overtakes_an_unavailable_receiver(webhooks, hook):
+def _after(background, seconds):
+    """`seconds` later, whoever sends: inline the minute check runs, as the queue's scheduler would
+    run it; the server's sender thread wakes by itself."""
+    background.advance(seconds, webhook_tasks.webhooks_minute_check)
+
+
+def _statuses(webhooks, webhook_id) -> list[str]:
+    return [d["status"] for d in webhooks.deliveries(webhook_id)]
+
+
+def test_failures_retry_on_the_schedule_and_nothing_newer_overtakes_an_unavailable_receiver(webhooks, hook, background):
     created = webhooks.create(url=hook.url, events=["conversation.updated"])
     hook.plan = [503, 200]
     first = _test(webhooks, created["id"])
+    eventually(lambda: _statuses(webhooks, created["id"]), lambda statuses: statuses == ["RETRYING"])
     second = _test(webhooks, created["id"])
+    _after(background, 0)
     assert len(hook.requests) == 1  # the second waits behind the first
     [newest, oldest] = webhooks.deliveries(created["id"])
     assert oldest["status"] == "RETRYING" and oldest["responseStatus"] == 503 and oldest["attempt"] == 1
     assert newest["status"] == "PENDING" and newest["attempt"] == 0
-    clock.advance(3)
-    _due()
+    _after(background, 3)
     assert len(hook.requests) == 1  # 5 s after the first attempt, not before
-    clock.advance(3)
-    _due()
+    _after(background, 3)
+    eventually(lambda: _statuses(webhooks, created["id"]), lambda statuses: statuses == ["DELIVERED", "DELIVERED"])
     sent = [json.loads(r["body"])["id"] for r in hook.requests]
-    # Once the receiver is back, the retry and the event behind it go in the same pass; events of no
+    # Once the receiver is back, the retry goes first and the event behind it after; events of no
     # conversation (a test) are not ordered among themselves, so they may arrive either way round.
     assert sent[0] == first["eventId"] and sorted(sent[1:]) == sorted([first["eventId"], second["eventId"]])
-    assert [d["status"] for d in webhooks.deliveries(created["id"])] == ["DELIVERED", "DELIVERED"]
     detail = webhooks.get(f"/{created['id']}/deliveries/{first['id']}")
     assert [(a["number"], a["outcome"], a["responseStatus"]) for a in detail["attempts"]] == [
         (1, "failed", 503), (2, "delivered", 200)]
     assert webhooks.get(f"/{created['id']}")["failureCount"] == 0
 
 
-@pytest.fixture
-def sender_thread():
-    """The server's own sender thread over this test's database (requests wake it instead of
-    delivering inline)."""
-    sender.sender_thread.start(runtime.get().db)
-    yield sender.sender_thread
-    sender.sender_thread.stop()
-
-
 @pytest.mark.parametrize("failure", [503, 422], ids=["unavailable", "refused"])
-def test_the_servers_sender_makes_a_retry_when_it_falls_due(webhooks, hook, sender_thread, failure):
-    """The retry 5 s after a failed attempt goes out 5 s later, not when the thread would next look
-    with nothing to do (30 s): the sender wakes at the earliest next attempt, the one it has just
-    written included."""
+def test_the_servers_sender_makes_a_retry_when_it_falls_due(webhooks, hook, running_workers, failure):
+    """On the server's threads, the clock held: the retry due 5 s after a failed attempt goes out
+    when the clock reaches 5 s, not a moment before, and not when the thread would next look with
+    nothing to do (30 s): the sender sleeps until the earliest next attempt, the one it has just
+    written included. (It once slept the 30 s, and inline tests could not see it.)"""
     created = webhooks.create(url=hook.url, events=["conversation.updated"])
     hook.plan = [failure, 200]
     delivery = _test(webhooks, created["id"])
@@ -69,10 +74,13 @@ def test_the_servers_sender_makes_a_retry_when_it_falls_due(webhooks, hook, send
     def logged():
         return webhooks.get(f"/{created['id']}/deliveries/{delivery['id']}")
     eventually(logged, lambda d: d["status"] == "RETRYING")
-    assert len(hook.requests) == 1
-    clock.advance(sender.RETRY_AFTER[0])
-    done = eventually(logged, lambda d: d["status"] == "DELIVERED", seconds=15)  # not the idle look, 25 s on
+    running_workers.advance(sender.RETRY_AFTER[0] - 0.1)
+    assert len(hook.requests) == 1  # not before its time
+    running_workers.advance(0.1)
+    done = eventually(logged, lambda d: d["status"] == "DELIVERED")
     assert [(a["number"], a["outcome"]) for a in done["attempts"]] == [(1, "failed"), (2, "delivered")]
+    first, second = (datetime.fromisoformat(a["startedAt"]) for a in done["attempts"])
+    assert (second - first).total_seconds() == sender.RETRY_AFTER[0]
     assert len(hook.requests) == 2
 
 
@@ -185,7 +193,7 @@ def test_a_delivery_in_the_air_cannot_be_retried_and_unknown_ones_are_404(webhoo
 
 
 def test_a_conversations_events_go_one_at_a_time_and_other_conversations_side_by_side(webhooks, hook):
-    from appliance.outbound_webhooks import fanout
+    from appliance.outbound_webhooks import deliveries, fanout
     from appliance.outbound_webhooks.models import OutboundWebhook
     made = webhooks.create(url=hook.url, events=["conversation.updated"])
     hook.plan = [("sleep", 0.3)]
@@ -195,8 +203,9 @@ def test_a_conversations_events_go_one_at_a_time_and_other_conversations_side_by
         now = clock.now()
         rows = []
         for n, conversation in enumerate(("c-ana", "c-beto", "c-ana", "c-beto")):
-            rows += fanout.delivery_rows([webhook], event_id=f"e{n}", event_type="conversation.updated", created_at=now,
-                                         data={"conversationId": conversation, "n": n}, locale="en", now=now)
+            rows += deliveries.delivery_rows([webhook], event_id=f"e{n}", event_type="conversation.updated",
+                                             created_at=now, data={"conversationId": conversation, "n": n},
+                                             locale="en", now=now)
         fanout.write_deliveries(session, rows)
     arrivals = {}
     for request in hook.requests:
@@ -210,7 +219,7 @@ def test_a_conversations_events_go_one_at_a_time_and_other_conversations_side_by
 
 
 def test_a_conversations_chain_stops_at_an_unavailable_receiver_and_gives_the_rest_back_unsent(webhooks, hook):
-    from appliance.outbound_webhooks import fanout
+    from appliance.outbound_webhooks import deliveries, fanout
     from appliance.outbound_webhooks.models import OutboundWebhook
     made = webhooks.create(url=hook.url, events=["conversation.updated"])
     hook.plan = [503, 200]
@@ -220,8 +229,8 @@ def test_a_conversations_chain_stops_at_an_unavailable_receiver_and_gives_the_re
         now = clock.now()
         rows = []
         for n in range(3):
-            rows += fanout.delivery_rows([webhook], event_id=f"e{n}", event_type="conversation.updated", created_at=now,
-                                         data={"conversationId": "c-ana", "n": n}, locale="en", now=now)
+            rows += deliveries.delivery_rows([webhook], event_id=f"e{n}", event_type="conversation.updated",
+                                             created_at=now, data={"conversationId": "c-ana", "n": n}, locale="en", now=now)
         fanout.write_deliveries(session, rows)
     assert len(hook.requests) == 1  # the first found the receiver unavailable: the chain stopped there
     first, *rest = sorted(webhooks.deliveries(made["id"]), key=lambda d: d["eventId"])

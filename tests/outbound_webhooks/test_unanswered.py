@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from appliance.core import clock, runtime
+from appliance.core import clock
 from appliance.netsim.network import Network
 from appliance.netsim.simulator import Simulator
-from appliance.outbound_webhooks import unanswered
+from appliance.outbound_webhooks import tasks
 from tests import factories
 from tests.outbound_webhooks.conftest import Webhooks
 
@@ -22,8 +22,7 @@ def simulator():
 
 
 def _minute():
-    with runtime.get().db.unit_of_work(write=True) as session:
-        return unanswered.check(session, clock.now())
+    return tasks.unanswered_minute_check.call_local()
 
 
 def _sent(hook):

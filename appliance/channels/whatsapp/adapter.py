@@ -35,7 +35,7 @@ from appliance.messages import text as message_text
 from appliance.organizations.models import Organization
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.templates import service as templates_service
-from appliance.wabas import quality, service as wabas_service, webhook_setup
+from appliance.wabas import service as wabas_service, tasks as wabas_tasks, webhook_setup
 from appliance.wabas.models import BusinessAccount
 
 _SIGNATURE = re.compile(r"^sha256=([0-9a-f]{64})$")
@@ -219,7 +219,7 @@ def do_apply(session: Session, changes: list[tuple[str, dict]], numbers: dict[st
             templates_service.do_apply_status_update(session, account=by_waba[waba_id], value=value)
         elif change["field"] == "phone_number_quality_update" and waba_id in by_waba:
             # The rating itself is not in the change: read from the network once this is stored.
-            enqueue_after_commit(session, quality.refresh_quality, by_waba[waba_id].id, str(value.get("event") or "")[:40] or None)
+            enqueue_after_commit(session, wabas_tasks.refresh_quality, by_waba[waba_id].id, str(value.get("event") or "")[:40] or None)
     if outcome.media_message_ids:
         from appliance.messages.tasks import fetch_inbound_media
         ids = list(outcome.media_message_ids)

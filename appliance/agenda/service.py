@@ -1,4 +1,4 @@
-"""Appointments of the organization's one agenda (a small business's calendar: one room, one
+"""The agenda as people and the API reach it: appointments of the organization's one agenda (a small business's calendar: one room, one
 chair, one professional; several resources are a later wave). A booked appointment may not overlap
 another booked one (409 `appointment_overlaps`), nor, when the connected calendar blocks busy
 times, a busy span there (409 `calendar_busy`). Every change that the connected calendar should
@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
 
-from appliance.agenda import busy, sync
+from appliance.agenda import busy, tasks
 from appliance.agenda.models import Appointment, CalendarConnection
 from appliance.conversations import inbox as conversations_inbox
 from appliance.core import clock
@@ -127,7 +127,7 @@ def do_delete(session: Session, *, actor: OrgActor, appointment_id: str) -> None
         appointment.sync_state, appointment.updated_at = "delete", clock.now()  # the event goes first (sync.py)
         session.add(appointment)
         session.flush()
-        sync.sync_after_commit(session)
+        tasks.sync_after_commit(session)
     else:
         session.delete(appointment)
         session.flush()
@@ -140,6 +140,6 @@ def _changed(session: Session, appointment: Appointment) -> None:
         appointment.sync_state, appointment.sync_error = "pending", None
         session.add(appointment)
         session.flush()
-        sync.sync_after_commit(session)
+        tasks.sync_after_commit(session)
     else:
         session.flush()

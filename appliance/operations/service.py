@@ -1,6 +1,7 @@
-"""GET /installation/status: the installation at a glance, for its administrators and monitoring:
-version and start, the database and the disk, the queue, backups, the public
-address, HTTPS (the certificate: domains, notAfter, lastError), the tunnel, and what Meta last did."""
+"""The installation at a glance, for its administrators and monitoring (GET /installation/status,
+the console's status page, /metrics): version and start, the database and the disk, the queue,
+backups, the public address, HTTPS (the certificate: domains, notAfter, lastError), the tunnel,
+and what Meta last did."""
 
 from __future__ import annotations
 

@@ -5,22 +5,18 @@ from flask import Blueprint, redirect, request, url_for
 
 from appliance.http.api import public
 from appliance.http.browser import safe_next
-from appliance.http.pages import Texts, choose_language, render_page
+from appliance.core.i18n import Words, _l
+from appliance.http.pages import choose_language, render_page
 from appliance.http.unit_of_work import db_session
 from appliance.users import service as users_service
 
 home = Blueprint("home", __name__)
 
-TEXTS = Texts(
-    "home",
-    en={"title": "It is running", "intro": "Agents answer customers in the inbox; local systems use the REST API.",
-        "inbox": "Inbox", "integrations": "Integrations", "sign_in": "Sign in", "sign_out": "Sign out",
-        "docs": "API documentation (Swagger UI, offline)", "health": "Health"},
-    es={"title": "Está funcionando", "intro": "Los agentes atienden a los clientes en la bandeja; los sistemas locales "
-                                             "usan la API REST.",
-        "inbox": "Bandeja", "integrations": "Integraciones", "sign_in": "Iniciar sesión", "sign_out": "Cerrar sesión",
-        "docs": "Documentación de la API (Swagger UI, sin conexión)", "health": "Estado"},
-)
+TEXTS = Words("home", {
+    "title": _l("It is running"), "intro": _l("Agents answer customers in the inbox; local systems use the REST API."),
+    "inbox": _l("Inbox"), "integrations": _l("Integrations"), "sign_in": _l("Sign in"), "sign_out": _l("Sign out"),
+    "docs": _l("API documentation (Swagger UI, offline)"), "health": _l("Health"),
+})
 
 
 @home.get("/")

@@ -1,8 +1,10 @@
-"""The organization's survey settings: inactive defaults (in its customers' language) until first
-saved, and partial changes within the limits (schemas.py checks each field; the numbers are
-checked here, against the organization). The settings are for some numbers (none: every number): a
-key or member kept to some numbers reads them, and changes them only while they, before and after,
-are for its numbers alone (core.tenancy.NumberScope)."""
+"""Surveys as people and the API reach them: the organization's survey settings, inactive
+defaults (in its customers' language) until first saved, and partial changes within the limits
+(schemas.py checks each field; the numbers are checked here, against the organization). The
+settings are for some numbers (none: every number): a key or member kept to some numbers reads
+them, and changes them only while they, before and after, are for its numbers alone
+(core.tenancy.NumberScope). Results are results.py's; what happens at a close, an answer and a
+send, closing.py's, answers.py's and sender.py's."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from sqlmodel import Session, select
 
 from appliance.core import clock, tenancy
 from appliance.core.actor import OrgActor
+from appliance.core.i18n import Words, _l
 from appliance.core.locales import customer_language
 from appliance.organizations.models import Organization
 from appliance.phone_numbers import service as phone_numbers_service
@@ -20,16 +23,13 @@ FIRST_QUESTION_OPTIONS = 3  # reply buttons: the network allows three
 OTHER_QUESTION_OPTIONS = 10  # list rows: the network allows ten
 OPTION_MAX_LENGTH = 20  # a reply button's title
 
-DEFAULT_TEXTS = {
-    "es": {"questions": [{"text": "¿Cómo calificarías la atención que recibiste?",
-                          "options": ["Excelente", "Buena", "Mala"]}],
-           "comment_question": "¿Quieres contarnos algo más? Escríbelo en un mensaje.",
-           "thanks_message": "¡Gracias por tu respuesta!"},
-    "en": {"questions": [{"text": "How would you rate the service you received?",
-                          "options": ["Excellent", "Good", "Poor"]}],
-           "comment_question": "Anything else you would like to tell us? Write it in a message.",
-           "thanks_message": "Thank you for your answer!"},
-}
+# The settings' texts until the organization saves its own, in its customers' language.
+DEFAULT_TEXTS = Words("survey_defaults", {
+    "questions": [{"text": _l("How would you rate the service you received?"),
+                   "options": [_l("Excellent"), _l("Good"), _l("Poor")]}],
+    "comment_question": _l("Anything else you would like to tell us? Write it in a message."),
+    "thanks_message": _l("Thank you for your answer!"),
+})
 FIELDS = ("active", "delay_minutes", "audience", "cooldown_days", "questions", "ask_comment", "comment_question",
           "thanks_message", "answer_timeout_hours", "phone_number_pks")
 

@@ -1,5 +1,7 @@
-"""What people look at: an agent's today, the team's status now, one day of the team, the period
-presets and the report (with the previous period of the same length to compare)."""
+"""Attendance as people read it: an agent's today, the team's status now, one day of the team, the
+period presets and the report (with the previous period of the same length to compare). A
+person's own shift (start, status, end, history) is sessions.py's; the rules, work modes and
+overtime rules.py's; holidays and leaves calendar_days.py's."""
 
 from __future__ import annotations
 

@@ -1,0 +1,43 @@
+"""The outbox's queue tasks, for where no dispatcher thread runs (tests, the CLI), and the minute
+sweep; `wake_dispatcher` picks the thread or a task after a commit that emitted events."""
+
+from __future__ import annotations
+
+import threading
+
+from huey import crontab
+
+from appliance.core import runtime
+from appliance.core.dispatcher import dispatch_pending, dispatcher
+from appliance.core.queue import huey
+
+_wake = threading.Lock()  # held while a queued wake-up task has not started yet
+
+
+def wake_dispatcher() -> None:
+    if dispatcher.running:
+        dispatcher.wake()
+        return
+    # Commits that land while a wake-up task is already queued need no other: that dispatch,
+    # when it starts, reads past them too.
+    if _wake.acquire(blocking=False):
+        try:
+            dispatch_outbox()
+        except BaseException:
+            if _wake.locked():
+                _wake.release()
+            raise
+
+
+@huey.task()
+def dispatch_outbox() -> None:
+    """Woken after commits that emitted events (when no dispatcher thread runs)."""
+    if _wake.locked():
+        _wake.release()  # from here on, a new commit queues a new wake-up
+    dispatch_pending(runtime.get().db)
+
+
+@huey.periodic_task(crontab(minute="*"))
+def sweep_outbox() -> None:
+    """Safety net: events committed just before a crash, whose wake-up was lost, go out here."""
+    dispatch_pending(runtime.get().db)
