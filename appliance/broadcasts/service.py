@@ -157,11 +157,22 @@ def _shown(broadcast: Broadcast, counts: dict) -> SimpleNamespace:
     return SimpleNamespace(**broadcast.model_dump(), template=template, counts=counts)
 
 
+def _visible(session: Session, actor: OrgActor, query):
+    """`query` kept to the actor's organization and numbers (a key or member kept to some sees theirs)."""
+    query = query.where(Broadcast.organization_id == actor.organization_id)
+    return phone_numbers_service.scope_of(session, actor).only_numbers(query, Broadcast.phone_number_pk)
+
+
+def count_with_status(session: Session, *, actor: OrgActor, status: str) -> int:
+    """How many of the actor's campaigns are in `status` (the console's home: the paused ones)."""
+    query = select(func.count()).select_from(Broadcast).where(Broadcast.status == status)
+    return session.exec(_visible(session, actor, query)).one()
+
+
 def list_broadcasts(session: Session, *, actor: OrgActor, take: int, cursor: str | None, status: str | None = None,
                     phone_number_id: str | None = None) -> pagination.Page:
     """Newest first, each with its counts; a key or member kept to some numbers sees theirs only."""
-    query = select(Broadcast).where(Broadcast.organization_id == actor.organization_id)
-    query = phone_numbers_service.scope_of(session, actor).only_numbers(query, Broadcast.phone_number_pk)
+    query = _visible(session, actor, select(Broadcast))
     if status:
         query = query.where(Broadcast.status == status)
     if phone_number_id:

@@ -47,8 +47,9 @@ class Line:
     done: bool = False
 
 
-def attention(session: Session, actor: OrgActor, *, installation_admin: bool) -> list[Line]:
-    """What needs someone now, most urgent first; empty when nothing does."""
+def attention(session: Session, actor: OrgActor, *, backups: dict | None) -> list[Line]:
+    """What needs someone now, most urgent first; empty when nothing does. `backups` is the backups'
+    summary for the installation's administrators, None for everyone else."""
     lines = []
     if allows(actor, "inbox_pages.page"):
         waiting, oldest = conversations_reports.waiting(session, actor=actor)
@@ -58,20 +59,19 @@ def attention(session: Session, actor: OrgActor, *, installation_admin: bool) ->
         if failed:
             lines.append(Line("failed_sends", "inbox_pages.page", failed))
     if allows(actor, "console_pages.broadcasts"):
-        paused = broadcasts_service.list_broadcasts(session, actor=actor, take=100, cursor=None, status="PAUSED").items
+        paused = broadcasts_service.count_with_status(session, actor=actor, status="PAUSED")
         if paused:
-            lines.append(Line("paused_campaigns", "console_pages.broadcasts", len(paused)))
+            lines.append(Line("paused_campaigns", "console_pages.broadcasts", paused))
     if allows(actor, "console_pages.webhooks"):
         states = [webhooks_service.health(w) for w in webhooks_service.list_webhooks(session, actor=actor)]
         if states.count("failing"):
             lines.append(Line("webhooks_failing", "console_pages.webhooks", states.count("failing")))
-    if installation_admin:
-        lines += _backup_lines(session)
+    if backups is not None:
+        lines += _backup_lines(backups)
     return lines
 
 
-def _backup_lines(session: Session) -> list[Line]:
-    summary = backups_service.summary(session)
+def _backup_lines(summary: dict) -> list[Line]:
     ready, failed = summary["last_ready_at"], summary["last_failed_at"]
     if failed is not None and (ready is None or failed > ready):
         return [Line("backup_failed", "console_pages.backups_page", since=failed, installation=True)]
@@ -80,8 +80,8 @@ def _backup_lines(session: Session) -> list[Line]:
     return []
 
 
-def checklist(session: Session, actor: OrgActor, *, installation_admin: bool) -> list[Line]:
-    """The first day's steps the person may take, each done or not."""
+def checklist(session: Session, actor: OrgActor, *, backups: dict | None) -> list[Line]:
+    """The first day's steps the person may take, each done or not (`backups` as for `attention`)."""
     steps = []
     if allows(actor, "console_pages.organization_save"):
         organization = organizations_service.access_organization_record(session, actor=actor)
@@ -95,9 +95,9 @@ def checklist(session: Session, actor: OrgActor, *, installation_admin: bool) ->
     if allows(actor, "console_pages.team_invite"):
         steps.append(Line("step_team", "console_pages.team",
                           done=len(memberships_service.list_members(session, actor=actor)) > 1))
-    if installation_admin:
+    if backups is not None:
         steps.append(Line("step_backup", "console_pages.backups_page", installation=True,
-                          done=backups_service.summary(session)["last_ready_at"] is not None))
+                          done=backups["last_ready_at"] is not None))
         steps.append(Line("step_go_live", "console_pages.go_live", installation=True,
                           done=not public_address.current_problems()[1]))
     return steps
@@ -110,9 +110,10 @@ def home(org_id):
     actor = org_actor(org_id)
     session = db_session()
     admin = users_service.access_me(session, actor=browser_actor()).installation_admin
-    steps = checklist(session, actor, installation_admin=admin)
+    backups = backups_service.summary(session) if admin else None  # read once for both parts
+    steps = checklist(session, actor, backups=backups)
     return render("console/home.html", actor, "console_pages.home", texts=HOME_TEXTS,
-                  attention=attention(session, actor, installation_admin=admin), steps=steps,
+                  attention=attention(session, actor, backups=backups), steps=steps,
                   steps_done=sum(step.done for step in steps))
 
 
