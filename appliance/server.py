@@ -1,7 +1,9 @@
 """The running server: waitress and the background workers (appliance/worker_registry.py: the
 queue's consumers, the sender, the bots...), started and stopped together.
 
-This is the one place that assumes a single process (the workers live here).
+The workers run in one process at a time: on SQLite the one holding the data directory, on
+PostgreSQL the one holding the workers' lease (core/worker_lease.py). APPLIANCE_ROLE splits the
+two halves between processes: `web` serves and runs no workers, `worker` runs them and binds no port.
 
 Signals only set an event: waitress runs its I/O loop in a thread of its own and the main thread
 waits. (Raising from a signal handler instead is unreliable: when the signal lands inside one of
@@ -28,8 +30,9 @@ from waitress.server import BaseWSGIServer, create_server
 
 from appliance.app import create_app
 from appliance.backups import restore, service as backups
-from appliance.core import data_dir, lifecycle, queue, runtime, workers
+from appliance.core import data_dir, lifecycle, postgres_engine, queue, runtime, workers
 from appliance.core.db import StartupError
+from appliance.core.worker_lease import WorkerLease
 from appliance.installation import https, public_address, tunnel
 from appliance.http.tls import tls_channel_class
 from appliance.live import feed as live_feed
@@ -164,17 +167,118 @@ def _room_for_connections(wanted: int) -> int:
 LISTEN_FD = 3  # sd_listen_fds(3)'s first descriptor
 
 
+class _NoLock:
+    def release(self) -> None:
+        pass
+
+
+def _hold_data_dir(settings: Settings):
+    """SQLite: the data directory is this server's alone (data_dir.hold). PostgreSQL: processes of
+    one installation may share it (its media files); the database's locks keep them apart."""
+    if postgres_engine.is_url(settings.database_location):
+        return _NoLock()
+    if settings.role != "all":
+        raise StartupError(f"APPLIANCE_ROLE={settings.role} splits the work between processes that share one "
+                           "database: it needs PostgreSQL (APPLIANCE_DATABASE_URL). On SQLite one process does "
+                           "everything: leave APPLIANCE_ROLE at all.")
+    return data_dir.hold(settings.data_dir)
+
+
 def serve(settings: Settings) -> bool:
     """Migrate, serve until SIGINT or SIGTERM (or a restore asks for a restart: then answer True),
     then drain requests, stop the workers, close storage. What stops a start (a directory we cannot
     write, another server on it, a port in use) raises StartupError with a sentence, before anything
-    was touched."""
+    was touched. APPLIANCE_ROLE=worker binds no port; web runs no workers."""
     data_dir.check_writable(settings.data_dir)
-    lock = data_dir.hold(settings.data_dir)  # held until the process ends
+    lock = _hold_data_dir(settings)  # held until the process ends
     restore.finish_interrupted(settings.data_dir)  # a restore's swap, before anything opens the data
-    # The port is bound before the app is built: the app's links and the sandbox's calls to itself
-    # need the port actually served (the one the system chose, when asked for port 0). Nothing is
-    # answered before server.run below, so the stand-in app never sees a request.
+    serves = settings.role in ("all", "web")
+    runs_workers = settings.role in ("all", "worker")
+    server = _listen(settings, lock) if serves else None
+    if server is not None:
+        settings = settings.replace(port=server.effective_port)
+    app = create_app(settings, migrate=True)
+    if server is not None:
+        tls_context = https.start(settings)  # APPLIANCE_TLS: the certificate's context, or None
+        if tls_context is None:
+            server.application = app
+        else:
+            secure = _https_listener(server, settings, tls_context)
+            settings = settings.replace(https_port=secure.effective_port)
+            secure.application, server.application = app, _redirecting_to_https(app, secure.effective_port)
+    stop = threading.Event()
+    received = []
+
+    def on_signal(signum, _frame):
+        received.append(signal.Signals(signum).name)
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    if server is not None:
+        tunnel.start(settings)  # APPLIANCE_TUNNEL=cloudflare: cloudflared, kept running
+    # Everything loaded so far (modules, the app, the embedding model's tables) lives as long as the
+    # process: out of the collector's sight, a full collection walks only what requests made since,
+    # instead of ~280,000 objects (a 250 ms pause that every request waiting then paid; the
+    # attendance report's p95 went from 330 ms to its p50 of ~70).
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(700, 10, 10)  # Python's own, which the CLI raised for the start's imports
+    if server is not None:
+        # Daemon: once requests are drained, the I/O loop ends with the process.
+        threading.Thread(target=server.run, name="waitress", daemon=True).start()
+        https.run()  # the certificate files' watcher, or ACME (whose challenge the HTTP port now answers)
+        log.info("serving on %s:%s (data in %s)", settings.host, server.effective_port, settings.data_dir)
+        # Last, and plainly: where to open it, after everything start-up had to say.
+        print(f"\nThe appliance is running: open {public_address.base_url()} in a browser.\n", flush=True)
+    else:
+        log.info("running the background work only (APPLIANCE_ROLE=worker; data in %s)", settings.data_dir)
+    lease = WorkerLease(runtime.get().db)
+    # The workers of every process (the checkpointer, the link clicks' batches), then, in the
+    # process holding the lease, the others (worker_registry.py says which is which).
+    own = workers.start(WORKERS, runtime.get(), only=[w.name for w in WORKERS if w.every_process])
+    started = None
+    try:
+        while not stop.is_set() and not lifecycle.restart_requested():
+            if runs_workers and started is None:
+                started = _start_workers(settings, lease, stop)
+            elif started is not None and lease.shared and not lease.held():
+                log.error("the workers' lease was lost (the database went away?): stopping the workers and "
+                          "standing by, so that no two processes run them")
+                started.stop()
+                started = None
+            stop.wait(1.0)
+        if received:
+            log.info("received %s, stopping", received[0])
+        else:
+            log.info("stopping to start again: a restore is swapped in at the start")
+    finally:
+        if server is not None and lifecycle.restart_requested():
+            server.accepting = False  # what arrives now waits in the socket's backlog for the next run
+        live_feed.signal.close()  # live-update streams end; browsers reconnect to the next server
+        tunnel.stop()
+        https.stop()
+        if server is not None:
+            server.task_dispatcher.shutdown(cancel_pending=False, timeout=DRAIN_SECONDS)
+        if started is not None:
+            started.stop()  # after the requests drained, in reverse order: each outlives what hands it work
+        own.stop()
+        lease.release()
+        for lane in queue.LANES:
+            lane.storage.close()
+        runtime.get().db.dispose()
+        lock.release()
+        log.info("stopped")
+    if lifecycle.restart_requested() and server is not None:
+        _hand_over_listener(server)
+        return True
+    return lifecycle.restart_requested()
+
+
+def _listen(settings: Settings, lock):
+    """The HTTP listener, bound before the app is built: the app's links and the sandbox's calls to
+    itself need the port actually served (the one the system chose, when asked for port 0).
+    Nothing is answered before server.run, so the stand-in app never sees a request."""
     inherited = _inherited_listener()
     where = {"sockets": [inherited]} if inherited is not None else {"host": settings.host, "port": settings.port}
     try:
@@ -191,64 +295,17 @@ def serve(settings: Settings) -> bool:
             raise StartupError(f"port {settings.port} on {settings.host} is already in use (another appliance or "
                                "program?); choose another with --port or APPLIANCE_PORT") from None
         raise StartupError(f"cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}") from None
-    settings = settings.replace(port=server.effective_port)
-    app = create_app(settings, migrate=True)
-    tls_context = https.start(settings)  # APPLIANCE_TLS: the certificate's context, or None
-    if tls_context is None:
-        server.application = app
-    else:
-        secure = _https_listener(server, settings, tls_context)
-        settings = settings.replace(https_port=secure.effective_port)
-        secure.application, server.application = app, _redirecting_to_https(app, secure.effective_port)
+    return server
+
+
+def _start_workers(settings: Settings, lease: WorkerLease, stop: threading.Event):
+    """The workers, once this process holds their lease (at once on SQLite; on PostgreSQL perhaps
+    after standing by while another process runs them). None when asked to stop meanwhile."""
+    if not lease.acquire(stop):
+        return None
     backups.recover_interrupted(runtime.get().db, settings)  # a backup the last stop cut short is FAILED
-    stop = threading.Event()
-    received = []
-
-    def on_signal(signum, _frame):
-        received.append(signal.Signals(signum).name)
-        stop.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    started = workers.start(WORKERS, runtime.get())  # in their declared order (worker_registry.py)
-    tunnel.start(settings)  # APPLIANCE_TUNNEL=cloudflare: cloudflared, kept running
-    # Everything loaded so far (modules, the app, the embedding model's tables) lives as long as the
-    # process: out of the collector's sight, a full collection walks only what requests made since,
-    # instead of ~280,000 objects (a 250 ms pause that every request waiting then paid; the
-    # attendance report's p95 went from 330 ms to its p50 of ~70).
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(700, 10, 10)  # Python's own, which the CLI raised for the start's imports
-    # Daemon: once requests are drained, the I/O loop ends with the process.
-    threading.Thread(target=server.run, name="waitress", daemon=True).start()
-    https.run()  # the certificate files' watcher, or ACME (whose challenge the HTTP port now answers)
-    log.info("serving on %s:%s (data in %s)", settings.host, server.effective_port, settings.data_dir)
-    # Last, and plainly: where to open it, after everything start-up had to say.
-    print(f"\nThe appliance is running: open {public_address.base_url()} in a browser.\n", flush=True)
-    try:
-        while not stop.wait(1.0) and not lifecycle.restart_requested():
-            pass
-        if received:
-            log.info("received %s, stopping", received[0])
-        else:
-            log.info("stopping to start again: a restore is swapped in at the start")
-    finally:
-        if lifecycle.restart_requested():
-            server.accepting = False  # what arrives now waits in the socket's backlog for the next run
-        live_feed.signal.close()  # live-update streams end; browsers reconnect to the next server
-        tunnel.stop()
-        https.stop()
-        server.task_dispatcher.shutdown(cancel_pending=False, timeout=DRAIN_SECONDS)
-        started.stop()  # after the requests drained, in reverse order: each outlives what hands it work
-        for lane in queue.LANES:
-            lane.storage.close()
-        runtime.get().db.dispose()
-        lock.release()
-        log.info("stopped")
-    if lifecycle.restart_requested():
-        _hand_over_listener(server)
-        return True
-    return False
+    # In their declared order (worker_registry.py).
+    return workers.start(WORKERS, runtime.get(), only=[w.name for w in WORKERS if not w.every_process])
 
 
 def _inherited_listener() -> socket.socket | None:

@@ -100,6 +100,13 @@ def parse_origins(text: str) -> frozenset:
     return frozenset(origins)
 
 
+def _database_url(text: str) -> str:
+    text = text.strip()
+    if text and not text.startswith(("postgresql://", "postgres://")):
+        raise ValueError("must be empty (SQLite in the data directory) or a postgresql:// URL")
+    return text
+
+
 def _above_zero(text: str) -> float:
     value = float(text)
     if not value > 0:
@@ -109,6 +116,8 @@ def _above_zero(text: str) -> float:
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_DATA_DIR", "./data", "Directory for the database, queue, media, logs and the generated secret key (relative to the directory the appliance starts in).", _directory),
+    Setting("APPLIANCE_DATABASE_URL", "", "Empty: SQLite in the data directory (the default). postgresql://user:password@host:port/database: PostgreSQL 16 or newer with the pgvector and unaccent extensions, which several appliance processes may share (docs/postgresql.md).", _database_url),
+    Setting("APPLIANCE_ROLE", "all", "What this process does: all (serve and run the background work: the only choice on SQLite); web (serve requests only); worker (run the background work only, no port). With PostgreSQL, run several web processes behind a proxy and one or more worker processes: one runs the work, the others stand by to take over (docs/postgresql.md).", _one_of("all", "web", "worker")),
     Setting("APPLIANCE_HOST", "127.0.0.1", "Address the server listens on (0.0.0.0 to serve the office LAN)."),
     Setting("APPLIANCE_PORT", "8080", "TCP port the server listens on.", int),
     Setting("APPLIANCE_THREADS", "64", "Request threads of the HTTP server; each open live-update stream holds one, and streams may take all but 8.", int),
@@ -212,7 +221,13 @@ class Settings:
 
     @property
     def database_path(self) -> Path:
+        """The SQLite database's file (used when no APPLIANCE_DATABASE_URL is set)."""
         return self.data_dir / "appliance.db"
+
+    @property
+    def database_location(self) -> Path | str:
+        """Where the database is: APPLIANCE_DATABASE_URL when set, else the SQLite file."""
+        return self._values["database_url"] or self.database_path
 
     @property
     def queue_path(self) -> Path:

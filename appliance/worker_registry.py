@@ -14,7 +14,7 @@ from appliance.bots.runner import bot_runner
 from appliance.broadcasts.runner import broadcast_runner
 from appliance.chat_links import clicks as link_clicks
 from appliance.core import queue
-from appliance.core.db import Checkpointer
+from appliance.core.sqlite_engine import Checkpointer
 from appliance.core.dispatcher import dispatcher as outbox_dispatcher
 from appliance.core.runtime import Runtime
 from appliance.core.workers import Worker
@@ -35,10 +35,17 @@ def _on_the_database(name: str, thread) -> Worker:
     return Worker(name, start, _stop)
 
 
-def _start_checkpointer(runtime: Runtime) -> Checkpointer:
+def _start_checkpointer(runtime: Runtime) -> Checkpointer | None:
+    if not runtime.db.is_sqlite:
+        return None  # PostgreSQL checkpoints itself
     checkpointer = Checkpointer(runtime.settings.database_path)
     checkpointer.start()
     return checkpointer
+
+
+def _stop_checkpointer(checkpointer: Checkpointer | None) -> None:
+    if checkpointer is not None:
+        checkpointer.stop()
 
 
 def _start_queue(runtime: Runtime) -> queue.InProcessConsumer:
@@ -74,7 +81,7 @@ def _start_link_clicks(_runtime: Runtime):
 WORKERS: tuple[Worker, ...] = (
     # First to start, last to stop: it moves committed pages from the WAL into the database file
     # while anything else writes.
-    Worker("checkpointer", _start_checkpointer, _stop),
+    Worker("checkpointer", _start_checkpointer, _stop_checkpointer, every_process=True),
     # Before the dispatcher, whose fan-out hands it deliveries: its first pass logs and resends the
     # attempts a stop cut short before any other delivery starts, and at a stop the deliveries made
     # until the end are its (attempts in the air finish: their 15 s timeout at most).
@@ -98,5 +105,5 @@ WORKERS: tuple[Worker, ...] = (
     _on_the_database("broadcast runner", broadcast_runner),
     # Short links' clicks, written in batches; its stop, after the requests drained, writes every
     # click noted.
-    Worker("link clicks", _start_link_clicks, _stop),
+    Worker("link clicks", _start_link_clicks, _stop, every_process=True),
 )

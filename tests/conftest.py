@@ -1,5 +1,5 @@
-"""Shared fixtures: a real migrated SQLite database per test (copied from a template migrated
-once), the queue in immediate mode (or the server's threads, when a test asks:
+"""Shared fixtures: a real migrated database per test, SQLite or PostgreSQL (fixtures/engines.py),
+copied from a template migrated once, the queue in immediate mode (or the server's threads, when a test asks:
 fixtures/workers.py), a real local SMTP server, and a small API helper."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from appliance import bootstrap
 from appliance.app import create_app
 from appliance.core import clock, crypto
 from appliance.settings import load_settings
+from tests.fixtures import engines
 from tests.fixtures.doubles import allowed_doubles
 
 # Fixtures every folder may use, without importing them: people, the simulated network, a business on it.
@@ -83,18 +84,39 @@ def smtp():
 
 
 @pytest.fixture(scope="session")
-def template_data_dir(tmp_path_factory):
+def template_database():
+    """The migrated template's database URL on PostgreSQL; "" on SQLite (the data directory's file)."""
+    return engines.new_template() if engines.ON_POSTGRES else ""
+
+
+@pytest.fixture(scope="session")
+def template_data_dir(tmp_path_factory, template_database):
     data_dir = tmp_path_factory.mktemp("template")
-    runtime = bootstrap.start(load_settings({}, data_dir=data_dir), migrate=True, queue_immediate=True)
+    runtime = bootstrap.start(load_settings({}, data_dir=data_dir, database_url=template_database),
+                              migrate=True, queue_immediate=True)
     runtime.db.dispose()
     return data_dir
 
 
 @pytest.fixture
-def settings(request, tmp_path, template_data_dir, smtp):
+def database_url(request, template_data_dir, template_database):
+    """This test's own database: "" on SQLite (a copy of the template's file comes with the data
+    directory), a copy of the template database on PostgreSQL, dropped after the test."""
+    if not engines.ON_POSTGRES:
+        return ""
+    url = engines.copy_of(template_database)
+    request.addfinalizer(lambda: engines.drop(url))
+    # The command line and the servers a test starts read it as the operator sets it: from the environment.
+    monkeypatch = request.getfixturevalue("monkeypatch")
+    monkeypatch.setenv("APPLIANCE_DATABASE_URL", url)
+    return url
+
+
+@pytest.fixture
+def settings(request, tmp_path, template_data_dir, database_url, smtp):
     data_dir = tmp_path / "data"
     shutil.copytree(template_data_dir, data_dir)
-    settings = load_settings({}, data_dir=data_dir, smtp_url=f"smtp://127.0.0.1:{smtp[1]}",
+    settings = load_settings({}, data_dir=data_dir, database_url=database_url, smtp_url=f"smtp://127.0.0.1:{smtp[1]}",
                              base_url="http://appliance.test")
     if "netsim_url" in request.fixturenames:  # the test plays the network: the app's Graph API is it
         settings = settings.replace(graph_api_url=request.getfixturevalue("netsim_url"), graph_timeout_seconds=2.0)
@@ -129,7 +151,7 @@ def _real_clock():
 # Settings every test sets to its own (its data directory, its SMTP server, its simulator, the
 # doubles it may reach), which
 # the app reads through the runtime, never while it is being built.
-_PER_TEST = {"data_dir", "smtp_url", "graph_api_url", "graph_timeout_seconds", "base_url", "allowed_private_urls"}
+_PER_TEST = {"data_dir", "database_url", "smtp_url", "graph_api_url", "graph_timeout_seconds", "base_url", "allowed_private_urls"}
 _apps: dict[tuple, object] = {}
 
 

@@ -33,7 +33,7 @@ import appliance
 from appliance import migrations
 from appliance.backups import archive, keys
 from appliance.backups.archive import ArchiveRefused
-from appliance.core.db import load_vectors
+from appliance.core.sqlite_engine import load_vectors
 
 log = logging.getLogger(__name__)
 

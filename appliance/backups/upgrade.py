@@ -62,8 +62,10 @@ def migrate(rt) -> None:
     if migrations.at_head(database):
         return
     revision = migrations.revision_of(database)
-    if revision is None or restore.completed_in_this_process:
+    if revision is None or restore.completed_in_this_process or not database.is_sqlite:
         # A new database has nothing to keep; a data directory just restored has its archive.
+        # PostgreSQL runs the migrations in one transaction, DDL included: a failing one leaves
+        # the database as it was, and its backups are the operator's (docs/postgresql.md).
         migrations.upgrade(database)
         return
     problem = service.room_problem(settings)

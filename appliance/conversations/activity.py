@@ -25,5 +25,6 @@ def count(session: Session, *, organization_id: str, at: datetime, user_id: str 
     driver_connection(session).execute(
         f"INSERT INTO inbox_activity (organization_id, hour, user_id, {', '.join(COUNTERS)}) "
         f"VALUES (?, ?, ?, {', '.join('?' * len(COUNTERS))}) ON CONFLICT (organization_id, hour, user_id) DO UPDATE SET "
-        + ", ".join(f"{name} = {name} + excluded.{name}" for name in names),
+        # (the old value named by its table: PostgreSQL finds a bare name ambiguous beside excluded's)
+        + ", ".join(f"{name} = inbox_activity.{name} + excluded.{name}" for name in names),
         (organization_id, hour, user_id or "", *(int(increments.get(name, 0)) for name in COUNTERS)))

@@ -78,3 +78,7 @@ class InsufficientStorage(AppError):
 class GatewayTimeout(AppError):
     """A service outside the appliance that the request waited for did not answer in time."""
     status, code, title = 504, "gateway_timeout", "Gateway Timeout"
+
+
+class StartupError(Exception):
+    """The runtime cannot work on this machine; the message says what to do."""

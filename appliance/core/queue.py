@@ -1,4 +1,6 @@
-"""The task queue: Huey on its own SQLite file (queue.db), through pysqlite3 like the database.
+"""The task queue: Huey on its own SQLite file (queue.db), through pysqlite3 like the database;
+or, when the database is PostgreSQL, in tables of that database, shared by every process of the
+installation (core/queue_postgres.py).
 
 The consumers run inside the server process (workers of appliance/worker_registry.py). Tasks take
 ids, re-read state, and are safe to run twice. Tests switch the queue to immediate mode (or run
@@ -22,12 +24,14 @@ from pathlib import Path
 import pysqlite3.dbapi2 as sqlite
 from huey import Huey
 from huey.signals import SIGNAL_ERROR
-from huey.consumer import Consumer
+from huey.consumer import Consumer, Scheduler
 from huey.registry import Registry
 from huey.storage import SqliteStorage
 from sqlmodel import Session
 
+from appliance.core import postgres_engine
 from appliance.core.db import after_commit
+from appliance.core.queue_postgres import PostgresQueueStorage
 
 
 class PysqliteStorage(SqliteStorage):
@@ -47,10 +51,19 @@ class PysqliteStorage(SqliteStorage):
             conn.execute("pragma synchronous=%s" % (2 if self._fsync else 0))
         return conn
 
+    def leads_periodic(self) -> bool:
+        return True  # one process uses queue.db (queue_postgres.PostgresQueueStorage.leads_periodic)
 
-class LaneStorage(PysqliteStorage):
-    """The slow lane's rows in queue.db: each organization's tasks wait in a line of their own (the
-    `queue` column `<lane>:<organization id>`), so a worker can pick the line to serve."""
+    def release_periodic(self) -> None:
+        pass
+
+
+class LaneLines:
+    """The slow lane's rows: each organization's tasks wait in a line of their own (the `queue`
+    column `<lane>:<organization id>`), so a worker can pick the line to serve. Mixed into the
+    lane's storage on either engine, which gives `_lines_sql` (a statement written with `?` and
+    `{task}` for the tasks' table) and `_take(queue)` (the first task of a `queue` value, taken off; None
+    when none is left or another worker was first)."""
 
     lane: "SlowLane"
 
@@ -61,20 +74,47 @@ class LaneStorage(PysqliteStorage):
         return "queue > ? AND queue < ?", (f"{self.name}:", f"{self.name};")  # ';' sorts right after ':'
 
     def enqueue(self, data, priority=None):
-        self.sql("INSERT INTO task (queue, data, priority) VALUES (?, ?, ?)",
-                 (self._line(self.lane.organization_of(data)), self.to_blob(data), priority or 0), commit=True)
+        self._lines_sql("INSERT INTO {task} (queue, data, priority) VALUES (?, ?, ?)",
+                        (self._line(self.lane.organization_of(data)), self.to_blob(data), priority or 0))
 
     def waiting_lines(self) -> list[str]:
         """The organizations with tasks waiting."""
         where, params = self._lines_where()
-        return [line.split(":", 1)[1] for line, in self.sql(f"SELECT DISTINCT queue FROM task WHERE {where}", params,
-                                                            results=True)]
+        return [line.split(":", 1)[1] for line, in self._lines_sql(f"SELECT DISTINCT queue FROM {{task}} WHERE {where}",
+                                                                   params, results=True)]
 
     def pop(self, key: str):
         """The oldest task of an organization's line, taken off it; None if another worker was first."""
+        return self._take(self._line(key))
+
+    def dequeue(self):
+        raise NotImplementedError("the slow lane's workers take tasks through SlowLane.dequeue")
+
+    def queue_size(self):
+        where, params = self._lines_where()
+        return self._lines_sql(f"SELECT count(id) FROM {{task}} WHERE {where}", params, results=True)[0][0]
+
+    def enqueued_items(self, limit=None):
+        where, params = self._lines_where()
+        query = f"SELECT data FROM {{task}} WHERE {where} ORDER BY priority DESC, id"
+        rows = self._lines_sql(query + (" LIMIT ?" if limit is not None else ""),
+                               params + ((limit,) if limit is not None else ()), results=True)
+        return [data for data, in rows]
+
+    def flush_queue(self):
+        where, params = self._lines_where()
+        self._lines_sql(f"DELETE FROM {{task}} WHERE {where}", params)
+
+
+class LaneStorage(LaneLines, PysqliteStorage):
+    """The slow lane's lines in queue.db."""
+
+    def _lines_sql(self, sql: str, params=(), *, results: bool = False):
+        return self.sql(sql.format(task="task"), params, commit=not results, results=results)
+
+    def _take(self, queue: str):
         with self.db(commit=True) as cursor:
-            cursor.execute("SELECT id, data FROM task WHERE queue = ? ORDER BY priority DESC, id LIMIT 1",
-                           (self._line(key),))
+            cursor.execute("SELECT id, data FROM task WHERE queue = ? ORDER BY priority DESC, id LIMIT 1", (queue,))
             row = cursor.fetchone()
             if row is not None:
                 cursor.execute("DELETE FROM task WHERE id = ?", (row[0],))
@@ -82,23 +122,9 @@ class LaneStorage(PysqliteStorage):
                     return row[1]
         return None
 
-    def dequeue(self):
-        raise NotImplementedError("the slow lane's workers take tasks through SlowLane.dequeue")
 
-    def queue_size(self):
-        where, params = self._lines_where()
-        return self.sql(f"SELECT count(id) FROM task WHERE {where}", params, results=True)[0][0]
-
-    def enqueued_items(self, limit=None):
-        where, params = self._lines_where()
-        query = f"SELECT data FROM task WHERE {where} ORDER BY priority DESC, id"
-        rows = self.sql(query + (" LIMIT ?" if limit is not None else ""),
-                        params + ((limit,) if limit is not None else ()), results=True)
-        return [data for data, in rows]
-
-    def flush_queue(self):
-        where, params = self._lines_where()
-        self.sql(f"DELETE FROM task WHERE {where}", params, commit=True)
+class PostgresLaneStorage(LaneLines, PostgresQueueStorage):
+    """The slow lane's lines in PostgreSQL (`_take` skips the rows another process is taking)."""
 
 
 # A queued task is stored under its function's module and name. These tasks moved to their
@@ -133,6 +159,9 @@ class Lane(Huey):
     """A lane of the queue: Huey, whose registry also knows the tasks by the names they had before
     they moved (MOVED_TASKS)."""
 
+    sqlite_storage: type = PysqliteStorage
+    postgres_storage: type = PostgresQueueStorage
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._registry = _Registry()
@@ -140,9 +169,12 @@ class Lane(Huey):
 
 class SlowLane(Lane):
     """The lane of slow work, served fairly between organizations (the module's docstring). The
-    counts of running tasks are this process's: the lane's workers are its threads."""
+    counts of running tasks are this process's: the lane's workers are its threads (so where several
+    processes share a PostgreSQL queue, an organization may run `per_organization` in each)."""
 
     per_organization = 1
+    sqlite_storage = LaneStorage
+    postgres_storage = PostgresLaneStorage
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -191,10 +223,9 @@ class SlowLane(Lane):
                         del self._running[key]
 
 
-# Created in immediate (in-memory) mode; `configure` points them at queue.db at start-up.
-huey = Lane("appliance", results=False, immediate=True, storage_class=PysqliteStorage,
-            utc=True)
-slow = SlowLane("appliance-slow", results=False, immediate=True, storage_class=LaneStorage, utc=True)
+# Created in immediate (in-memory) mode; `configure` points them at queue.db or PostgreSQL at start-up.
+huey = Lane("appliance", results=False, immediate=True, storage_class=Lane.sqlite_storage, utc=True)
+slow = SlowLane("appliance-slow", results=False, immediate=True, storage_class=SlowLane.sqlite_storage, utc=True)
 LANES = (huey, slow)
 
 
@@ -214,20 +245,26 @@ def counts() -> dict:
     return {"waiting": sum(lane.pending_count() for lane in LANES), "failed": _failed["count"]}
 
 
-def configure(path: Path | None, *, immediate: bool) -> None:
-    """Point the queue at `path` (or keep it in memory and run tasks inline when immediate)."""
+def configure(path: Path | None, *, immediate: bool, database: Path | str | None = None) -> None:
+    """Point the queue at the database when it is PostgreSQL (the processes sharing it share the
+    queue: core/queue_postgres.py), else at the file `path`; or keep it in memory and run tasks
+    inline when immediate."""
+    on_postgres = not immediate and database is not None and postgres_engine.is_url(database)
     for lane in LANES:
-        lane.storage_kwargs = {"filename": str(path)} if path else {}
+        lane.storage.close()  # (what it held: a file, PostgreSQL connections, the periodic tasks' lock)
+        if on_postgres:
+            lane.storage_class = lane.postgres_storage
+            lane.storage_kwargs = {"url": str(database)}
+        else:
+            lane.storage_class = lane.sqlite_storage
+            lane.storage_kwargs = {"filename": str(path)} if path else {}
         lane._immediate = immediate
         lane.storage = lane.create_storage()
 
 
 def ping() -> None:
-    """Read the queue store; raises when queue.db is unusable."""
-    if isinstance(huey.storage, PysqliteStorage):
-        huey.storage.sql("SELECT count(*) FROM task", results=True)
-    else:
-        huey.storage.queue_size()
+    """Read the queue store; raises when it is unusable (queue.db, or PostgreSQL out of reach)."""
+    huey.storage.queue_size()
 
 
 def enqueue_after_commit(session: Session, task, *args) -> None:
@@ -235,8 +272,22 @@ def enqueue_after_commit(session: Session, task, *args) -> None:
     after_commit(session, lambda: task(*args))
 
 
+class OneScheduler(Scheduler):
+    """Huey's scheduler, enqueuing the periodic tasks only where the storage says this process
+    leads them: one process of those sharing a PostgreSQL queue (PostgresQueueStorage.leads_periodic)."""
+
+    def enqueue_periodic_tasks(self, now):
+        if self.huey.storage.leads_periodic():
+            super().enqueue_periodic_tasks(now)
+
+    def shutdown(self):
+        self.huey.storage.release_periodic()  # another process's scheduler takes them over
+
+
 class InProcessConsumer(Consumer):
     """Huey's consumer as threads of the server process; the server owns the signals."""
+
+    scheduler_class = OneScheduler
 
     def _set_signal_handlers(self):
         pass

@@ -108,7 +108,9 @@ def driver_connection(session: Session):
     cached = session.info.get("driver_connection")
     if cached is not None and cached[0] is transaction:
         return cached[1]
-    driver = session.connection().connection.driver_connection
+    pooled = session.connection().connection
+    # PostgreSQL's pooled connections carry a wrapper that takes SQLite's `?` (postgres_engine).
+    driver = pooled.info.get("driver") or pooled.driver_connection
     session.info["driver_connection"] = (session.get_transaction(), driver)
     return driver
 

@@ -25,6 +25,9 @@ class Worker:
     name: str
     start: Callable[[Runtime], Any]  # starts it; answers what `stop` is given (the worker's object)
     stop: Callable[[Any], None]  # finishes what is in hand (each says how long at most) and ends
+    # Runs in every process that serves (batching what its own requests noted), not only in the one
+    # holding the workers' lease (core/worker_lease.py).
+    every_process: bool = False
 
 
 class Started:

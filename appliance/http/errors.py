@@ -6,11 +6,11 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, Response, json, render_template, request
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException
 
 from appliance.core import clock
-from appliance.core.db import sqlite
+from appliance.core import postgres_engine, sqlite_engine
 from appliance.core.schema import flat_messages
 from appliance.core.errors import AppError
 
@@ -82,10 +82,20 @@ def _error(status: int, code: str, title: str, detail: str, errors: dict | None 
     return error
 
 
+def _driver_error(exc: Exception) -> BaseException:
+    return exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
+
+
 def _is_lock_timeout(exc: Exception) -> bool:
-    """SQLite's lock waited out its timeout (raised by the driver, or wrapped by SQLAlchemy)."""
-    driver_error = exc.orig if isinstance(exc, OperationalError) else exc
-    return isinstance(driver_error, sqlite.OperationalError) and "locked" in str(driver_error)
+    """The writers' lock waited out its timeout (raised by the driver, or wrapped by SQLAlchemy)."""
+    driver_error = _driver_error(exc)
+    return sqlite_engine.is_busy(driver_error) or postgres_engine.is_busy(driver_error)
+
+
+def _is_unreachable(exc: Exception) -> bool:
+    """PostgreSQL went away (restarting, the network): the request fails cleanly, and the next
+    ones connect afresh once it is back."""
+    return postgres_engine.is_unreachable(_driver_error(exc))
 
 
 def handle_exception(exc: Exception) -> Response:
@@ -98,6 +108,12 @@ def handle_exception(exc: Exception) -> Response:
         busy = AppError("The database is busy; try again in a moment.", code="storage_busy", headers={"Retry-After": "1"})
         busy.status, busy.title = 503, "Service Unavailable"
         return problem_response(busy)
+    if _is_unreachable(exc):
+        log.warning("database unreachable on %s %s: %s", request.method, request.path, type(exc).__name__)
+        gone = AppError("The database cannot be reached; try again in a moment.", code="storage_unavailable",
+                        headers={"Retry-After": "5"})
+        gone.status, gone.title = 503, "Service Unavailable"
+        return problem_response(gone)
     log.exception("unhandled error on %s %s", request.method, request.path)
     return problem_response(AppError("Something went wrong on our side; it has been logged."))
 

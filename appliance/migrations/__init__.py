@@ -13,11 +13,27 @@ from appliance.paths import MIGRATIONS_DIR
 
 log = logging.getLogger("appliance.migrations")
 
+# core/queue_postgres.TABLES, named here so the migrations import nothing of the runtime.
+QUEUE_TABLES = frozenset({"queue_task", "queue_schedule", "queue_kv", "queue_counter"})
+
 
 def include_object(obj, name, type_, reflected, compare_to) -> bool:
     """Alembic's comparison of models and schema skips the full-text and vector tables (`fts_*`,
-    `vec_*` and their shadow tables): SQLAlchemy has no model of a virtual table; migrations create them in SQL."""
-    return not (type_ == "table" and name.startswith(("fts_", "vec_")))
+    `vec_*` and their shadow tables): SQLAlchemy has no model of a virtual table; migrations create them in SQL.
+    It skips the queue's tables on PostgreSQL too: Huey's, made by its storage (core/queue_postgres.py),
+    and indexes named so (PostgreSQL's trigram index of contacts, `fts_contacts`: revision 0055)."""
+    if type_ == "index":
+        return not (name or "").startswith(("fts_", "vec_"))
+    return not (type_ == "table" and (name.startswith(("fts_", "vec_")) or name in QUEUE_TABLES))
+
+
+def on_sqlite() -> bool:
+    """Whether the running migration works on SQLite. Its full-text (`fts_*`) and vector (`vec_*`)
+    tables, and fixes of how SQLite stored values, are SQLite's own: on PostgreSQL those steps do
+    nothing, and revision 0055 builds PostgreSQL's words and vectors."""
+    from alembic import op
+
+    return op.get_bind().dialect.name == "sqlite"
 
 
 def _config(connection=None):

@@ -6,7 +6,8 @@ from appliance.core.schema import ApiSchema, IsoDateTime
 class _DatabaseSchema(ApiSchema):
     engine = fields.String(metadata={"enum": ["sqlite", "postgresql"]})
     size_bytes = fields.Integer()
-    sqlite_version = fields.String()
+    sqlite_version = fields.String(metadata={"description": "On SQLite: its version"})
+    postgresql_version = fields.String(metadata={"description": "On PostgreSQL: the server's version"})
 
 
 class _DiskSchema(ApiSchema):

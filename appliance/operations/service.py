@@ -18,16 +18,6 @@ from appliance.wabas import webhook_setup
 STARTED_AT = clock.now()
 
 
-def _database_bytes(settings) -> int:
-    path = settings.database_path
-    return sum(p.stat().st_size for p in (path, path.with_name(path.name + "-wal")) if p.exists())
-
-
-def _sqlite_version(session: Session) -> str:
-    """The SQLite the database runs on (pysqlite3's own, core/db.py), not the one Python was built with."""
-    return session.connection().exec_driver_sql("select sqlite_version()").scalar()
-
-
 def _disk(settings) -> dict:
     usage = shutil.disk_usage(settings.data_dir)
     return {"free_bytes": usage.free, "total_bytes": usage.total}
@@ -39,7 +29,7 @@ def read(session: Session) -> dict:
     meta = webhook_setup.installation_activity(session)
     return {
         "version": appliance.__version__, "started_at": STARTED_AT,
-        "database": {"engine": "sqlite", "size_bytes": _database_bytes(settings), "sqlite_version": _sqlite_version(session)},
+        "database": runtime.get().db.facts(session),
         "disk": _disk(settings),
         "queue": queue.counts(),
         "backups": backups.summary(session),

@@ -32,8 +32,8 @@ def add(session: Session, *, organization_id: str, day: str, kind: str, key: str
         label: str | None = None) -> None:
     driver_connection(session).execute(
         "INSERT INTO survey_tallies (organization_id, day, kind, key, count, score_sum, label) VALUES (?, ?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT (organization_id, day, kind, key) DO UPDATE SET count = count + excluded.count, "
-        "score_sum = score_sum + excluded.score_sum, label = coalesce(excluded.label, label)",
+        "ON CONFLICT (organization_id, day, kind, key) DO UPDATE SET count = survey_tallies.count + excluded.count, "
+        "score_sum = survey_tallies.score_sum + excluded.score_sum, label = coalesce(excluded.label, survey_tallies.label)",
         (organization_id, day, kind, key[:60], count, score, label))
 
 

@@ -252,7 +252,7 @@ def step_overhead() -> bool:
     from appliance.ai_agents.models import BotAgent
     from appliance.bots.models import BotActivity
     from appliance.conversations.models import Conversation
-    from appliance.core.db import Checkpointer
+    from appliance.core.sqlite_engine import Checkpointer
     from appliance.core.ids import new_id
     from appliance.settings import load_settings
     from sqlalchemy import text

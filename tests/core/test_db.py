@@ -6,7 +6,9 @@ from sqlalchemy import text
 
 from appliance.core import db as core_db
 from appliance.core import rows as core_rows
-from appliance.core.db import Database, StartupError, after_commit, check_sqlite_runtime, run_after
+from appliance.core import sqlite_engine
+from appliance.core.db import Database, StartupError, after_commit, run_after
+from appliance.core.sqlite_engine import check_sqlite_runtime
 
 
 @pytest.fixture
@@ -44,7 +46,7 @@ def test_missing_sqlite_vec_is_refused(monkeypatch):
     """When the extension cannot load, start-up stops with a clear message."""
     def broken(conn):
         raise RuntimeError("no vec0 here")
-    monkeypatch.setattr(core_db, "load_vectors", broken)
+    monkeypatch.setattr(sqlite_engine, "load_vectors", broken)
     with pytest.raises(StartupError, match="sqlite-vec"):
         check_sqlite_runtime()
 
@@ -54,7 +56,7 @@ def test_the_extension_loaded_is_the_one_sqlite_vec_names():
     be the file the package's own loadable_path() gives."""
     import sqlite_vec
 
-    assert core_db._vec0_path() == sqlite_vec.loadable_path()
+    assert sqlite_engine._vec0_path() == sqlite_vec.loadable_path()
 
 
 def test_writes_take_the_write_lock_up_front(database):

@@ -6,7 +6,7 @@ import threading
 import pytest
 from sqlalchemy import text
 
-from appliance.core import db as core_db
+from appliance.core import sqlite_engine
 from appliance.core.db import Database
 from tests.problems import assert_problem
 from tests.waiting import eventually
@@ -27,12 +27,12 @@ def test_writers_take_turns_in_arrival_order(tmp_path, monkeypatch):
     next starts); they must get through in that order, never two at once."""
     arrived, through, inside, overlaps = [], [], [], []
 
-    class ArrivalsSeen(core_db.WriterGate):
+    class ArrivalsSeen(sqlite_engine.WriterGate):
         def _begin(self, conn):
             arrived.append(threading.current_thread().name)
             super()._begin(conn)
 
-    monkeypatch.setattr(core_db, "WriterGate", ArrivalsSeen)
+    monkeypatch.setattr(sqlite_engine, "WriterGate", ArrivalsSeen)
     database = Database(tmp_path / "order.db")
     release = threading.Event()
 
@@ -83,7 +83,7 @@ def test_the_turn_is_given_back_after_a_failure(database):
 
 
 def test_a_wait_past_the_timeout_fails_as_locked_and_is_answered_503(database, monkeypatch, app):
-    monkeypatch.setattr(core_db, "WRITE_WAIT_SECONDS", 0.2)
+    monkeypatch.setattr(sqlite_engine, "WRITE_WAIT_SECONDS", 0.2)
     held, done = threading.Event(), threading.Event()
 
     def hold():
@@ -104,7 +104,7 @@ def test_a_wait_past_the_timeout_fails_as_locked_and_is_answered_503(database, m
         holder.join()
     from appliance.http.errors import handle_exception
     with app.test_request_context("/webhooks/whatsapp", method="POST"):
-        busy = handle_exception(core_db.sqlite.OperationalError("database is locked"))
+        busy = handle_exception(sqlite_engine.sqlite.OperationalError("database is locked"))
         assert_problem(busy, 503, "storage_busy")
         assert busy.headers["Retry-After"] == "1"
-        assert handle_exception(core_db.sqlite.OperationalError("no such table: x")).status_code == 500
+        assert handle_exception(sqlite_engine.sqlite.OperationalError("no such table: x")).status_code == 500

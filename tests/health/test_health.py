@@ -3,6 +3,7 @@ import os
 import appliance
 from appliance.app import create_app
 from appliance.core import queue, runtime
+from tests.fixtures import engines
 
 
 def test_health_names_service_and_version(client):
@@ -48,11 +49,15 @@ def test_ready_is_503_when_the_database_file_is_broken(settings):
 
 
 def test_ready_is_503_when_the_queue_store_fails(settings):
-    """An unusable queue.db makes readiness 503 with the queue named."""
+    """An unusable queue store (queue.db; on PostgreSQL the queue's tables) makes readiness 503 with
+    the queue named."""
     client = _real_queue_app(settings)
     queue.huey.storage.close()
-    os.remove(settings.queue_path)
-    os.mkdir(settings.queue_path)  # a directory where the file should be
+    if engines.ON_POSTGRES:
+        queue.huey.storage.sql("DROP TABLE queue_task")
+    else:
+        os.remove(settings.queue_path)
+        os.mkdir(settings.queue_path)  # a directory where the file should be
     response = client.get("/health/ready")
     assert response.status_code == 503 and response.json["checks"]["queue"] == "failing"
     queue.configure(None, immediate=True)

@@ -10,6 +10,8 @@ Create Date: 2026-11-22 01:20:00
 """
 from alembic import op
 
+from appliance.migrations import on_sqlite
+
 revision = '0015'
 down_revision = '0014'
 branch_labels = None
@@ -26,9 +28,10 @@ _COLUMNS = {
 
 
 def upgrade() -> None:
-    for table, columns in _COLUMNS.items():
-        for column in columns:
-            op.execute(f"UPDATE {table} SET {column} = {column} || '.000000' WHERE length({column}) = 19")
+    if on_sqlite():  # SQLite's own structures (migrations.on_sqlite)
+        for table, columns in _COLUMNS.items():
+            for column in columns:
+                op.execute(f"UPDATE {table} SET {column} = {column} || '.000000' WHERE length({column}) = 19")
 
 
 def downgrade() -> None:

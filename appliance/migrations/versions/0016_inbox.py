@@ -5,6 +5,8 @@ Revises: 0015
 Create Date: 2026-11-22 02:29:11.091322
 """
 from alembic import op
+
+from appliance.migrations import on_sqlite
 import sqlalchemy as sa
 import sqlmodel
 import appliance.core.db
@@ -103,32 +105,33 @@ def upgrade() -> None:
 
     with op.batch_alter_table('messages', schema=None) as batch_op:
         batch_op.add_column(sa.Column('search_rowid', sa.Integer(), nullable=True))
-    # Full-text search of message content: accents and case ignored; the rowid grows with time, so
-    # newest first is the index's own order. Not a model: Alembic's comparison skips `fts_` tables.
-    op.execute("CREATE VIRTUAL TABLE fts_messages USING fts5(body, message_id UNINDEXED, "
-               "tokenize = 'unicode61 remove_diacritics 2')")
-    # Finding a contact by part of a name or number (the inbox list's search): a trigram index of
-    # the contacts table itself (external content, by rowid), kept by triggers whatever writes a
-    # contact. A later migration that recreates `contacts` (batch mode) must recreate these
-    # triggers and rebuild the index; tests/conversations/test_inbox.py checks they exist.
-    op.execute("CREATE VIRTUAL TABLE fts_contacts USING fts5(name, profile_name, wa_id, content='contacts', "
-               "tokenize='trigram remove_diacritics 1')")
-    op.execute("CREATE TRIGGER fts_contacts_insert AFTER INSERT ON contacts BEGIN "
-               "INSERT INTO fts_contacts(rowid, name, profile_name, wa_id) VALUES (new.rowid, new.name, new.profile_name, new.wa_id); END")
-    op.execute("CREATE TRIGGER fts_contacts_delete AFTER DELETE ON contacts BEGIN "
-               "INSERT INTO fts_contacts(fts_contacts, rowid, name, profile_name, wa_id) "
-               "VALUES ('delete', old.rowid, old.name, old.profile_name, old.wa_id); END")
-    op.execute("CREATE TRIGGER fts_contacts_update AFTER UPDATE OF name, profile_name, wa_id ON contacts BEGIN "
-               "INSERT INTO fts_contacts(fts_contacts, rowid, name, profile_name, wa_id) "
-               "VALUES ('delete', old.rowid, old.name, old.profile_name, old.wa_id); "
-               "INSERT INTO fts_contacts(rowid, name, profile_name, wa_id) VALUES (new.rowid, new.name, new.profile_name, new.wa_id); END")
-    op.execute("INSERT INTO fts_contacts(fts_contacts) VALUES ('rebuild')")
-    # Text messages stored before this revision become searchable too (inbound text keeps the
-    # network's `{text: {body}}`, outbound the type's object `{body}`).
-    op.execute("UPDATE messages SET search_rowid = rowid WHERE type = 'text'")
-    op.execute("INSERT INTO fts_messages(rowid, body, message_id) SELECT search_rowid, "
-               "coalesce(json_extract(payload, '$.text.body'), json_extract(payload, '$.body')), id "
-               "FROM messages WHERE search_rowid IS NOT NULL")
+    if on_sqlite():  # SQLite's own structures (migrations.on_sqlite)
+        # Full-text search of message content: accents and case ignored; the rowid grows with time, so
+        # newest first is the index's own order. Not a model: Alembic's comparison skips `fts_` tables.
+        op.execute("CREATE VIRTUAL TABLE fts_messages USING fts5(body, message_id UNINDEXED, "
+                   "tokenize = 'unicode61 remove_diacritics 2')")
+        # Finding a contact by part of a name or number (the inbox list's search): a trigram index of
+        # the contacts table itself (external content, by rowid), kept by triggers whatever writes a
+        # contact. A later migration that recreates `contacts` (batch mode) must recreate these
+        # triggers and rebuild the index; tests/conversations/test_inbox.py checks they exist.
+        op.execute("CREATE VIRTUAL TABLE fts_contacts USING fts5(name, profile_name, wa_id, content='contacts', "
+                   "tokenize='trigram remove_diacritics 1')")
+        op.execute("CREATE TRIGGER fts_contacts_insert AFTER INSERT ON contacts BEGIN "
+                   "INSERT INTO fts_contacts(rowid, name, profile_name, wa_id) VALUES (new.rowid, new.name, new.profile_name, new.wa_id); END")
+        op.execute("CREATE TRIGGER fts_contacts_delete AFTER DELETE ON contacts BEGIN "
+                   "INSERT INTO fts_contacts(fts_contacts, rowid, name, profile_name, wa_id) "
+                   "VALUES ('delete', old.rowid, old.name, old.profile_name, old.wa_id); END")
+        op.execute("CREATE TRIGGER fts_contacts_update AFTER UPDATE OF name, profile_name, wa_id ON contacts BEGIN "
+                   "INSERT INTO fts_contacts(fts_contacts, rowid, name, profile_name, wa_id) "
+                   "VALUES ('delete', old.rowid, old.name, old.profile_name, old.wa_id); "
+                   "INSERT INTO fts_contacts(rowid, name, profile_name, wa_id) VALUES (new.rowid, new.name, new.profile_name, new.wa_id); END")
+        op.execute("INSERT INTO fts_contacts(fts_contacts) VALUES ('rebuild')")
+        # Text messages stored before this revision become searchable too (inbound text keeps the
+        # network's `{text: {body}}`, outbound the type's object `{body}`).
+        op.execute("UPDATE messages SET search_rowid = rowid WHERE type = 'text'")
+        op.execute("INSERT INTO fts_messages(rowid, body, message_id) SELECT search_rowid, "
+                   "coalesce(json_extract(payload, '$.text.body'), json_extract(payload, '$.body')), id "
+                   "FROM messages WHERE search_rowid IS NOT NULL")
 
 
 def downgrade() -> None:

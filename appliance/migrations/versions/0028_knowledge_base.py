@@ -5,6 +5,8 @@ Revises: 0027
 Create Date: 2026-11-23 08:47:07.630779
 """
 from alembic import op
+
+from appliance.migrations import on_sqlite
 import sqlalchemy as sa
 import sqlmodel
 import appliance.core.db
@@ -91,18 +93,19 @@ def upgrade() -> None:
     with op.batch_alter_table('knowledge_query_hits', schema=None) as batch_op:
         batch_op.create_index('ix_knowledge_query_hits_org_time', ['organization_id', 'created_at'], unique=False)
 
-    # Not models (Alembic's comparison skips `vec_` and `fts_` tables); read and written only by
-    # appliance/knowledge/vector_index.py and word_index.py. The vectors are partitioned by
-    # organization; the words carry the organization as one token (`org`) so a search intersects
-    # inside the index. Both follow the passages' deletes, whatever deletes them (a document, its
-    # organization, a reprocess), so no vector or word outlives its passage.
-    op.execute("CREATE VIRTUAL TABLE vec_knowledge_chunks USING vec0(chunk_id integer primary key, "
-               "organization_id text partition key, document_id text, embedding float[512] distance_metric=cosine)")
-    op.execute("CREATE VIRTUAL TABLE fts_knowledge_chunks USING fts5(text, org, "
-               "tokenize = 'unicode61 remove_diacritics 2')")
-    op.execute("CREATE TRIGGER knowledge_chunks_forget AFTER DELETE ON knowledge_chunks BEGIN "
-               "DELETE FROM vec_knowledge_chunks WHERE chunk_id = old.id; "
-               "DELETE FROM fts_knowledge_chunks WHERE rowid = old.id; END")
+    if on_sqlite():  # SQLite's own structures (migrations.on_sqlite)
+        # Not models (Alembic's comparison skips `vec_` and `fts_` tables); read and written only by
+        # appliance/knowledge/vector_index.py and word_index.py. The vectors are partitioned by
+        # organization; the words carry the organization as one token (`org`) so a search intersects
+        # inside the index. Both follow the passages' deletes, whatever deletes them (a document, its
+        # organization, a reprocess), so no vector or word outlives its passage.
+        op.execute("CREATE VIRTUAL TABLE vec_knowledge_chunks USING vec0(chunk_id integer primary key, "
+                   "organization_id text partition key, document_id text, embedding float[512] distance_metric=cosine)")
+        op.execute("CREATE VIRTUAL TABLE fts_knowledge_chunks USING fts5(text, org, "
+                   "tokenize = 'unicode61 remove_diacritics 2')")
+        op.execute("CREATE TRIGGER knowledge_chunks_forget AFTER DELETE ON knowledge_chunks BEGIN "
+                   "DELETE FROM vec_knowledge_chunks WHERE chunk_id = old.id; "
+                   "DELETE FROM fts_knowledge_chunks WHERE rowid = old.id; END")
 
 
 def downgrade() -> None:

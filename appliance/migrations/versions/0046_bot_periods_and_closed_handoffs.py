@@ -25,7 +25,7 @@ def upgrade() -> None:
                "WHERE c.id = bot_conversations.conversation_id), handoff_at = NULL "
                "WHERE conversation_id IN (SELECT id FROM conversations WHERE status = 'closed')")
     # Closed conversations that kept a hand-off kept the bot silent and the banner after they reopened.
-    op.execute("UPDATE conversations SET handoff_pending = 0, handoff_reason = NULL, handoff_detail = NULL, "
+    op.execute("UPDATE conversations SET handoff_pending = FALSE, handoff_reason = NULL, handoff_detail = NULL, "
                "handoff_requested_at = NULL WHERE status = 'closed' AND handoff_pending")
 
 
