@@ -32,11 +32,14 @@ def _configure_logging(level: str) -> None:
 def start(settings: Settings, *, migrate: bool = False, queue_immediate: bool = False) -> runtime.Runtime:
     """Prepare everything the app, the consumer and the CLI share; raise StartupError if unfit."""
     _configure_logging(settings.log_level.upper())
-    check_sqlite_runtime()  # the queue, and SQLite's database, live in files of the data directory
+    # The engine's own check, each a sentence: SQLite too old or without sqlite-vec; PostgreSQL
+    # unreachable, too old, or without its extensions (there the queue lives too: no SQLite file).
+    if postgres_engine.is_url(settings.database_location):
+        postgres_engine.check_runtime(settings.database_location)
+    else:
+        check_sqlite_runtime()
     check_writable(settings.data_dir)
     make_private(settings.data_dir)
-    if postgres_engine.is_url(settings.database_location):
-        postgres_engine.check_runtime(settings.database_location)  # unreachable, too old: a sentence
     database = Database(settings.database_location, pool_size=max(5, settings.threads))
     rt = runtime.Runtime(settings=settings, db=database,
                          keyring=Keyring(load_master_key(settings.secret_key, settings.data_dir)))

@@ -113,6 +113,12 @@ class QmarkConnection:
         return getattr(self.raw, name)
 
 
+def connect(url: str, *, read_only: bool = False, application_name: str = "appliance") -> psycopg.Connection:
+    """A connection of its own, in autocommit, outside the pools (hot readers, the workers' lease)."""
+    return psycopg.connect(libpq_url(url), autocommit=True, options=_options(read_only=read_only),
+                           connect_timeout=CONNECT_TIMEOUT_SECONDS, application_name=application_name)
+
+
 def _remember_wrapper(dbapi_connection, record) -> None:
     record.info["driver"] = QmarkConnection(dbapi_connection)
 
@@ -169,7 +175,7 @@ class ThreadReaders:
     next use."""
 
     def __init__(self, url: str):
-        self._url = libpq_url(url)
+        self._url = url
         self._local = threading.local()
         self._all: list = []
         self._lock = threading.Lock()
@@ -177,9 +183,7 @@ class ThreadReaders:
     def connection(self) -> QmarkConnection:
         connection = getattr(self._local, "connection", None)
         if connection is None or connection.raw.closed or connection.raw.broken:
-            raw = psycopg.connect(self._url, autocommit=True, options=_options(read_only=True),
-                                  connect_timeout=CONNECT_TIMEOUT_SECONDS)
-            connection = QmarkConnection(raw)
+            connection = QmarkConnection(connect(self._url, read_only=True, application_name="appliance reader"))
             self._local.connection = connection
             with self._lock:
                 self._all = [c for c in self._all if not c.raw.closed] + [connection]

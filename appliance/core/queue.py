@@ -24,7 +24,7 @@ from pathlib import Path
 import pysqlite3.dbapi2 as sqlite
 from huey import Huey
 from huey.signals import SIGNAL_ERROR
-from huey.consumer import Consumer, Scheduler
+from huey.consumer import Consumer
 from huey.registry import Registry
 from huey.storage import SqliteStorage
 from sqlmodel import Session
@@ -50,12 +50,6 @@ class PysqliteStorage(SqliteStorage):
         if self._fsync is not None:
             conn.execute("pragma synchronous=%s" % (2 if self._fsync else 0))
         return conn
-
-    def leads_periodic(self) -> bool:
-        return True  # one process uses queue.db (queue_postgres.PostgresQueueStorage.leads_periodic)
-
-    def release_periodic(self) -> None:
-        pass
 
 
 class LaneLines:
@@ -251,7 +245,7 @@ def configure(path: Path | None, *, immediate: bool, database: Path | str | None
     inline when immediate."""
     on_postgres = not immediate and database is not None and postgres_engine.is_url(database)
     for lane in LANES:
-        lane.storage.close()  # (what it held: a file, PostgreSQL connections, the periodic tasks' lock)
+        lane.storage.close()  # (what it held: a file, or a PostgreSQL connection)
         if on_postgres:
             lane.storage_class = lane.postgres_storage
             lane.storage_kwargs = {"url": str(database)}
@@ -272,22 +266,8 @@ def enqueue_after_commit(session: Session, task, *args) -> None:
     after_commit(session, lambda: task(*args))
 
 
-class OneScheduler(Scheduler):
-    """Huey's scheduler, enqueuing the periodic tasks only where the storage says this process
-    leads them: one process of those sharing a PostgreSQL queue (PostgresQueueStorage.leads_periodic)."""
-
-    def enqueue_periodic_tasks(self, now):
-        if self.huey.storage.leads_periodic():
-            super().enqueue_periodic_tasks(now)
-
-    def shutdown(self):
-        self.huey.storage.release_periodic()  # another process's scheduler takes them over
-
-
 class InProcessConsumer(Consumer):
     """Huey's consumer as threads of the server process; the server owns the signals."""
-
-    scheduler_class = OneScheduler
 
     def _set_signal_handlers(self):
         pass

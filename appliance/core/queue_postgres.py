@@ -15,7 +15,8 @@ adds to Huey's:
   connection behind a lock (Huey's); after the server restarted, or a connection was ended, the
   next statement fails on it, and the call is made once more on a new connection instead of
   failing a request's enqueue or logging a worker's traceback.
-- **One scheduler enqueues the periodic tasks** (`leads_periodic`): see there.
+- Periodic tasks are enqueued by one scheduler because one process consumes the queue: the one
+  holding the workers' lease (core/worker_lease.py), whose workers include the consumers.
 - The statements of the slow lane's lines (`_take`, `_lines_sql`, queue.LaneLines).
 """
 
@@ -23,8 +24,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import threading
-import zlib
 
 import psycopg
 from huey.storage import PostgresStorage
@@ -35,10 +34,9 @@ log = logging.getLogger(__name__)
 
 TABLE_PREFIX = "queue"
 TABLES = tuple(f"{TABLE_PREFIX}_{kind}" for kind in ("task", "schedule", "kv", "counter"))
-# Advisory locks of the queue, in the two-key space (the writers' lock, postgres_engine, is a
-# one-key lock: they never meet). Keys: "apqs" and "apqp" in ASCII.
+# The advisory lock of the schema's creation, in the two-key space (the writers' lock,
+# postgres_engine, is a one-key lock: they never meet). Key: "apqs" in ASCII.
 SCHEMA_LOCK = (0x61707173, 0)
-PERIODIC_LOCK_CLASS = 0x61707170
 
 
 def _dropped(storage: "PostgresQueueStorage") -> bool:
@@ -71,9 +69,6 @@ class PostgresQueueStorage(PostgresStorage):
     def __init__(self, name: str = "huey", url: str = "", **kwargs):
         super().__init__(name, dsn=libpq_url(url), blocking=False, table_prefix=TABLE_PREFIX,
                          connect_timeout=CONNECT_TIMEOUT_SECONDS, application_name="appliance-queue", **kwargs)
-        self._leader_lock = threading.Lock()
-        self._leader: psycopg.Connection | None = None
-        self._leading = False
 
     def initialize_schema(self):
         # Several processes starting on a new database would race on CREATE TABLE IF NOT EXISTS
@@ -111,60 +106,6 @@ class PostgresQueueStorage(PostgresStorage):
         # Huey's also NOTIFYs the listeners of a blocking dequeue; the workers poll instead.
         self.sql(f"INSERT INTO {self.table_task} (queue, data, priority) VALUES (%s, %s, %s)",
                  (self.name, data, priority or 0))
-
-    def leads_periodic(self) -> bool:
-        """Whether this process's scheduler enqueues the lane's periodic tasks this minute.
-
-        Every process's consumer runs Huey's scheduler, which enqueues each periodic task due this
-        minute: with several processes each would be enqueued once per process. The scheduler that
-        holds a session-level advisory lock (one per lane) is the only one that does; it keeps the
-        lock on a connection of its own for as long as it lives, the others try again each minute.
-        The lock dies with its session, so when the leading process stops or dies (or its
-        connection drops), another one's next try takes over within a minute. (At a hand-over a
-        minute's tasks may be enqueued twice or skipped once: they are checks that look at what is
-        due, and safe to run twice.)"""
-        with self._leader_lock:
-            try:
-                self._leading = self._hold_periodic_lock()
-            except psycopg.OperationalError:
-                log.warning("the queue could not reach PostgreSQL to lead the periodic tasks; trying again in a minute")
-                self._leading = False
-            return self._leading
-
-    def _hold_periodic_lock(self) -> bool:
-        for attempt in (1, 2):
-            if self._leader is None or self._leader.closed or self._leader.broken:
-                if self._leader is not None:
-                    self._close_quiet(self._leader)
-                self._leader, self._leading = None, False
-                self._leader = self._connect()
-            try:
-                if self._leading:
-                    self._leader.execute("SELECT 1")  # the session lives, and with it the lock
-                    return True
-                key = zlib.crc32(self.name.encode()) - 2**31  # the lane's key, as a signed int4
-                return bool(self._leader.execute("SELECT pg_try_advisory_lock(%s, %s)",
-                                                 (PERIODIC_LOCK_CLASS, key)).fetchone()[0])
-            except psycopg.OperationalError:
-                if attempt == 2 or not self._leader.broken:
-                    raise  # (a session that died is replaced once, on the second attempt)
-        return False
-
-    def release_periodic(self) -> None:
-        """Give the periodic tasks up (the scheduler stops): another process's next try takes them."""
-        with self._leader_lock:
-            if self._leader is not None:
-                try:  # at once: the server ends a closed session's locks only once it has noticed
-                    if self._leading:
-                        self._leader.execute("SELECT pg_advisory_unlock_all()")
-                except psycopg.Error:
-                    pass
-                self._close_quiet(self._leader)
-            self._leader, self._leading = None, False
-
-    def close(self):
-        self.release_periodic()
-        return super().close()
 
 
 # Every call that talks to the server, made once more on a dropped connection. (Huey's own methods

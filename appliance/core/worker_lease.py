@@ -17,10 +17,15 @@ from __future__ import annotations
 import logging
 import threading
 
+import psycopg
+
+from appliance.core import postgres_engine
+
 log = logging.getLogger(__name__)
 
 WORKERS_LOCK = 0x6170706D  # an arbitrary constant, apart from postgres_engine.WRITERS_LOCK
 LOOK_SECONDS = 1.0
+APPLICATION_NAME = "appliance workers lease"  # how the lease's session shows in pg_stat_activity
 
 
 class WorkerLease:
@@ -51,15 +56,9 @@ class WorkerLease:
         return False
 
     def _try(self) -> bool:
-        import psycopg
-
-        from appliance.core import postgres_engine
-
         try:
             if self._connection is None or self._connection.closed or self._connection.broken:
-                self._connection = psycopg.connect(postgres_engine.libpq_url(self._url), autocommit=True,
-                                                   connect_timeout=postgres_engine.CONNECT_TIMEOUT_SECONDS,
-                                                   application_name="appliance workers lease")
+                self._connection = postgres_engine.connect(self._url, application_name=APPLICATION_NAME)
             (taken,) = self._connection.execute("SELECT pg_try_advisory_lock(%s)", (WORKERS_LOCK,)).fetchone()
             return bool(taken)
         except psycopg.Error as exc:
@@ -71,12 +70,12 @@ class WorkerLease:
         """Whether the lease is still this process's (its connection answers)."""
         if self._url is None:
             return True
-        import psycopg
-
+        if self._connection is None:
+            return False
         try:
             self._connection.execute("SELECT 1").fetchone()
             return True
-        except (psycopg.Error, AttributeError):
+        except psycopg.Error:
             self._drop()
             return False
 

@@ -1,11 +1,12 @@
 """The task queue on PostgreSQL (core/queue_postgres.py), the proof that several processes can
 share it: a task is taken by one of them only, due scheduled tasks are claimed once, the slow lane's
-lines work, one scheduler enqueues the periodic tasks, and a dropped connection is replaced.
+lines work, and a dropped connection is replaced. (One process consumes the queue, and so
+enqueues its periodic tasks: the workers' lease, tests/core/test_postgres_engine.py.)
 
 These run in every suite, SQLite's too: they use the tests' PostgreSQL server directly
 (tests/fixtures/engines.py), in a database of their own. Two storages stand for two processes
 (each holds its own connection, as each process's lane does). Time is given to the calls that
-read it (`read_schedule`, the periodic tasks), never waited for."""
+read it (`read_schedule`), never waited for."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from datetime import datetime, timedelta
 
 import psycopg
 import pytest
-from huey import crontab
 from huey.constants import EmptyData
 
 from appliance import migrations
@@ -270,43 +270,6 @@ def test_a_statement_that_fails_on_a_live_connection_is_not_made_again(storages,
     assert storage.queue_size() == 0
 
 
-def _tick():
-    return "tick"
-
-
-def _periodic_lane(url) -> queue.Lane:
-    lane = queue.Lane("periodic", results=False, storage_class=PostgresQueueStorage, url=url, utc=True)
-    lane.periodic_task(crontab(), name="tick")(_tick)
-    return lane
-
-
-def test_one_process_enqueues_the_periodic_tasks_and_another_takes_over(url):
-    first, second = _periodic_lane(url), _periodic_lane(url)
-    schedulers = [queue.OneScheduler(lane, threading.Event(), interval=1, periodic=True) for lane in (first, second)]
-    try:
-        for scheduler in schedulers:  # both processes' schedulers, at the same minute
-            scheduler.enqueue_periodic_tasks(T0)
-        assert first.storage.queue_size() == 1
-
-        for scheduler in schedulers:  # the next minute: still the first's
-            scheduler.enqueue_periodic_tasks(T0 + timedelta(minutes=1))
-        assert first.storage.queue_size() == 2
-        assert (first.storage.leads_periodic(), second.storage.leads_periodic()) == (True, False)
-
-        _terminate(first.storage, first.storage._leader)  # its session died (the lock with it)...
-        schedulers[1].enqueue_periodic_tasks(T0 + timedelta(minutes=2))  # ...the other's next minute takes over
-        schedulers[0].enqueue_periodic_tasks(T0 + timedelta(minutes=2))
-        assert first.storage.queue_size() == 3
-        assert (first.storage.leads_periodic(), second.storage.leads_periodic()) == (False, True)
-
-        schedulers[1].shutdown()  # the leader stops: the first one's next minute is its again
-        schedulers[0].enqueue_periodic_tasks(T0 + timedelta(minutes=3))
-        assert first.storage.queue_size() == 4 and first.storage.leads_periodic()
-    finally:
-        for lane in (first, second):
-            lane.storage.close()
-
-
 def test_a_new_database_takes_several_processes_starting_at_once():
     url = _new_database("fresh")
     try:
@@ -368,7 +331,6 @@ def test_the_servers_consumers_run_on_postgresql(url, tmp_path, monkeypatch):
         for consumer in consumers:
             consumer.start()
         eventually(lambda: sorted(_ran), lambda ran: ran == [("org", 3), ("short", 1), ("short", 2)])
-        eventually(lambda: queue.huey.storage._leading)  # its scheduler leads: the only process here
     finally:
         for consumer in consumers:
             consumer.stop(graceful=True)
