@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import bindparam, or_, text, update
+from sqlalchemy import bindparam, update
 from sqlmodel import Session, select
 
 from appliance.contacts.models import ContactList, ContactListMember
+from appliance.contacts import search as contact_search
 from appliance.contacts.models import Contact
 from appliance.core import clock, events, pagination, tenancy
 from appliance.core.rows import insert_many, read_row
@@ -33,22 +34,11 @@ def normalize_wa_id(raw: str) -> str | None:
 
 # Reading ----------------------------------------------------------------------------------------
 
-def _like(text: str) -> str:
-    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
 def matching(organization_id: str, search: str):
     """The ids of the organization's contacts whose name, profile name or number contains `search`
-    (case and accents aside): through the trigram index `fts_contacts` from three characters on,
-    a scan below that."""
+    (case and accents aside): through a trigram index from three characters on (contacts/search.py)."""
     search = " ".join(search.split()).lstrip("+")
-    query = select(Contact.id).where(Contact.organization_id == organization_id)
-    if len(search) >= 3:
-        return query.where(text("contacts.rowid IN (SELECT rowid FROM fts_contacts WHERE fts_contacts MATCH :phrase)")
-                           .bindparams(phrase='"' + search.replace('"', '""') + '"'))
-    pattern = _like(search)
-    return query.where(or_(Contact.name.like(pattern, escape="\\"), Contact.profile_name.like(pattern, escape="\\"),
-                           Contact.wa_id.like(pattern, escape="\\")))
+    return select(Contact.id).where(Contact.organization_id == organization_id, contact_search.contains(search))
 
 
 def filtered(query, *, organization_id: str, search: str | None = None, list_id: str | None = None,

@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 NAME = "postgresql"
 MIN_SERVER = 160000  # PostgreSQL 16
-EXTENSIONS = ("vector", "unaccent")  # pgvector for the knowledge base's vectors, unaccent for words
+EXTENSIONS = ("vector", "unaccent", "pg_trgm")  # pgvector: knowledge vectors; unaccent: words; pg_trgm: contacts
 WRITE_WAIT_SECONDS = 5.0
 CONNECT_TIMEOUT_SECONDS = 5
 # The one advisory lock of the writers (an arbitrary constant: "appl" in ASCII).

@@ -190,13 +190,14 @@ def insert_many(session: Session, table: Table, rows: list[dict], *, or_ignore: 
     """Insert `rows` (dicts by column name; every row the same keys) through the driver's
     executemany, each value converted by its column's type once here. SQLAlchemy's own executemany
     spends ~0.15 ms a row preparing parameters: seconds for an import of 20,000 contacts. Answers how
-    many rows were inserted (`or_ignore` skips those that would break a unique key)."""
+    many rows were inserted (`or_ignore` skips those that would break a unique key: `ON CONFLICT DO
+    NOTHING`, which both engines take)."""
     if not rows:
         return 0
     names = tuple(rows[0])
     convert = _row_converter(table, names, session.get_bind().dialect)
-    sql = (f"INSERT {'OR IGNORE ' if or_ignore else ''}INTO {table.name} ({', '.join(names)}) "
-           f"VALUES ({', '.join('?' * len(names))})")
+    sql = (f"INSERT INTO {table.name} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+           f"{' ON CONFLICT DO NOTHING' if or_ignore else ''}")
     return driver_connection(session).executemany(sql, [convert(row) for row in rows]).rowcount
 
 

@@ -20,17 +20,28 @@ and 640 rows (~0.7 ms), and 99.9% of the exact top 20 is still found, measured o
 (tests/bench/eval_vector_scan.py). Similarities are always exact: only which passages get looked
 at is estimated.
 
-The only module that knows sqlite-vec; a PostgreSQL build swaps in pgvector here. Rows are
-added with their passage (in both tables) and removed by a trigger on `knowledge_chunks`
-(migrations 0028, 0032).
+The only module that knows sqlite-vec, and pgvector. Rows are added with their passage (in both
+of SQLite's tables) and removed by a trigger on `knowledge_chunks` (migrations 0028, 0032; 0055).
+
+On PostgreSQL (migration 0055) the vectors are one table, `vec_knowledge_chunks` (pgvector
+`vector(512)`, an HNSW index for cosine distance, a btree on the organization), which is both
+what the copy loads from (SQLite's plain table) and what an organization beyond the budget is
+searched in (vec0). The copy, its revisions (the same table, moved by the same trigger's work) and
+every similarity are the same as on SQLite, so a search ranks the same on both; only the oversized
+case differs, where HNSW is approximate (an iterative scan, so a filter still brings k back) and
+vec0 exact. Vectors travel in pgvector's binary form both ways: written by a binary dumper on the
+statement's cursor, read as `vector_send` (a 4-byte header, then big-endian floats), ~10x cheaper
+than their text.
 """
 
 from __future__ import annotations
 
+import struct
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Iterable
+from functools import cache
+from typing import Callable, Iterable
 
 import numpy as np
 from sqlmodel import Session
@@ -64,18 +75,87 @@ _snapshots: OrderedDict[str, _Snapshot] = OrderedDict()
 _lock = threading.Lock()
 
 
+def _from_float32(blobs: list[bytes]) -> np.ndarray:
+    return np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), DIMENSIONS)
+
+
+_SENT = np.dtype([("header", ">u4"), ("vector", ">f4", (DIMENSIONS,))])  # what pgvector's vector_send writes
+
+
+def _from_vector_send(blobs: list[bytes]) -> np.ndarray:
+    return np.frombuffer(b"".join(blobs), dtype=_SENT)["vector"].astype(np.float32)
+
+
+@dataclass(frozen=True)
+class _Reads:
+    """An engine's statements for the in-memory copy and the lookups: each reads (…, the vector's bytes)."""
+    count: str
+    load: str  # chunk_id, document_id, vector of an organization's passages
+    lookup: str  # chunk_id, vector of the passages `{ids}`
+    vectors: Callable[[list[bytes]], np.ndarray]
+
+
+_SQLITE = _Reads(f"SELECT count(*) FROM {VECTORS} WHERE organization_id = ?",
+                 f"SELECT chunk_id, document_id, embedding FROM {VECTORS} WHERE organization_id = ?",
+                 f"SELECT chunk_id, embedding FROM {VECTORS} WHERE chunk_id IN ({{ids}})", _from_float32)
+_POSTGRES = _Reads(f"SELECT count(*) FROM {TABLE} WHERE organization_id = ?",
+                   f"SELECT chunk_id, document_id, vector_send(embedding) FROM {TABLE} WHERE organization_id = ?",
+                   f"SELECT chunk_id, vector_send(embedding) FROM {TABLE} WHERE chunk_id IN ({{ids}})",
+                   _from_vector_send)
+
+
+def _reads(session: Session) -> _Reads:
+    return _POSTGRES if session.get_bind().dialect.name == "postgresql" else _SQLITE
+
+
 def add(session: Session, rows: Iterable[tuple[int, str, str, np.ndarray]]) -> None:
     """(chunk id, organization id, document id, vector) each."""
     rows = list(rows)
     driver = driver_connection(session)
-    values = [(chunk_id, org, doc, np.asarray(vector, dtype=np.float32).tobytes()) for chunk_id, org, doc, vector in rows]
-    for table in (TABLE, VECTORS):
-        driver.executemany(f"INSERT INTO {table}(chunk_id, organization_id, document_id, embedding) VALUES (?, ?, ?, ?)",
-                           values)
+    if _reads(session) is _POSTGRES:
+        _add_to_postgres(driver, rows)
+    else:
+        values = [(chunk_id, org, doc, np.asarray(vector, dtype=np.float32).tobytes())
+                  for chunk_id, org, doc, vector in rows]
+        for table in (TABLE, VECTORS):
+            driver.executemany(f"INSERT INTO {table}(chunk_id, organization_id, document_id, embedding) "
+                               "VALUES (?, ?, ?, ?)", values)
     driver.executemany(f"INSERT INTO {REVISIONS} (organization_id, revision) VALUES (?, 1) "
-                       "ON CONFLICT (organization_id) DO UPDATE SET revision = revision + 1",
+                       f"ON CONFLICT (organization_id) DO UPDATE SET revision = {REVISIONS}.revision + 1",
                        [(org,) for org in {org for _, org, _, _ in rows}])
     session.info.pop("vector_snapshots", None)  # this transaction's own searches see its new vectors
+
+
+@cache
+def _vector_dumper():
+    """psycopg's dumper of a numpy vector in pgvector's binary form (registered on a statement's
+    own cursor, so no other statement of the connection changes)."""
+    from psycopg.adapt import Dumper
+    from psycopg.pq import Format
+
+    class VectorDumper(Dumper):
+        format = Format.BINARY
+        oid = 0  # the statement casts its parameter (`%s::vector`): the server reads it as one
+
+        def dump(self, obj):
+            vector = np.asarray(obj, dtype=">f4")
+            return struct.pack(">HH", len(vector), 0) + vector.tobytes()
+
+    return VectorDumper
+
+
+def _vector_cursor(driver):
+    cursor = driver.cursor()  # psycopg's own: `%s` placeholders
+    cursor.adapters.register_dumper(np.ndarray, _vector_dumper())
+    return cursor
+
+
+def _add_to_postgres(driver, rows: list[tuple[int, str, str, np.ndarray]]) -> None:
+    with _vector_cursor(driver) as cursor:
+        cursor.executemany(f"INSERT INTO {TABLE} (chunk_id, organization_id, document_id, embedding) "
+                           "VALUES (%s, %s, %s, %s::vector)",
+                           [(chunk_id, org, doc, np.asarray(vector, dtype=np.float32))
+                            for chunk_id, org, doc, vector in rows])
 
 
 def _snapshot(session: Session, organization_id: str) -> _Snapshot | None:
@@ -96,13 +176,12 @@ def _current_snapshot(session: Session, organization_id: str) -> _Snapshot | Non
         if cached is not None and cached.revision == revision and cached.matrix.nbytes <= MEMORY_BUDGET:
             _snapshots.move_to_end(organization_id)
             return cached
-    count = driver.execute(f"SELECT count(*) FROM {VECTORS} WHERE organization_id = ?", (organization_id,)).fetchone()[0]
+    reads = _reads(session)
+    count = driver.execute(reads.count, (organization_id,)).fetchone()[0]
     if count * DIMENSIONS * 4 > MEMORY_BUDGET:
         return None
-    rows = driver.execute(f"SELECT chunk_id, document_id, embedding FROM {VECTORS} WHERE organization_id = ?",
-                          (organization_id,)).fetchall()
-    matrix = np.frombuffer(b"".join(row[2] for row in rows), dtype=np.float32).reshape(len(rows), DIMENSIONS) \
-        if rows else np.zeros((0, DIMENSIONS), dtype=np.float32)
+    rows = driver.execute(reads.load, (organization_id,)).fetchall()
+    matrix = reads.vectors([row[2] for row in rows]) if rows else np.zeros((0, DIMENSIONS), dtype=np.float32)
     chunk_ids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
     documents = list(dict.fromkeys(row[1] for row in rows))
     position = {document_id: index for index, document_id in enumerate(documents)}
@@ -173,6 +252,8 @@ def closest_by_signs(signs: np.ndarray, query: np.ndarray, wanted: int,
 
 def _nearest_in_vec0(session: Session, organization_id: str, query: np.ndarray, k: int,
                      document_ids: list[str] | None) -> list[tuple[int, float]]:
+    if _reads(session) is _POSTGRES:
+        return _nearest_in_hnsw(session, organization_id, query, k, document_ids)
     sql = (f"SELECT chunk_id, distance FROM {TABLE} WHERE embedding MATCH ? AND k = ? "
            f"AND organization_id = ?")
     params: list = [query.tobytes(), k, organization_id]
@@ -180,6 +261,27 @@ def _nearest_in_vec0(session: Session, organization_id: str, query: np.ndarray, 
         sql += f" AND document_id IN ({', '.join('?' * len(document_ids))})"
         params.extend(document_ids)
     rows = reading_connection(session).execute(sql, params).fetchall()
+    return [(chunk_id, _similarity(distance)) for chunk_id, distance in rows]
+
+
+def _nearest_in_hnsw(session: Session, organization_id: str, query: np.ndarray, k: int,
+                     document_ids: list[str] | None) -> list[tuple[int, float]]:
+    """pgvector's HNSW index, scanned on until k passages pass the filters (an iterative scan:
+    without one, the index's first 40 candidates are all it looks at, most of them another
+    organization's)."""
+    sql = f"SELECT chunk_id, embedding <=> %s::vector FROM {TABLE} WHERE organization_id = %s"
+    params: list = [query, organization_id]
+    if document_ids is not None:
+        sql += " AND document_id = ANY(%s)"
+        params.append(list(document_ids))
+    sql += " ORDER BY embedding <=> %s::vector LIMIT %s"
+    params += [query, k]
+    with _vector_cursor(reading_connection(session)) as cursor:
+        # The connection's setting (a hot reader has no transaction to scope it to); only this
+        # module's statements scan an HNSW index.
+        cursor.execute("SELECT set_config('hnsw.iterative_scan', 'strict_order', false), "
+                       "set_config('hnsw.ef_search', %s, false)", (str(min(max(k, 40), 1000)),))
+        rows = cursor.execute(sql, params).fetchall()
     return [(chunk_id, _similarity(distance)) for chunk_id, distance in rows]
 
 
@@ -203,12 +305,30 @@ def similarities(session: Session, *, organization_id: str, vector: np.ndarray, 
         scores = snapshot.matrix[[row for _, row in rows_of_found]] @ query / norm
         found = {chunk_id: _similarity(1.0 - float(score)) for (chunk_id, _), score in zip(rows_of_found, scores)}
     if missing:
-        rows = reading_connection(session).execute(
-            f"SELECT chunk_id, embedding FROM {VECTORS} WHERE chunk_id IN ({', '.join('?' * len(missing))})",
-            missing).fetchall()
-        for chunk_id, embedding in rows:
-            found[chunk_id] = _similarity(1.0 - float(np.frombuffer(embedding, dtype=np.float32) @ query) / norm)
+        reads = _reads(session)
+        rows = reading_connection(session).execute(reads.lookup.format(ids=", ".join("?" * len(missing))),
+                                                   missing).fetchall()
+        if rows:
+            scores = reads.vectors([row[1] for row in rows]) @ query / norm
+            found.update({chunk_id: _similarity(1.0 - float(score)) for (chunk_id, _), score in zip(rows, scores)})
     return found
+
+
+def copy_to_postgres(source, target) -> int:
+    """`appliance migrate-to-postgres`: the vectors copied as they are (no passage is embedded
+    again). Answers how many."""
+    copied, last = 0, -1
+    driver = target.connection.info["driver"]  # the pooled connection's (postgres_engine)
+    while True:
+        rows = source.exec_driver_sql(f"SELECT chunk_id, organization_id, document_id, embedding FROM {VECTORS} "
+                                      "WHERE chunk_id > ? ORDER BY chunk_id LIMIT 2000", (last,)).fetchall()
+        if not rows:
+            return copied
+        vectors = _from_float32([row[3] for row in rows])
+        _add_to_postgres(driver, [(chunk_id, org, doc, vector)
+                                  for (chunk_id, org, doc, _), vector in zip(rows, vectors)])
+        copied += len(rows)
+        last = rows[-1][0]
 
 
 def _similarity(distance: float) -> float:

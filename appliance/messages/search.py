@@ -1,6 +1,7 @@
 """Search inside message content: words matched by the full-text index (accents and case
-ignored, the last word as a prefix), newest first, within the actor's numbers, narrowed by date,
-direction, attachments, the actor's own messages or one conversation."""
+ignored, the last word as a prefix; search_index.py holds each engine's condition), newest first,
+within the actor's numbers, narrowed by date, direction, attachments, the actor's own messages or
+one conversation."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from appliance.core import pagination
 from appliance.core.actor import OrgActor
 from appliance.core.rows import bind_processor, driver_connection
 from appliance.core.errors import Invalid
+from appliance.messages import search_index
 from appliance.messages.kinds import MEDIA_TYPES
 from appliance.messages.models import Message
 from appliance.phone_numbers.models import PhoneNumber
@@ -34,22 +36,16 @@ class SearchFilter:
     conversation_id: str | None = None
 
 
-def match_expression(q: str) -> str:
-    """The user's words as an FTS5 query: every word must appear, the last one may be the start of
-    a word (search as you type). Quoting each word keeps FTS5 syntax (AND, *, quotes) inert."""
-    words = _WORD.findall(q)
-    if not words:
-        raise Invalid("Search for at least one letter or digit.", code="invalid_search", errors={"q": ["No words."]})
-    return " ".join(f'"{w}"' for w in words[:-1]) + (" " if len(words) > 1 else "") + f'"{words[-1]}"*'
-
-
 def search_messages(session: Session, *, actor: OrgActor, filters: SearchFilter, take: int,
                     cursor: str | None) -> pagination.Page:
     if filters.conversation_id:
         conversations_inbox.access_conversation(session, actor=actor, conversation_id=filters.conversation_id)
+    if not _WORD.search(filters.q):
+        raise Invalid("Search for at least one letter or digit.", code="invalid_search", errors={"q": ["No words."]})
+    matching, params = search_index.match(session, filters.q)
     sql = ["SELECT s.rowid, m.id FROM fts_messages s JOIN messages m ON m.id = s.message_id",
-           "WHERE fts_messages MATCH ? AND m.organization_id = ? AND m.hidden = 0"]
-    params: list = [match_expression(filters.q), actor.organization_id]
+           f"WHERE {matching} AND m.organization_id = ? AND m.hidden = FALSE"]
+    params.append(actor.organization_id)
     if cursor:
         (before,) = pagination.decode_cursor(cursor, arity=1)
         if not isinstance(before, int):
@@ -71,7 +67,7 @@ def search_messages(session: Session, *, actor: OrgActor, filters: SearchFilter,
         sql.append(f"AND m.type {'' if filters.has_attachment else 'NOT '}IN ({', '.join('?' * len(_MEDIA_TYPES))})")
         params.extend(_MEDIA_TYPES)
     if filters.sent_by_me:
-        sql.append("AND m.sent_by_user_id = ?" if actor.user_id else "AND 0")
+        sql.append("AND m.sent_by_user_id = ?" if actor.user_id else "AND FALSE")
         params.extend([actor.user_id] if actor.user_id else [])
     if filters.conversation_id:
         sql.append("AND m.conversation_id = ?")

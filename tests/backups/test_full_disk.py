@@ -36,7 +36,8 @@ def small_disk(tmp_path):
     try:
         yield path
     finally:
-        subprocess.run(["umount", str(path)], check=True)
+        # Lazily: a file a failed test left open must not leave the mount behind for every later run.
+        subprocess.run(["umount", "--lazy", str(path)], check=True)
 
 
 @pytest.fixture

@@ -44,8 +44,9 @@ def _index_rows(organization_id=None):
     driver = runtime.get().db
     with driver.unit_of_work(write=False) as session:
         vectors = session.connection().exec_driver_sql("SELECT count(*) FROM vec_knowledge_chunks").scalar()
-        copies = session.connection().exec_driver_sql("SELECT count(*) FROM vec_knowledge_vectors").scalar()
-        assert copies == vectors  # the plain table follows vec0 (vector_index.py)
+        if driver.is_sqlite:  # SQLite's plain copy follows vec0 (vector_index.py); PostgreSQL has one table
+            copies = session.connection().exec_driver_sql("SELECT count(*) FROM vec_knowledge_vectors").scalar()
+            assert copies == vectors
         words = session.connection().exec_driver_sql("SELECT count(*) FROM fts_knowledge_chunks").scalar()
         chunks = len(session.exec(select(KnowledgeChunk.id)).all())
     return chunks, vectors, words

@@ -2,6 +2,8 @@
 matches another organization's passages, and another organization's documents do not move this
 one's ranking (bm25 weighs words by the organization's own passages)."""
 
+from sqlalchemy import text
+
 from appliance.core import runtime
 from appliance.knowledge import word_index, words
 from tests import factories
@@ -15,8 +17,8 @@ def _best(org_id: str, question: str) -> list[int]:
 
 def _chunks_of(org_id: str) -> set[int]:
     with runtime.get().db.unit_of_work(write=False) as session:
-        return {row[0] for row in session.connection().exec_driver_sql(
-            "SELECT id FROM knowledge_chunks WHERE organization_id = ?", (org_id,)).fetchall()}
+        return {row[0] for row in session.execute(
+            text("SELECT id FROM knowledge_chunks WHERE organization_id = :org"), {"org": org_id}).fetchall()}
 
 
 def test_an_organizations_words_are_its_own(api, owner):

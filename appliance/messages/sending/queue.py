@@ -109,7 +109,9 @@ def claim(session: Session, phone_number_pk: str, limit: int) -> list[Job]:
         return []
     driver.executemany("UPDATE messages SET send_state = 'inflight', send_attempts = send_attempts + 1 WHERE id = ?",
                        [(row[0],) for row in rows])
-    return [Job(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6] + 1) for row in rows]
+    # SQLite hands the JSON payload over as text; psycopg has already parsed it.
+    return [Job(row[0], row[1], row[2], row[3], json.loads(row[4]) if isinstance(row[4], str) else row[4], row[5],
+                row[6] + 1) for row in rows]
 
 
 def record(session: Session, line: Line, answers: list[Answer]) -> None:
