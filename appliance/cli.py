@@ -32,6 +32,9 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("migrate", help="apply database migrations and exit")
     commands.add_parser("doctor", help="print versions and paths, and check the machine")
+    move = commands.add_parser("migrate-to-postgres", help="copy this installation's SQLite database into an empty "
+                               "PostgreSQL database, verify it, and say what to change (the server stopped)")
+    move.add_argument("url", help="postgresql://user:password@host:port/database")
     commands.add_parser("backup", help="make a backup now, beside a running server or not (prints the archive's path)")
     restore = commands.add_parser("restore", help="restore a backup archive into the data directory (the server stopped)")
     restore.add_argument("archive", help="the archive (.tar.gz) a backup made")
@@ -148,6 +151,37 @@ def _migrate(settings, args) -> int:
 
     rt = bootstrap.start(settings, migrate=True)
     print(f"database at revision {migrations.current_revision(rt.db)}")
+    return 0
+
+
+def _migrate_to_postgres(settings, args) -> int:
+    from appliance import bootstrap
+    from appliance.core import data_dir, postgres_engine
+    from appliance import move_to_postgres
+
+    if not postgres_engine.is_url(args.url):
+        print("appliance: give a postgresql:// URL (postgresql://user:password@host:port/database)", file=sys.stderr)
+        return 1
+    if not settings.database_path.exists():
+        print(f"appliance: there is no SQLite database to move in {settings.data_dir}", file=sys.stderr)
+        return 1
+    data_dir.check_writable(settings.data_dir)
+    lock = data_dir.hold(settings.data_dir)  # no server may write while it is copied
+    try:
+        rt = bootstrap.start(settings.replace(database_url=""), migrate=True, queue_immediate=True)
+        report = move_to_postgres.move(rt.db, args.url, progress=lambda line: print(f"  {line}", flush=True))
+        rt.db.dispose()
+    finally:
+        lock.release()
+    where = postgres_engine.describe(args.url)
+    print(f"\nCopied and verified {report.rows} rows in {len(report.tables)} tables (each table's count and "
+          f"SHA-256 checksum agree) into PostgreSQL at {where}.\n\n"
+          "What to change:\n"
+          "  1. Set APPLIANCE_DATABASE_URL to that URL where the service reads its settings (the packages: "
+          "/etc/appliance/env; Windows: the service's settings file), keeping APPLIANCE_DATA_DIR as it is "
+          "(media, keys and backups stay there).\n"
+          "  2. Start the appliance: it serves from PostgreSQL. For several processes, see docs/postgresql.md.\n"
+          f"  3. Keep {settings.database_path} until you are content: it was not changed, and is the way back.")
     return 0
 
 
@@ -317,5 +351,5 @@ def _service(settings, args) -> int:
     return windows_service.run()
 
 
-_COMMANDS = {"serve": _serve, "migrate": _migrate, "doctor": _doctor, "staff": _staff, "oauth": _oauth,
-             "mail": _mail, "netsim": _netsim, "backup": _backup, "restore": _restore, "backup-worker": _backup_worker, "service": _service}
+_COMMANDS = {"serve": _serve, "migrate": _migrate, "doctor": _doctor, "migrate-to-postgres": _migrate_to_postgres,
+             "staff": _staff, "oauth": _oauth, "mail": _mail, "netsim": _netsim, "backup": _backup, "restore": _restore, "backup-worker": _backup_worker, "service": _service}

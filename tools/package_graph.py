@@ -29,7 +29,7 @@ OUTSIDE = ("migrations", "netsim")
 # Top to bottom. A node may import its own layer (acyclic) or any layer below it.
 LAYERS: list[tuple[str, frozenset[str]]] = [
     ("entry", frozenset({"__main__", "cli", "server", "app", "bootstrap", "blueprints", "handler_registry",
-                         "model_registry", "worker_registry", "windows_service"})),
+                         "model_registry", "worker_registry", "windows_service", "move_to_postgres"})),
     ("edge", frozenset({"callers", "channels", "channels.whatsapp", "console", "inbox", "live", "sandbox", "landing"})),
     ("domain", frozenset({"health", "operations", "backups", "users", "installation", "auth", "mail", "permissions", "organizations", "roles",
                           "memberships", "invitations", "api_keys", "oauth", "wabas", "phone_numbers",
