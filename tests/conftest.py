@@ -85,8 +85,14 @@ def smtp():
 
 @pytest.fixture(scope="session")
 def template_database():
-    """The migrated template's database URL on PostgreSQL; "" on SQLite (the data directory's file)."""
-    return engines.new_template() if engines.ON_POSTGRES else ""
+    """The migrated template's database URL on PostgreSQL (dropped when the run ends); "" on SQLite
+    (the data directory's file)."""
+    if not engines.ON_POSTGRES:
+        yield ""
+        return
+    url = engines.new_template()
+    yield url
+    engines.drop(url)
 
 
 @pytest.fixture(scope="session")

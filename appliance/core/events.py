@@ -4,7 +4,8 @@
 exactly when the change does. After a commit that emitted, the hooks registered with
 `after_emitting_commit` run: the outbox's dispatcher (core/dispatcher.py, woken by
 core/listeners.py) hands the new rows to the listeners that subscribed to their names, and the
-live streams wake (live/listeners.py).
+live streams wake (live/listeners.py). On PostgreSQL the transaction also notifies the other
+processes sharing the database (core/commit_listener.py), whose live streams wake too.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from typing import Any, Callable
 from sqlalchemy import JSON, Column, Integer
 from sqlmodel import Field, Session, SQLModel
 
-from appliance.core import clock
+from appliance.core import clock, postgres_engine
 from appliance.core.db import UTCDateTime, after_commit
-from appliance.core.rows import insert_many
+from appliance.core.rows import driver_connection, insert_many
 
 # The catalog of event names: every event the appliance emits, and only these (`emit` refuses
 # others). Names are public (live updates, webhooks): never rename one.
@@ -108,6 +109,10 @@ def _wake_after_commit(session: Session) -> None:
     if not session.info.get("outbox_wake_scheduled"):
         session.info["outbox_wake_scheduled"] = True
         after_commit(session, _emitted)
+        if session.get_bind().dialect.name == postgres_engine.NAME:
+            # Other processes hear the commit too (core/commit_listener.py); said once a
+            # transaction, delivered only if it commits.
+            driver_connection(session).execute(f"NOTIFY {postgres_engine.EVENTS_CHANNEL}")
 
 
 def _emitted() -> None:

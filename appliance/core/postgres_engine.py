@@ -35,6 +35,8 @@ NAME = "postgresql"
 MIN_SERVER = 160000  # PostgreSQL 16
 EXTENSIONS = ("vector", "unaccent", "pg_trgm")  # pgvector: knowledge vectors; unaccent: words; pg_trgm: contacts
 WRITE_WAIT_SECONDS = 5.0
+# What a transaction that emitted events notifies at its commit (core/commit_listener.py).
+EVENTS_CHANNEL = "appliance_events"
 CONNECT_TIMEOUT_SECONDS = 5
 # The one advisory lock of the writers (an arbitrary constant: "appl" in ASCII).
 WRITERS_LOCK = 0x6170706C

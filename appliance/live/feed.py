@@ -5,8 +5,8 @@ review, a campaign's progress and replies).
 A stream reads `outbox_events` past its cursor (the last id it sent, or the client's
 `Last-Event-ID` after a reconnect, so nothing is lost in between), keeps what the subject may see,
 and waits for the next commit that emitted events. Commits wake every stream at once (a version
-counter under a condition); a stream that hears nothing still looks every few seconds (events
-written by another process) and says `: heartbeat` when it has been quiet for a while. While it
+counter under a condition), and so do other processes' commits on PostgreSQL (core/commit_listener.py);
+a stream that hears nothing still looks every few seconds (the net under both) and says `: heartbeat` when it has been quiet for a while. While it
 waits it asks the server whether its client left (waitress's `client_disconnected`, with a
 request lookahead of 1); then it ends and its slot is free at once, not at the next heartbeat.
 
@@ -27,7 +27,7 @@ from appliance.core.actor import OrgActor
 from appliance.core.rows import driver_connection
 from appliance.core.errors import Forbidden, Invalid, TooMany, Unavailable
 
-POLL_SECONDS = 5.0  # the longest a stream waits without looking (events of other processes)
+POLL_SECONDS = 5.0  # the longest a stream waits without looking (should a wake-up be lost)
 # The shortest time between two reads of one stream: under a stream of commits (a busy number posts
 # hundreds of webhooks a second) each stream reads ten times a second at most, whatever the rate,
 # and takes what accumulated in one query.

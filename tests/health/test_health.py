@@ -1,5 +1,7 @@
 import os
 
+import psycopg
+
 import appliance
 from appliance.app import create_app
 from appliance.core import queue, runtime
@@ -33,15 +35,28 @@ def test_ready_when_database_and_queue_work(settings):
     queue.configure(None, immediate=True)
 
 
-def test_ready_is_503_when_the_database_file_is_broken(settings):
-    """A database file that is not a database makes readiness 503 not_ready."""
-    client = _real_queue_app(settings)
+def _break_the_database(settings) -> None:
+    """SQLite: the file is no longer a database. PostgreSQL: the server no longer lets anyone into
+    the database, and the sessions in it end (as when it goes away)."""
+    if engines.ON_POSTGRES:
+        name = settings.database_location.split("?")[0].rsplit("/", 1)[1]
+        with psycopg.connect(engines.server_url(), autocommit=True) as admin:
+            admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+        return
     runtime.get().db.dispose()
     for suffix in ("", "-wal", "-shm"):
         path = str(settings.database_path) + suffix
         if os.path.exists(path):
             os.remove(path)
     settings.database_path.write_bytes(b"this is not a database" * 100)
+
+
+def test_ready_is_503_when_the_database_is_broken(settings):
+    """A database file that is not a database, or a PostgreSQL database nobody may enter, makes
+    readiness 503 not_ready."""
+    client = _real_queue_app(settings)
+    _break_the_database(settings)
     response = client.get("/health/ready")
     assert response.status_code == 503
     assert response.json["code"] == "not_ready" and response.json["checks"]["database"] == "failing"

@@ -5,6 +5,7 @@ import io
 import re
 
 import pytest
+from sqlalchemy import inspect
 
 from appliance.core import runtime
 from appliance.permissions.service import list_system_roles
@@ -146,9 +147,8 @@ def _snapshot() -> dict[str, list]:
                 "alembic_version"}
     with runtime.get().db.unit_of_work(write=False) as session:
         connection = session.connection()
-        tables = [name for (name,) in connection.exec_driver_sql(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-            "AND name NOT LIKE 'fts_%' AND name NOT LIKE 'vec_%'") if name not in volatile]
+        tables = [name for name in inspect(connection).get_table_names()  # either engine's catalog
+                  if not name.startswith(("sqlite_", "fts_", "vec_", "queue_")) and name not in volatile]
         return {name: sorted(map(repr, connection.exec_driver_sql(f'SELECT * FROM "{name}"'))) for name in tables}
 
 
