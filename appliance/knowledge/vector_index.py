@@ -49,6 +49,7 @@ from sqlmodel import Session
 from appliance.core.rows import driver_connection, reading_connection
 
 TABLE = "vec_knowledge_chunks"
+HNSW_INDEX = "vec_knowledge_chunks_hnsw"  # PostgreSQL's index of TABLE (migration 0055)
 VECTORS = "vec_knowledge_vectors"  # the same vectors in a plain table: loaded by organization, looked up by passage
 REVISIONS = "vec_knowledge_revisions"
 DIMENSIONS = 512  # of the table; an embedder of another size needs a migration
@@ -319,16 +320,19 @@ def copy_to_postgres(source, target) -> int:
     again). Answers how many."""
     copied, last = 0, -1
     driver = target.connection.info["driver"]  # the pooled connection's (postgres_engine)
-    while True:
-        rows = source.exec_driver_sql(f"SELECT chunk_id, organization_id, document_id, embedding FROM {VECTORS} "
-                                      "WHERE chunk_id > ? ORDER BY chunk_id LIMIT 2000", (last,)).fetchall()
-        if not rows:
-            return copied
+    # The HNSW graph built once over every vector, instead of grown by each insert: several times
+    # faster for a large library (the index is migration 0055's, made again the same way).
+    driver.execute(f"DROP INDEX {HNSW_INDEX}")
+    while rows := source.exec_driver_sql(f"SELECT chunk_id, organization_id, document_id, embedding FROM {VECTORS} "
+                                         "WHERE chunk_id > ? ORDER BY chunk_id LIMIT 2000", (last,)).fetchall():
         vectors = _from_float32([row[3] for row in rows])
         _add_to_postgres(driver, [(chunk_id, org, doc, vector)
                                   for (chunk_id, org, doc, _), vector in zip(rows, vectors)])
         copied += len(rows)
         last = rows[-1][0]
+    driver.execute("SET LOCAL maintenance_work_mem = '512MB'")  # the graph in memory while it is built
+    driver.execute(f"CREATE INDEX {HNSW_INDEX} ON {TABLE} USING hnsw (embedding vector_cosine_ops)")
+    return copied
 
 
 def _similarity(distance: float) -> float:
