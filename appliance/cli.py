@@ -189,6 +189,7 @@ def _backup(settings, args) -> int:
     from appliance import bootstrap
     from appliance.backups import service as backups
 
+    backups.refuse_by_postgresql(settings)  # before opening anything
     rt = bootstrap.start(settings)
     with rt.db.unit_of_work(write=True) as session:
         row, key_text = backups.start(session, kind=backups.MANUAL, user_id=None)
@@ -210,9 +211,11 @@ def _restore(settings, args) -> int:
 
     from appliance import bootstrap, migrations
     from appliance.backups import restore
+    from appliance.backups import service as backups
     from appliance.backups.archive import ArchiveRefused
     from appliance.core import data_dir
 
+    backups.refuse_by_postgresql(settings)  # the archive's SQLite database would replace nothing PostgreSQL serves
     archive_path = Path(args.archive).expanduser().resolve()
     if not archive_path.is_file():
         print(f"appliance: no such file: {archive_path}", file=sys.stderr)

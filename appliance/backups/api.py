@@ -31,7 +31,7 @@ class Backups(MethodView):
 
     @blp.response(202, schemas.BackupStartedSchema)
     def post(self):
-        """Start a backup (409 backup_running while one runs; 507 insufficient_storage when the disk lacks room)"""
+        """Start a backup (409 backup_running while one runs; 507 insufficient_storage when the disk lacks room; 409 backups_by_postgresql on PostgreSQL, whose backups are pg_dump's or the provider's)"""
         row, key_text = service.start(db_session(), kind=service.MANUAL, user_id=_admin_id())
         return SimpleNamespace(**row.model_dump(), backup_key=key_text)
 

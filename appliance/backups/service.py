@@ -16,6 +16,11 @@ does that (`_fail_abandoned`), rather than being refused until the server's next
 Kept: the 7 newest days' and the 4 newest weeks' daily (SCHEDULED) backups (each day's and week's
 newest, as restic's keep-daily/keep-weekly), the 3 newest PRE_UPGRADE ones; MANUAL ones until an
 administrator deletes them; failed attempts' rows for 30 days.
+
+On PostgreSQL these backups are not made: they copy an SQLite file, and PostgreSQL's database is
+backed up with its own tools (docs/postgresql.md, "Backups"). `by_postgresql` is the one place that
+says so; a manual backup and a restore are refused with `BY_POSTGRESQL` (409 backups_by_postgresql),
+the daily one is not due, and the summary says whose backups they are.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ import appliance
 from appliance import migrations
 from appliance.backups import archive, keys, worker
 from appliance.backups.models import Backup
-from appliance.core import clock, runtime
+from appliance.core import clock, postgres_engine, runtime
 from appliance.core.crypto import load_master_key
 from appliance.core.db import after_commit
 from appliance.core.errors import Conflict, InsufficientStorage, NotFound
@@ -60,6 +65,27 @@ STOPPED_REASON = "The program stopped while this backup was made; nothing of it 
 # A backup's thread takes the backup lock moments after its RUNNING row is committed: a row older than
 # this while no process holds the lock is one whose process was killed.
 ABANDONED_AFTER = timedelta(seconds=10)
+
+
+# As the pages say it (console/texts_backups.py), translated.
+BY_POSTGRESQL = ("The database is on PostgreSQL: back it up with pg_dump or your provider's snapshots, and copy the "
+                 "data directory (media, secret.key) with it (docs/postgresql.md, “Backups”). The appliance's own "
+                 "backups and restores hold a SQLite database, not this one.")
+
+
+# -- which engine's ------------------------------------------------------------------------------
+
+def by_postgresql(settings: Settings) -> bool:
+    """Whether the database is PostgreSQL's, whose backups are its own tools' (pg_dump, the provider's
+    snapshots): an archive of the data directory would hold an SQLite file nobody reads. Read from
+    the settings, as the engine is chosen, so that the command line asks before opening anything."""
+    return postgres_engine.is_url(settings.database_location)
+
+
+def refuse_by_postgresql(settings: Settings) -> None:
+    """409 backups_by_postgresql, in words, on PostgreSQL: a backup or a restore asked for there."""
+    if by_postgresql(settings):
+        raise Conflict(BY_POSTGRESQL, code="backups_by_postgresql")
 
 
 # -- where, how big ----------------------------------------------------------------------------
@@ -276,8 +302,10 @@ def _finish(database, backup_id: str, status: str, *, reason: str | None = None,
 def start(session: Session, *, kind: str, user_id: str | None) -> tuple[Backup, str | None]:
     """A new backup (RUNNING), made once this unit commits, and the backup key when no one has seen it
     yet. 409 backup_running while one runs; a MANUAL one 507 insufficient_storage when the disk lacks
-    room (a SCHEDULED one records that as its FAILED reason instead: someone reads the list)."""
+    room (a SCHEDULED one records that as its FAILED reason instead: someone reads the list); 409
+    backups_by_postgresql on PostgreSQL, before anything is written."""
     settings = runtime.get().settings
+    refuse_by_postgresql(settings)
     _fail_abandoned(session, settings)
     running = session.exec(select(Backup.id).where(Backup.status == RUNNING)).first()
     if running is not None or _another_process_backing_up(settings):
@@ -377,11 +405,13 @@ def prune(session: Session, settings: Settings) -> None:
 
 
 def summary(session: Session) -> dict:
-    """For the status page: when the last backup was ready, and when the last one failed."""
+    """For the status page: when the last backup was ready, when the last one failed, and whether
+    the backups are PostgreSQL's (then the rows are those made before a move to it, if any)."""
     def newest(status: str):
         return session.exec(select(Backup.created_at).where(Backup.status == status)
                             .order_by(col(Backup.created_at).desc())).first()
-    return {"last_ready_at": newest(READY), "last_failed_at": newest(FAILED)}
+    return {"last_ready_at": newest(READY), "last_failed_at": newest(FAILED),
+            "by_postgresql": by_postgresql(runtime.get().settings)}
 
 
 @contextmanager
@@ -448,9 +478,9 @@ def _slot(settings: Settings, now: datetime) -> datetime | None:
 def scheduled_due(session: Session, settings: Settings, now: datetime) -> bool:
     """A daily backup is due once its moment has passed and none was made since, counting from the
     installation's first look (a new installation's first daily backup is the next night's, and a
-    machine that was off at 03:00 makes it when it starts)."""
+    machine that was off at 03:00 makes it when it starts). Never on PostgreSQL (`by_postgresql`)."""
     slot = _slot(settings, now)
-    if slot is None:
+    if slot is None or by_postgresql(settings):
         return False
     since = _setting(session, SCHEDULE_FROM_SETTING)
     if since is None:

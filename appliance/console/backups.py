@@ -34,7 +34,8 @@ def _page(error: AppError | None = None, *, new_key: str | None = None, status: 
                   running=any(b.status == backups.RUNNING for b in listed), new_key=new_key,
                   key_id=backups.current_key_id(session), folder=str(settings.backups_dir),
                   backup_at=settings.backup_at, zone_name=str(backups.installation_zone(settings)),
-                  free_bytes=shutil.disk_usage(backups.folder(settings)).free, done=request.args.get("done"))
+                  free_bytes=shutil.disk_usage(backups.folder(settings)).free, done=request.args.get("done"),
+                  by_postgresql=backups.by_postgresql(settings))
 
 
 @console_pages.get("/console/backups")

@@ -72,6 +72,8 @@ def attention(session: Session, actor: OrgActor, *, backups: dict | None) -> lis
 
 
 def _backup_lines(summary: dict) -> list[Line]:
+    if summary["by_postgresql"]:  # PostgreSQL's own tools back it up: the rows are from before a move, if any
+        return []
     ready, failed = summary["last_ready_at"], summary["last_failed_at"]
     if failed is not None and (ready is None or failed > ready):
         return [Line("backup_failed", "console_pages.backups_page", since=failed, installation=True)]
@@ -96,8 +98,9 @@ def checklist(session: Session, actor: OrgActor, *, backups: dict | None) -> lis
         steps.append(Line("step_team", "console_pages.team",
                           done=len(memberships_service.list_members(session, actor=actor)) > 1))
     if backups is not None:
-        steps.append(Line("step_backup", "console_pages.backups_page", installation=True,
-                          done=backups["last_ready_at"] is not None))
+        if not backups["by_postgresql"]:  # (PostgreSQL's backups are its own tools': no first one to make here)
+            steps.append(Line("step_backup", "console_pages.backups_page", installation=True,
+                              done=backups["last_ready_at"] is not None))
         steps.append(Line("step_go_live", "console_pages.go_live", installation=True,
                           done=not public_address.current_problems()[1]))
     return steps

@@ -15,6 +15,7 @@ from appliance.console.common import console_pages, my_organizations, render
 from appliance.console.texts import TEXTS
 from appliance.console.texts_backups import BACKUP_TEXTS
 from appliance.backups import from_setup
+from appliance.backups import service as backups_service
 from appliance.core import runtime
 from appliance.core.errors import Invalid
 from appliance.core import files
@@ -90,8 +91,10 @@ def setup():
     """The first run: the owner and the business in one form. 404 once anyone has an account."""
     if not _first_run():
         abort(404)
+    restore_offered = not backups_service.by_postgresql(runtime.get().settings)
     if request.method == "GET":
-        return render_page(_SETUP, TEXTS | BACKUP_TEXTS, values=_setup_defaults(), weekdays=forms.WEEKDAYS)
+        return render_page(_SETUP, TEXTS | BACKUP_TEXTS, values=_setup_defaults(), weekdays=forms.WEEKDAYS,
+                           restore_offered=restore_offered)
     try:
         # The owner's email is the billing email; an empty one is reported once, by the person's part.
         person, fields, hours = check_forms((SignupSchema(), _person_fields()),
@@ -99,7 +102,8 @@ def setup():
         user = _create_person(person)
         organization = _create_organization(user.id, fields, hours)
     except AppError as error:
-        return render_failure(_SETUP, TEXTS | BACKUP_TEXTS, error, values=_form_values(), weekdays=forms.WEEKDAYS)
+        return render_failure(_SETUP, TEXTS | BACKUP_TEXTS, error, values=_form_values(), weekdays=forms.WEEKDAYS,
+                              restore_offered=restore_offered)
     return redirect(url_for("console_pages.whatsapp", org_id=organization.id, welcome=1))
 
 
@@ -115,6 +119,7 @@ def setup_restore():
     if request.method == "GET" or (progress is not None and progress.state != from_setup.FAILED):
         return render_page(_RESTORE, TEXTS | BACKUP_TEXTS, progress=progress)
     try:
+        backups_service.refuse_by_postgresql(runtime.get().settings)  # before the upload is kept
         upload = uploaded_file("archive")
         key_text = forms.text("key", 200)
         if not key_text:

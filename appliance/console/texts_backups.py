@@ -2,6 +2,11 @@
 
 from appliance.core.i18n import Words, _l, _lp
 
+# backups/service.py's BY_POSTGRESQL, as the pages say it (the page and the refused form's answer).
+_BY_POSTGRESQL = _l("The database is on PostgreSQL: back it up with pg_dump or your provider's snapshots, and copy "
+                    "the data directory (media, secret.key) with it (docs/postgresql.md, “Backups”). The appliance's "
+                    "own backups and restores hold a SQLite database, not this one.")
+
 BACKUP_TEXTS = Words("console_backups", {
     "backups_title": _l("Backups"),
     "backups_intro": _l("A backup is one file that holds everything this installation needs to start again on "
@@ -14,6 +19,7 @@ BACKUP_TEXTS = Words("console_backups", {
     "key_current": _l("The backups made from now on are sealed with the key whose id is {id}."),
     "key_none": _l("The first backup shows the key that seals it."), "key_replace": _l("Replace the backup key"),
     "key_replace_hint": _l("Backups already made keep needing the key they were made with."),
+    "by_postgresql": _BY_POSTGRESQL,
     "schedule_title": _l("When and where"),
     "schedule_daily": _l("Every day at {time} ({zone}): the newest 7 days' and 4 weeks' daily backups are kept."),
     "schedule_off": _l("No daily backup (APPLIANCE_BACKUP_AT=off): make them here or with `appliance backup`."),
@@ -32,6 +38,7 @@ BACKUP_TEXTS = Words("console_backups", {
            "appliance appliance restore …)."),
         _l("The archive is checked whole before anything changes; one from a newer version is refused."),
     ],
+    "errors": {"backups_by_postgresql": _BY_POSTGRESQL},
     "done": {
         "backup_started": _l("The backup is being made: its progress is below."),
         "backup_deleted": _l("The backup was deleted."),

@@ -56,6 +56,8 @@ GO_LIVE_TEXTS = Words("console_go_live", {
     "status_database": _l("Database"), "status_disk": _l("Disk"), "status_disk_free": _l("{free} free of {total}"),
     "status_disk_low": _l("The disk is over {percent} full: free space before backups and the database run out of it."),
     "status_backups": _l("Last backup"), "status_backup_failed": _l("last failed"),
+    "status_backups_by_postgresql": _l("The database's backups are PostgreSQL's: pg_dump or your provider's "
+                                       "snapshots (docs/postgresql.md)."),
     "status_reach": _l("How it is reached"), "meta_title": _l("What Meta last did"),
     "meta_intro": _l("Across the organizations of this installation."), "meta_verified": _l("Verified a callback"),
     "meta_delivery": _l("Last delivery accepted"), "meta_rejected": _l("Last delivery refused (bad signature)"),

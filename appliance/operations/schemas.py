@@ -23,6 +23,9 @@ class _QueueSchema(ApiSchema):
 class _BackupsSchema(ApiSchema):
     last_ready_at = IsoDateTime(allow_none=True)
     last_failed_at = IsoDateTime(allow_none=True)
+    by_postgresql = fields.Boolean(metadata={"description": "The database is on PostgreSQL: its backups are pg_dump's "
+                                             "or the provider's snapshots, and the appliance makes none "
+                                             "(docs/postgresql.md)"})
 
 
 class _AddressSchema(ApiSchema):

@@ -116,5 +116,5 @@ def test_a_daily_backup_without_room_leaves_a_failed_row_with_the_reason(api, ow
     assert failed["reason"].startswith("Not enough free space for a backup: it needs about "), failed
     assert f"{settings.backups_dir} has " in failed["reason"]
     status = api.get("/installation/status", token=token).json["data"]
-    assert status["backups"] == {"lastReadyAt": None, "lastFailedAt": failed["createdAt"]}
+    assert status["backups"] == {"lastReadyAt": None, "lastFailedAt": failed["createdAt"], "byPostgresql": False}
     assert _leftovers(small_disk) == []

@@ -8,6 +8,12 @@ import re
 from appliance.backups import keys, service
 from tests import factories
 from tests.browser_forms import csrf_of, sign_in
+from tests.fixtures import engines, sqlite_installation
+
+# The page makes the appliance's own backups, which archive the SQLite file: its installation is SQLite's
+# on either suite (on PostgreSQL the page refuses them: tests/backups/test_by_postgresql.py).
+if engines.ON_POSTGRES:
+    database_url, template_data_dir = sqlite_installation.database_url, sqlite_installation.template_data_dir
 
 PAGE = "/console/backups"
 

@@ -9,6 +9,7 @@ import pytest
 from appliance.settings import SETTINGS
 from tests import factories
 from tests.browser_forms import csrf_of, sign_in
+from tests.fixtures import engines
 
 
 @pytest.fixture
@@ -118,7 +119,10 @@ def test_the_status_page_says_the_installation_at_a_glance_to_its_administrators
     assert "Version" in text and re.search(r"\d+ waiting, \d+ failed since the start", text) and "free of" in text
     assert 'class="disk-bar"' in text and 'data-live-every="15"' in text
     assert "only this computer opens" in text  # the default public address, said in words
-    assert "Last backup: Never" in text
+    if engines.ON_POSTGRES:  # its backups are PostgreSQL's own (backups/service.py), not "never" made
+        assert "The database's backups are PostgreSQL's" in text and "Last backup" not in text
+    else:
+        assert "Last backup: Never" in text
     factories.add_member(api, owner["org"]["id"], "admin", "bo@example.com")
     client.post("/sign-out", data={"csrf": csrf_of(client.get("/console/status"))})
     sign_in(client, email="bo@example.com")

@@ -15,6 +15,7 @@ from appliance.outbound_webhooks.models import OutboundWebhook
 from tests.broadcasts.conftest import Campaigns
 from tests.browser_forms import sign_in
 from tests.factories import add_member
+from tests.fixtures import engines
 
 
 def _lines(page: str) -> dict[str, str]:
@@ -32,8 +33,10 @@ def test_the_home_lists_what_needs_someone_and_links_to_where_it_is_dealt_with(c
     assert client.get("/console").headers["Location"].endswith(f"/console/{org}/home")
     quiet = client.get(f"/console/{org}/home").text
     assert _lines(quiet) == {} and "Nothing needs you now" in quiet
+    # On PostgreSQL the database's backups are PostgreSQL's own (backups/service.py): no first one to make here.
+    backup_step = {} if engines.ON_POSTGRES else {"step_backup": "todo"}
     assert _steps(quiet) == {"step_business": "todo", "step_whatsapp": "done", "step_bot": "todo",
-                             "step_team": "todo", "step_backup": "todo", "step_go_live": "todo"}
+                             "step_team": "todo", **backup_step, "step_go_live": "todo"}
 
     # Two customers write; one is answered and that answer fails on the network.
     line.customer_writes(wa_id="5215500000001")
@@ -68,7 +71,10 @@ def test_the_home_lists_what_needs_someone_and_links_to_where_it_is_dealt_with(c
     assert lines["failed_sends"].startswith("1 message could not be sent in the last 24 hours")
     assert lines["paused_campaigns"].startswith("1 campaign is paused")
     assert lines["webhooks_failing"].startswith("1 webhook has failed for a day")
-    assert lines["backup_failed"].startswith("The last backup failed")
+    if engines.ON_POSTGRES:  # a row from before a move to PostgreSQL calls nobody: its backups are its own
+        assert "backup_failed" not in lines
+    else:
+        assert lines["backup_failed"].startswith("The last backup failed")
     for target in (f"/inbox/{org}", f"/console/{org}/broadcasts", f"/console/{org}/webhooks", "/console/backups"):
         assert f'href="{target}"' in page, target
     assert 'data-live-every="30"' in page  # it follows the day by itself

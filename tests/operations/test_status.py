@@ -9,6 +9,7 @@ import appliance
 from appliance.core import clock, queue, runtime
 from appliance.installation import https, tunnel
 from tests import factories
+from tests.fixtures import engines
 from tests.fixtures.line import VERIFY_TOKEN
 from tests.fixtures.tls import make_ca
 from tests.problems import assert_problem
@@ -40,17 +41,24 @@ def test_it_says_every_field_of_the_decision(api, owner, settings):
     assert _moment(data["startedAt"]) <= clock.now()
 
     database = data["database"]
-    assert database["engine"] == "sqlite"
-    assert database["sizeBytes"] >= settings.database_path.stat().st_size > 0
-    # The SQLite the database runs on (pysqlite3's own, core/db.py), not the one Python was built with.
-    with runtime.get().db.unit_of_work(write=False) as session:
-        running = session.connection().exec_driver_sql("select sqlite_version()").scalar()
-    assert database["sqliteVersion"] == running
+    if engines.ON_POSTGRES:
+        assert database["engine"] == "postgresql" and database["sizeBytes"] > 0
+        with runtime.get().db.unit_of_work(write=False) as session:
+            running = session.connection().exec_driver_sql("SHOW server_version").scalar()
+        assert database["postgresqlVersion"] == running
+    else:
+        assert database["engine"] == "sqlite"
+        assert database["sizeBytes"] >= settings.database_path.stat().st_size > 0
+        # The SQLite the database runs on (pysqlite3's own, core/db.py), not the one Python was built with.
+        with runtime.get().db.unit_of_work(write=False) as session:
+            running = session.connection().exec_driver_sql("select sqlite_version()").scalar()
+        assert database["sqliteVersion"] == running
 
     free = shutil.disk_usage(settings.data_dir).free
     assert abs(data["disk"]["freeBytes"] - free) < 256 * 1024 * 1024  # the disk of the data directory, as it is
     assert set(data["queue"]) == {"waiting", "failed"} and data["queue"]["waiting"] == 0
-    assert data["backups"] == {"lastReadyAt": None, "lastFailedAt": None}  # none made yet (issue 46 makes them)
+    # None made yet (issue 46 makes them); on PostgreSQL they are PostgreSQL's own (backups/service.py).
+    assert data["backups"] == {"lastReadyAt": None, "lastFailedAt": None, "byPostgresql": engines.ON_POSTGRES}
     assert data["publicAddress"] == {"baseUrl": "http://appliance.test", "source": "setting", "problems": ["not_https"]}
     assert data["tls"] == {"mode": "off", "httpsPort": None, "domains": [], "notAfter": None, "installedAt": None,
                            "renewAt": None, "lastError": None, "lastErrorAt": None, "nextTryAt": None}
