@@ -337,8 +337,9 @@ def _health(session: Session, outcomes: list[Outcome], gone: list[str], now: dat
             connection.execute("UPDATE outbound_webhooks SET failure_count = failure_count + ?, "
                                "failing_since = coalesce(failing_since, ?) WHERE id = ?", (failed, stamp, webhook_id))
     for webhook_id in set(gone):
-        connection.execute("UPDATE outbound_webhooks SET active = 0, disabled_reason = ?, updated_at = ? WHERE id = ?",
-                           ("gone", stamp, webhook_id))
+        # A bound False, not a literal 0: PostgreSQL's boolean column refuses an integer (SQLite takes either).
+        connection.execute("UPDATE outbound_webhooks SET active = ?, disabled_reason = ?, updated_at = ? WHERE id = ?",
+                           (False, "gone", stamp, webhook_id))
     _tell_owners(session, [w for w, o in last.items() if not o.delivered], now)
 
 

@@ -13,7 +13,8 @@ class PhoneNumber(SQLModel, table=True):
 
     __tablename__ = "phone_numbers"
     __table_args__ = (Index("uq_phone_numbers_connected_id", "phone_number_id", unique=True,
-                            sqlite_where=text("disconnected_at IS NULL")),)
+                            sqlite_where=text("disconnected_at IS NULL"),
+                            postgresql_where=text("disconnected_at IS NULL")),)  # 0056
 
     id: str = Field(default_factory=new_id, primary_key=True)
     organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE", index=True)

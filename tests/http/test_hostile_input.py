@@ -6,6 +6,7 @@ import json
 import pytest
 from sqlmodel import select
 
+from appliance.contacts.models import Contact
 from appliance.core import json_text, runtime
 from appliance.messages.models import Message
 from appliance.netsim import webhooks
@@ -43,6 +44,40 @@ def test_a_signed_webhook_with_a_lone_surrogate_is_stored_mended(line):
     with runtime.get().db.unit_of_work(write=False) as session:
         [message] = session.exec(select(Message)).all()
     assert message.payload["text"]["body"] == "hola \ufffd chau"
+
+
+def test_a_signed_webhook_with_nul_characters_is_stored_mended_on_both_engines(line):
+    """PostgreSQL's text cannot hold U+0000 (SQLite's can): a NUL the sender escaped is stored as U+FFFD on
+    either engine, with the rest of the delivery (a huge number included), and acknowledged."""
+    line.customer_writes({"type": "text", "text": {"body": "MARK"}}, name="Ana NAME")
+    [(headers, body)] = line.deliveries()
+    body = body.replace(b'MARK"', b'hola \\u0000 chau","n":-1.0528957739166775e+244').replace(b"NAME", b"P\\u0000\\ud80a")
+    headers = {"X-Hub-Signature-256": webhooks.sign(line.account["appSecret"], body)}
+    answer = line.replay(headers, body)
+    assert answer.status_code == 200 and answer.json["data"]["messages"] == 1, answer.json
+    with runtime.get().db.unit_of_work(write=False) as session:
+        [message] = session.exec(select(Message)).all()
+        [contact] = session.exec(select(Contact)).all()
+    assert message.payload["text"] == {"body": "hola \ufffd chau", "n": -1.0528957739166775e+244}
+    assert contact.profile_name == "Ana P\ufffd\ufffd"
+
+
+def test_a_webhook_naming_an_account_with_a_nul_finds_none(line):
+    """The WABA id is looked up before the signature is checked: a NUL in it is an unknown account (404), as on
+    SQLite, not PostgreSQL's refusal of the text (a 500)."""
+    body = webhooks.encode(webhooks.envelope(line.account["wabaId"] + "\u0000\ud80a",
+                                             [{"field": "account_update", "value": {"event": "x\u0000"}}]))
+    answer = line.replay({"X-Hub-Signature-256": webhooks.sign(line.account["appSecret"], body)}, body)
+    assert_problem(answer, 404, "unknown_phone_number")
+
+
+@pytest.mark.parametrize("number", [b"NaN", b"-Infinity", b"1e400"])
+def test_a_webhook_with_a_number_json_cannot_hold_is_a_400(line, number):
+    """Python reads NaN, Infinity and 1e400 (as inf), which neither JSON nor PostgreSQL's json column takes."""
+    body = webhooks.encode(webhooks.envelope(line.account["wabaId"], [{"field": "account_update", "value": {"n": 1}}]))
+    body = body.replace(b'"n":1', b'"n":' + number)
+    answer = line.replay({"X-Hub-Signature-256": webhooks.sign(line.account["appSecret"], body)}, body)
+    assert_problem(answer, 400, "invalid_json")
 
 
 def test_a_pasted_token_with_a_stray_character_is_a_400(api, owner, account):

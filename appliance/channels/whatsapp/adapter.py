@@ -139,7 +139,7 @@ def receive(session: Session, raw: bytes, signature: str | None) -> Outcome:
     unit of the request, begun only at step 5."""
     if not signature:
         check_signature(raw, signature, [])  # 401 before even reading the body
-    payload = json_text.loads(raw)  # within limits; a lone surrogate in a text becomes U+FFFD
+    payload = json_text.loads(raw)  # within limits; a lone surrogate or a NUL in a text becomes U+FFFD
     changes = check_shape(payload)
     numbers, accounts = check_routing(runtime.get().db, changes, raw, signature)
     outcome = do_apply(session, changes, numbers, accounts)
