@@ -127,13 +127,13 @@ def main_inbound() -> int:
     rates: dict[str, list[float]] = {"sqlite": [], "postgresql": []}
     p99s: dict[str, list[float]] = {"sqlite": [], "postgresql": []}
     errors: list[int] = []
+    cores = sorted(os.sched_getaffinity(0))  # before running_server gives this process the other cores
     with postgres_server() as new_database:
         url = new_database()
         sqlite_dir, postgres_dir = scratch_dir("bench-sqlite-"), scratch_dir("bench-postgresql-")
         env = {"APPLIANCE_GRAPH_API_URL": graph_url}
         with running_server(env=env, data_dir=sqlite_dir) as sqlite_port, \
                 running_server(env={**env, "APPLIANCE_DATABASE_URL": url}, data_dir=postgres_dir) as postgres_port:
-            cores = sorted(os.sched_getaffinity(0))
             if len(cores) < 2:
                 print("(one core: nothing pinned)")
             else:
