@@ -9,7 +9,10 @@ not a point lookup that reads vec0's whole chunk (~0.6 ms). The copy is loaded f
 every organization's vectors for any query but a nearest-neighbour one: 1.5 s at 100,000). The
 revision is read in the search's own transaction, so a search never sees vectors its snapshot does
 not have. Copies beyond MEMORY_BUDGET (least recently used first) are dropped; an organization
-larger than it is searched in vec0 directly (exact).
+whose copy would take more than a quarter of it (COPIES_AT_LEAST: ~32,000 passages) is searched in
+vec0 directly (exact): two such organizations taking turns would otherwise each drop the other's
+copy and load 200 MB from the database for every question (10 organizations of 100,000 passages:
+searches of over 30 s, tests/bench/bench_knowledge_scale.py).
 
 The nearest passages of a small library are found exactly, one matrix product. From SIGNS_FROM
 passages the copy also keeps each vector's signs (one bit a component, 64 bytes a passage), and a
@@ -54,6 +57,7 @@ VECTORS = "vec_knowledge_vectors"  # the same vectors in a plain table: loaded b
 REVISIONS = "vec_knowledge_revisions"
 DIMENSIONS = 512  # of the table; an embedder of another size needs a migration
 MEMORY_BUDGET = 256 * 1024 * 1024  # bytes of vectors kept in memory, all organizations together
+COPIES_AT_LEAST = 4  # organizations whose copies fit the budget together: no copy may take more
 # From this many passages a search first narrows by the vectors' signs (64 bytes a passage, which
 # stay in the processor's cache) to RESCORED times k candidates, then ranks those by their exact
 # similarity. Below it the exact scan is cheap (2,048 rows: 4 MB) and stays exact.
@@ -174,12 +178,12 @@ def _current_snapshot(session: Session, organization_id: str) -> _Snapshot | Non
     revision = found[0] if found else 0
     with _lock:
         cached = _snapshots.get(organization_id)
-        if cached is not None and cached.revision == revision and cached.matrix.nbytes <= MEMORY_BUDGET:
+        if cached is not None and cached.revision == revision and cached.matrix.nbytes <= MEMORY_BUDGET // COPIES_AT_LEAST:
             _snapshots.move_to_end(organization_id)
             return cached
     reads = _reads(session)
     count = driver.execute(reads.count, (organization_id,)).fetchone()[0]
-    if count * DIMENSIONS * 4 > MEMORY_BUDGET:
+    if count * DIMENSIONS * 4 > MEMORY_BUDGET // COPIES_AT_LEAST:
         return None
     rows = driver.execute(reads.load, (organization_id,)).fetchall()
     matrix = reads.vectors([row[2] for row in rows]) if rows else np.zeros((0, DIMENSIONS), dtype=np.float32)
