@@ -50,10 +50,19 @@ def _stop_checkpointer(checkpointer: Checkpointer | None) -> None:
         checkpointer.stop()
 
 
+def _heard_a_commit() -> None:
+    """A commit that emitted events, in any process: this process's live streams look, and so does
+    its outbox dispatcher where it runs (the lease holder): web processes wake it this way, not
+    through the queue (core/tasks.py)."""
+    live_feed.signal.notify()
+    if outbox_dispatcher.running:
+        outbox_dispatcher.wake()
+
+
 def _start_commit_listener(runtime: Runtime) -> CommitListener | None:
     if runtime.db.is_sqlite:
         return None  # one process: its commits wake its streams directly (live/listeners.py)
-    listener = CommitListener(runtime.db.url, live_feed.signal.notify)
+    listener = CommitListener(runtime.db.url, _heard_a_commit)
     listener.start()
     return listener
 

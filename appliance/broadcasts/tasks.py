@@ -26,6 +26,13 @@ def wake(broadcast_id: str, *, at: datetime | None = None) -> None:
 
 @huey.task()
 def run_broadcasts() -> None:
+    if broadcast_runner.running:
+        # Queued by a process without the thread (a web process on PostgreSQL) and run where it
+        # runs: the thread carries the broadcast on at its pace and sees it complete. Run here, the
+        # task fed one batch and left the rest, and the completion, to the thread's next look (up to
+        # its 30 s idle sleep).
+        broadcast_runner.wake()
+        return
     run_all(runtime.get().db)
 
 

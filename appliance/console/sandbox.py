@@ -4,6 +4,8 @@ needed (and is closed on a real server): these routes are signed in and scoped t
 
 from __future__ import annotations
 
+import functools
+
 from flask import redirect, request, url_for
 
 from appliance import sandbox
@@ -23,8 +25,9 @@ from appliance.wabas import api as wabas_api
 @signed_in_page
 def sandbox_try(org_id):
     actor = org_actor(org_id)
-    sandbox_service.do_try_sandbox(db_session(), sandbox.simulator(), actor=actor,
-                                   webhook_url=sandbox.webhook_url(runtime.get().settings))
+    settings = runtime.get().settings
+    sandbox_service.do_try_sandbox(db_session(), functools.partial(sandbox.new_account, settings), actor=actor,
+                                   webhook_url=sandbox.webhook_url(settings))
     return back("console_pages.whatsapp", "sandbox_connected", org_id=actor.organization_id)
 
 

@@ -269,6 +269,9 @@ class _Dispatcher:
 
     def start(self, database) -> None:
         self._stopping.clear()
+        # A first pass at once: events committed while no dispatcher ran (on PostgreSQL, by web
+        # processes before this one took the workers' lease) are not left for the minute sweep.
+        self._wanted.set()
         self._thread = threading.Thread(target=self._run, args=(database,), name="outbox", daemon=True)
         self._thread.start()
 

@@ -256,6 +256,12 @@ def configure(path: Path | None, *, immediate: bool, database: Path | str | None
         lane.storage = lane.create_storage()
 
 
+def on_postgres() -> bool:
+    """Whether the queue is PostgreSQL's, shared by the processes of the installation (its tasks may
+    run in another process than the one that queued them)."""
+    return huey.storage_class is huey.postgres_storage
+
+
 def ping() -> None:
     """Read the queue store; raises when it is unusable (queue.db, or PostgreSQL out of reach)."""
     huey.storage.queue_size()

@@ -12,14 +12,21 @@ to end with no Meta account.
 
 The simulator keeps its state in memory; on start the sandbox accounts stored in the database are
 recreated in it with their ids and secrets. A demo mode, and so the one place outside server.py
-that assumes a single process.
+that assumes a single process serving it. On PostgreSQL a worker process (APPLIANCE_ROLE=worker,
+the same --port) plays along: its Graph calls go to the web process's simulator at the served
+address, it makes new organizations' accounts there (`new_account`), and it reads the stored
+accounts again when it meets a sandbox token it does not know (`owns_token`).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from urllib.parse import urlsplit
 
+import requests
+
+from appliance.core import runtime
 from appliance.installation import addresses
 from appliance.netsim.google_double import CLIENT_ID as GOOGLE_CLIENT_ID, CLIENT_SECRET as GOOGLE_CLIENT_SECRET
 from appliance.netsim.simulator import Simulator
@@ -94,8 +101,48 @@ def simulator() -> Simulator:
 TEMPLATE_REVIEW_SECONDS = 5.0
 
 
+def new_account(settings, *, name: str, webhook_url: str, access_token: str, numbers: list[dict]) -> dict:
+    """A business account made on the simulated network, answered as the control API answers it
+    (wabaId, accessToken, appSecret, numbers). In this process's simulator where this process
+    serves it; a worker process (APPLIANCE_ROLE=worker) serves none, and an account made in its own
+    copy was unknown to the network the web process plays (the inbox's simulated customer answered
+    500, every send 190): it asks the web process's control API, at the served address where its
+    Graph calls go too."""
+    if settings.role == "worker":
+        with requests.Session() as http:
+            http.trust_env = False  # this machine's own server: no proxy from the environment
+            answer = http.post(graph_url(settings) + "/_control/accounts", timeout=CONTROL_TIMEOUT_SECONDS, json={
+                "name": name, "webhookUrl": webhook_url, "accessToken": access_token, "numbers": numbers})
+        answer.raise_for_status()  # the listener fails, and says so in its cursor's last error
+        return answer.json()
+    network = simulator().network
+    account = network.create_account(name=name, webhook_url=webhook_url, access_token=access_token, numbers=numbers)
+    return {"wabaId": account.waba_id, "accessToken": account.access_token, "appSecret": account.app_secret,
+            "numbers": [network.numbers[n].as_graph() for n in account.numbers]}
+
+
+CONTROL_TIMEOUT_SECONDS = 10.0
+_restoring = threading.Lock()
+
+
 def owns_token(token: str) -> bool:
-    return _simulator is not None and any(a.access_token == token for a in _simulator.network.accounts.values())
+    if _simulator is None:
+        return False
+    if _knows(token):
+        return True
+    from appliance.sandbox import service
+    if not token.startswith(service.TOKEN_PREFIX):
+        return False
+    # A sandbox account connected by another process since this one started (the organization tried
+    # the sandbox in the web process; this worker sends for it): the stored accounts, read again.
+    with _restoring:
+        if not _knows(token):
+            service.restore(_simulator, webhook_url(runtime.get().settings))
+    return _knows(token)
+
+
+def _knows(token: str) -> bool:
+    return any(a.access_token == token for a in list(_simulator.network.accounts.values()))
 
 
 def start(settings) -> Simulator:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from urllib.parse import urlsplit
 
 from sqlmodel import Session, select
@@ -11,29 +12,37 @@ from appliance.ai_agents.models import ProviderCredential
 from appliance.core import runtime
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Invalid, NotFound
+from appliance.netsim.network import new_graph_id
 from appliance.phone_numbers.models import PhoneNumber
+from appliance.templates.models import Template
 from appliance.wabas import service as wabas_service
 from appliance.wabas.models import BusinessAccount
 
 SANDBOX_NAME = "Sandbox (simulated network)"
 
 
-def do_connect_sandbox(session: Session, simulator, *, organization_id: str, webhook_url: str) -> BusinessAccount:
+# The sandbox's access tokens say so: a process that meets one its simulator does not know (the
+# worker sending for an organization that tried the sandbox in the web process after the worker
+# started) reads the stored accounts again instead of calling the real network with it.
+TOKEN_PREFIX = "EAAGsandbox"
+
+
+def do_connect_sandbox(session: Session, new_account, *, organization_id: str, webhook_url: str) -> BusinessAccount:
     """A simulated account with one number, connected to the organization (as a person would with
-    a real one, minus the network round trip: the simulator is in this process)."""
+    a real one, minus the network round trip). `new_account(**spec)` makes it on the simulated
+    network and answers it as the control API does (sandbox.new_account)."""
     existing = session.exec(select(BusinessAccount).where(BusinessAccount.organization_id == organization_id,
                                                           BusinessAccount.sandbox.is_(True))).first()
     if existing is not None:
         return existing
     suffix = str(int(organization_id.replace("-", ""), 16) % 10_000).zfill(4)  # stable per organization
-    account = simulator.network.create_account(name=SANDBOX_NAME, webhook_url=webhook_url, numbers=[
-        {"displayPhoneNumber": f"+1 555 01{suffix[:2]} {suffix}", "verifiedName": SANDBOX_NAME}])
-    numbers = [simulator.network.numbers[n].as_graph() for n in account.numbers]
+    account = new_account(name=SANDBOX_NAME, webhook_url=webhook_url, access_token=TOKEN_PREFIX + secrets.token_urlsafe(32),
+                          numbers=[{"displayPhoneNumber": f"+1 555 01{suffix[:2]} {suffix}", "verifiedName": SANDBOX_NAME}])
     system = OrgActor(user_id=None, kind="system", organization_id=organization_id, membership_id=None, role_key=None,
                       permissions=frozenset())
-    return wabas_service.do_connect(session, actor=system, waba_id=account.waba_id, access_token=account.access_token,
-                                    app_secret=account.app_secret, verify_token=None, name=SANDBOX_NAME,
-                                    numbers=numbers, sandbox=True)
+    return wabas_service.do_connect(session, actor=system, waba_id=account["wabaId"], access_token=account["accessToken"],
+                                    app_secret=account["appSecret"], verify_token=None, name=SANDBOX_NAME,
+                                    numbers=account["numbers"], sandbox=True)
 
 
 def do_configure_ai_double(session: Session, *, organization_id: str, base_url: str) -> None:
@@ -64,10 +73,14 @@ def repoint_ai_doubles(url: str) -> int:
 
 
 def restore(simulator, webhook_url: str) -> int:
-    """Recreate the stored sandbox accounts (ids, token, secret, numbers) in a fresh simulator."""
+    """Recreate the stored sandbox accounts (ids, token, secret, numbers, templates) in the
+    simulator, those it does not hold yet (all of them in a fresh one); answers how many. Without
+    their templates, every campaign after a restart failed (132001, the template does not exist)
+    while the console showed them approved; one still in review is reviewed again."""
     with runtime.get().db.unit_of_work(write=False) as session:
-        accounts = session.exec(select(BusinessAccount).where(BusinessAccount.sandbox.is_(True),
-                                                              BusinessAccount.disconnected_at.is_(None))).all()
+        accounts = [account for account in session.exec(select(BusinessAccount).where(
+            BusinessAccount.sandbox.is_(True), BusinessAccount.disconnected_at.is_(None))).all()
+            if account.waba_id not in simulator.network.accounts]
         for account in accounts:
             token, secret = wabas_service.credentials(account)
             numbers = session.exec(select(PhoneNumber).where(PhoneNumber.waba_pk == account.id)).all()
@@ -75,6 +88,16 @@ def restore(simulator, webhook_url: str) -> int:
                 name=account.name, waba_id=account.waba_id, access_token=token, app_secret=secret,
                 webhook_url=webhook_url, numbers=[{"phoneNumberId": n.phone_number_id, "verifiedName": n.verified_name,
                                                    "displayPhoneNumber": n.display_phone_number} for n in numbers])
+            templates = simulator.network.accounts[account.waba_id].templates
+            for template in session.exec(select(Template).where(Template.waba_pk == account.id)).all():
+                templates[(template.name, template.language)] = {
+                    "id": template.template_id or new_graph_id(), "name": template.name, "language": template.language,
+                    "category": template.category, "status": template.status, "components": template.components,
+                    "parameter_format": template.parameter_format}
+                if template.status == "PENDING" and runtime.get().settings.role != "worker":
+                    # Reviewed by the simulator customers and the Graph calls reach (a worker
+                    # process's copy serves neither: its approval would be announced twice).
+                    simulator.review_later(account.waba_id, template.name, template.language)
         return len(accounts)
 
 
@@ -87,10 +110,10 @@ def sandbox_numbers(session: Session, *, organization_id: str) -> list[PhoneNumb
         .order_by(PhoneNumber.created_at)).all())
 
 
-def do_try_sandbox(session: Session, simulator, *, actor: OrgActor, webhook_url: str) -> BusinessAccount:
+def do_try_sandbox(session: Session, new_account, *, actor: OrgActor, webhook_url: str) -> BusinessAccount:
     """An organization asks for its sandbox account from the console (on any server: its calls
     go to the in-process simulator by token). Asking again answers the same account."""
-    return do_connect_sandbox(session, simulator, organization_id=actor.organization_id, webhook_url=webhook_url)
+    return do_connect_sandbox(session, new_account, organization_id=actor.organization_id, webhook_url=webhook_url)
 
 
 SIMULATED_CUSTOMER = ("5215550001234", "Cliente de prueba")

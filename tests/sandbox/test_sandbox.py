@@ -20,6 +20,13 @@ def test_new_organizations_get_a_sandbox_account_that_survives_a_restart(setting
     assert waba["sandbox"] is True
     [number] = client.get(f"/organizations/{org['id']}/phone-numbers", headers=auth).json["data"]
     assert client.get("/netsim/_control/sent").status_code == 200  # the simulator is mounted
+    from appliance.core import clock
+    from appliance.templates.models import Template
+    with runtime.get().db.unit_of_work(write=True) as session:  # as the simulated review left it
+        session.add(Template(organization_id=org["id"], waba_pk=waba["id"], template_id="778899", name="pan_del_dia",
+                             language="es", category="MARKETING", status="APPROVED",
+                             components=[{"type": "BODY", "text": "Hola {{1}}"}], synced_at=clock.now(),
+                             created_at=clock.now(), updated_at=clock.now()))
     runtime.get().db.dispose()
 
     restarted = create_app(sandboxed, queue_immediate=True)  # a new process: an empty simulator, restored
@@ -31,6 +38,10 @@ def test_new_organizations_get_a_sandbox_account_that_survives_a_restart(setting
         access_token, app_secret = wabas_service.credentials(token_sealed)
     account = sandbox.simulator().network.accounts[waba["wabaId"]]
     assert (account.access_token, account.app_secret) == (access_token, app_secret)
+    # Its templates too (before, every campaign after a restart failed: 132001, no such template).
+    template = account.templates[("pan_del_dia", "es")]
+    assert (template["id"], template["status"], template["components"]) == \
+        ("778899", "APPROVED", [{"type": "BODY", "text": "Hola {{1}}"}])
     graph = restarted.test_client().get(f"/netsim/v23.0/{waba['wabaId']}/phone_numbers",
                                         headers={"Authorization": f"Bearer {access_token}"})
     assert [n["id"] for n in graph.json["data"]] == [number["phoneNumberId"]]
@@ -76,6 +87,28 @@ def test_trying_the_sandbox_from_the_console_and_its_bad_input(client, api, owne
     assert empty.status_code == 400
     too_long = client.post(customer, data={"csrf": csrf_of(inbox), "phone_number_pk": number_pk, "text": "a" * 4097})
     assert too_long.status_code == 400
+
+
+def test_a_sandbox_token_another_process_connected_is_routed_to_the_simulator(client, api, owner):
+    """Issue 48: the worker process's simulator does not hold an account the web process connected
+    after the worker started ("Try the sandbox"); its sends with that token went to the real
+    network. A sandbox token it does not know makes it read the stored accounts again; other
+    tokens stay the real network's."""
+    from appliance import sandbox
+    from appliance.wabas import service as wabas_service
+    from appliance.wabas.models import BusinessAccount
+    from tests.browser_forms import csrf_of, sign_in
+    org_id = owner["org"]["id"]
+    sign_in(client, email="owner@example.com")
+    client.post(f"/console/{org_id}/sandbox", data={"csrf": csrf_of(client.get(f"/console/{org_id}/whatsapp"))})
+    [waba] = api.get(f"/organizations/{org_id}/wabas", token=owner["token"]).json["data"]
+    with runtime.get().db.unit_of_work(write=False) as session:
+        token, _ = wabas_service.credentials(session.get(BusinessAccount, waba["id"]))
+    assert token.startswith("EAAGsandbox")
+    del sandbox.simulator().network.accounts[waba["wabaId"]]  # as in a process started before it was made
+    assert sandbox.owns_token(token) is True
+    assert waba["wabaId"] in sandbox.simulator().network.accounts
+    assert sandbox.owns_token("EAAGreal" + token[11:]) is False
 
 
 def test_the_control_api_answers_only_on_this_machine_and_webhooks_stay_on_it(settings):
