@@ -35,7 +35,8 @@ def start(settings: Settings, *, migrate: bool = False, queue_immediate: bool = 
     # The engine's own check, each a sentence: SQLite too old or without sqlite-vec; PostgreSQL
     # unreachable, too old, or without its extensions (there the queue lives too: no SQLite file).
     if postgres_engine.is_url(settings.database_location):
-        postgres_engine.check_runtime(settings.database_location)
+        # (A worker process serves no requests: its threads are the workers'.)
+        postgres_engine.check_runtime(settings.database_location, 0 if settings.role == "worker" else settings.threads)
     else:
         check_sqlite_runtime()
     check_writable(settings.data_dir)

@@ -38,6 +38,8 @@ WRITE_WAIT_SECONDS = 5.0
 # What a transaction that emitted events notifies at its commit (core/commit_listener.py).
 EVENTS_CHANNEL = "appliance_events"
 CONNECT_TIMEOUT_SECONDS = 5
+WRITE_POOL = 4  # connections of a process's writers (one writes at a time across processes)
+OVERFLOW = 8  # connections either pool may open beyond its size under a burst, closed after
 # The one advisory lock of the writers (an arbitrary constant: "appl" in ASCII).
 WRITERS_LOCK = 0x6170706C
 
@@ -136,8 +138,9 @@ def make_engine(url: str, *, write: bool, pool_size: int = 5) -> Engine:
     engine = create_engine(
         _sqlalchemy_url(url),
         connect_args={"options": _options(read_only=not write), "connect_timeout": CONNECT_TIMEOUT_SECONDS},
-        pool_size=pool_size,
-        max_overflow=8,
+        # Writers take turns anyway (the advisory lock): a few connections are all they can use.
+        pool_size=WRITE_POOL if write else pool_size,
+        max_overflow=OVERFLOW,
         # A server that restarted left the pool's connections dead: the first statement on one
         # fails (that request answers 503) and SQLAlchemy drops the whole pool, so the next
         # requests connect afresh. Checking every checkout would cost a round trip a request.
@@ -199,8 +202,9 @@ class ThreadReaders:
         self._local = threading.local()
 
 
-def check_runtime(url: str) -> tuple[str, list[str]]:
-    """(server version, extensions it offers) or StartupError saying what is wrong, in words."""
+def check_runtime(url: str, threads: int = 8) -> tuple[str, list[str]]:
+    """(server version, extensions it offers) or StartupError saying what is wrong, in words; a
+    warning when the server has fewer free connections than a process of `threads` may open."""
     where = describe(url)
     try:
         with psycopg.connect(libpq_url(url), connect_timeout=CONNECT_TIMEOUT_SECONDS, autocommit=True) as connection:
@@ -208,6 +212,8 @@ def check_runtime(url: str) -> tuple[str, list[str]]:
             version = connection.execute("SHOW server_version").fetchone()[0]
             offered = {name for name, in connection.execute(
                 "SELECT name FROM pg_available_extensions WHERE name = ANY(%s)", (list(EXTENSIONS),))}
+            room = connection.execute("SELECT current_setting('max_connections')::int - "
+                                      "(SELECT count(*) FROM pg_stat_activity)").fetchone()[0]
     except psycopg.OperationalError as exc:
         reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
         raise StartupError(f"PostgreSQL at {where} could not be reached ({reason}). Check that the server runs "
@@ -218,4 +224,19 @@ def check_runtime(url: str) -> tuple[str, list[str]]:
     if missing:
         raise StartupError(f"PostgreSQL at {where} lacks the extension(s) {', '.join(missing)}: install them "
                            "(pgvector's package, e.g. postgresql-16-pgvector, and the contrib package) and start again.")
+    if room < connections_needed(threads):
+        log.warning("PostgreSQL at %s has room for %d more connections; this process may open up to %d "
+                    "(APPLIANCE_THREADS=%d). Raise max_connections or lower APPLIANCE_THREADS "
+                    "(docs/postgresql.md, \"Connections\").", where, room, connections_needed(threads), threads)
     return version, sorted(offered)
+
+
+def connections_needed(threads: int) -> int:
+    """The most connections one process opens: a hot reader per thread that reads (the request
+    threads and ~16 workers'), the read pool (pool and overflow) and the write pool, plus the
+    workers' lease, the commit listener and the queue's."""
+    return threads + 16 + (read_pool_size(threads) + OVERFLOW) + (WRITE_POOL + OVERFLOW) + 4
+
+
+def read_pool_size(threads: int) -> int:
+    return max(5, threads)

@@ -143,3 +143,14 @@ def test_sqlites_lease_is_always_the_servers():
 
     lease = WorkerLease(OnSqlite())
     assert not lease.shared and lease.acquire(threading.Event()) and lease.held()
+
+
+def test_a_server_without_room_for_the_process_connections_is_named_in_the_log(empty_postgres, caplog):
+    with caplog.at_level("WARNING", logger="appliance.core.postgres_engine"):
+        postgres_engine.check_runtime(empty_postgres, threads=100_000)
+    [said] = [record.getMessage() for record in caplog.records if "more connections" in record.getMessage()]
+    assert "APPLIANCE_THREADS=100000" in said and "max_connections" in said
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="appliance.core.postgres_engine"):
+        postgres_engine.check_runtime(empty_postgres, threads=0)  # the tests' server has 400
+    assert not [record for record in caplog.records if "more connections" in record.getMessage()]
