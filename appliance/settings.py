@@ -116,7 +116,7 @@ def _above_zero(text: str) -> float:
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_DATA_DIR", "./data", "Directory for the database, queue, media, logs and the generated secret key (relative to the directory the appliance starts in).", _directory),
-    Setting("APPLIANCE_DATABASE_URL", "", "Empty: SQLite in the data directory (the default). postgresql://user:password@host:port/database: PostgreSQL 16 or newer with the pgvector and unaccent extensions, which several appliance processes may share (docs/postgresql.md).", _database_url),
+    Setting("APPLIANCE_DATABASE_URL", "", "Empty: SQLite in the data directory (the default). postgresql://user:password@host:port/database: PostgreSQL 16 or newer with the pgvector, unaccent and pg_trgm extensions, which several appliance processes may share (docs/postgresql.md).", _database_url),
     Setting("APPLIANCE_ROLE", "all", "What this process does: all (serve and run the background work: the only choice on SQLite); web (serve requests only); worker (run the background work only, no port). With PostgreSQL, run several web processes behind a proxy and one or more worker processes: one runs the work, the others stand by to take over (docs/postgresql.md).", _one_of("all", "web", "worker")),
     Setting("APPLIANCE_HOST", "127.0.0.1", "Address the server listens on (0.0.0.0 to serve the office LAN)."),
     Setting("APPLIANCE_PORT", "8080", "TCP port the server listens on.", int),
