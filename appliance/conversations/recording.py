@@ -49,7 +49,9 @@ def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime
                "awaiting_reply_since": found.awaiting_reply_since or at, "updated_at": now}
     if reopened:
         changes.update(snoozed_until=None, closed_at=None)
-    if at >= found.last_message_at:
+    # The network stamps whole seconds and we stamp microseconds: a customer's message in the same
+    # second as our last reply came after it (it is recorded now), so it is the preview.
+    if at >= found.last_message_at.replace(microsecond=0):
         changes["preview"] = preview
     update_by_id(session, table, found.id, changes)
     events.emit(session, events.CONVERSATION_UPDATED, organization_id=number.organization_id,

@@ -236,3 +236,26 @@ def test_a_member_scoped_to_another_business_account_sees_none_of_these(inbox, a
     # Back to every account: all of it again.
     api.put(f"/organizations/{line.org_id}/memberships/{membership['id']}/waba-scope", {"wabaIds": []}, token=inbox.token)
     assert [c["id"] for c in inbox.call("GET", token=agent).json["data"]["items"]] == [conversation["id"]]
+
+
+def test_a_customer_message_in_the_same_second_as_our_reply_is_the_preview(inbox, line):
+    """The network stamps whole seconds, we stamp microseconds: the customer's answer that arrives
+    in the second of our reply is the newer, and the list shows it."""
+    from sqlalchemy import text
+
+    from appliance.contacts.models import Contact
+    from appliance.conversations import recording
+    from appliance.core import runtime
+    from appliance.phone_numbers.models import PhoneNumber
+
+    conversation = inbox.customer("Hola")
+    replied_at = clock.now().replace(microsecond=600_000)
+    with runtime.get().db.unit_of_work(write=True) as session:  # our reply, 0.6 s into its second
+        session.connection().execute(text("UPDATE conversations SET last_message_at = :at, preview = 'Buenos días' "
+                                          "WHERE id = :id"), {"at": replied_at, "id": conversation["id"]})
+    with runtime.get().db.unit_of_work(write=True) as session:
+        number = session.get(PhoneNumber, line.number["id"])
+        contact = session.get(Contact, conversation["contact"]["id"])
+        recording.do_record_inbound(session, number=number, contact_id=contact.id,
+                                    at=replied_at.replace(microsecond=0), preview="¿Y el pan?")
+    assert inbox.ok("GET", f"/{conversation['id']}")["preview"] == "¿Y el pan?"
