@@ -8,11 +8,9 @@ for the test (its data directory keeps the SQLite template's file, as a moved in
 from __future__ import annotations
 
 import io
-import os
 import re
 from html import unescape
 
-import psycopg
 import pytest
 
 from appliance import migrations
@@ -32,11 +30,7 @@ SENTENCE = "back it up with pg_dump or your provider's snapshots"
 def database_url(request, monkeypatch):
     """This test's own PostgreSQL database, migrated, dropped after the test; in the environment too,
     as the operator sets it, for the command line."""
-    name = f"backups_by_postgresql_{os.environ.get('PYTEST_XDIST_WORKER', 'main').replace('-', '_')}"
-    url = engines.database_url(name)
-    engines.drop(url)
-    with psycopg.connect(engines.server_url(), autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
+    url = engines.empty_database("backups_by_postgresql")
     request.addfinalizer(lambda: engines.drop(url))
     database = Database(url)
     try:

@@ -21,11 +21,7 @@ HEARD_WITHIN = 10.0  # seconds: a bound for a slow machine, not a wait (the queu
 @pytest.fixture
 def shared_database(request):
     """An empty database on the tests' server with the outbox's table; its URL."""
-    name = f"listener_{request.node.name[:40].lower()}"
-    url = engines.database_url(name)
-    engines.drop(url)
-    with psycopg.connect(engines.server_url(), autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
+    url = engines.empty_database(f"listener_{request.node.name[:30].lower()}")
     database = Database(url)
     events.OutboxEvent.__table__.create(database.writer)
     database.dispose()

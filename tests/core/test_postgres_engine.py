@@ -20,11 +20,8 @@ from tests.fixtures import engines
 @pytest.fixture
 def empty_postgres(request):
     """A new empty database on the tests' server; its URL."""
-    name = f"engine_{request.node.name[:40].lower().replace('[', '_').replace(']', '').replace('-', '_')}"
-    url = engines.database_url(name)
-    engines.drop(url)
-    with psycopg.connect(engines.server_url(), autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
+    url = engines.empty_database(
+        f"engine_{request.node.name[:40].lower().replace('[', '_').replace(']', '').replace('-', '_')}")
     yield url
     engines.drop(url)
 

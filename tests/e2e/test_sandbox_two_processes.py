@@ -16,7 +16,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import psycopg
 import pytest
 import requests
 
@@ -33,10 +32,7 @@ PROMPTLY = 10.0
 
 @pytest.fixture
 def shared_database():
-    url = engines.database_url("sandbox_two")
-    engines.drop(url)
-    with psycopg.connect(engines.server_url(), autocommit=True) as connection:
-        connection.execute("CREATE DATABASE sandbox_two")
+    url = engines.empty_database("sandbox_two")
     yield url
     engines.drop(url)
 

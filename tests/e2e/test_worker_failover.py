@@ -14,7 +14,6 @@ import threading
 from collections import Counter
 from pathlib import Path
 
-import psycopg
 import pytest
 from waitress.server import create_server
 
@@ -33,10 +32,7 @@ STANDING_BY = "standing by to take over"
 
 @pytest.fixture
 def shared_database():
-    url = engines.database_url("failover")
-    engines.drop(url)
-    with psycopg.connect(engines.server_url(), autocommit=True) as connection:
-        connection.execute("CREATE DATABASE failover")
+    url = engines.empty_database("failover")
     yield url
     engines.drop(url)
 

@@ -4,7 +4,6 @@ suite runs on: the installation made here is SQLite's, the target the tests' Pos
 
 from __future__ import annotations
 
-import psycopg
 import pytest
 from sqlmodel import func, select
 
@@ -23,11 +22,7 @@ HOURS = "Abrimos de lunes a sábado de 9:00 a 20:00 y los domingos por la mañan
 
 @pytest.fixture
 def empty_postgres():
-    name = "moved_installation"
-    url = engines.database_url(name)
-    engines.drop(url)
-    with psycopg.connect(engines.server_url(), autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
+    url = engines.empty_database("moved_installation")
     yield url
     engines.drop(url)
 
