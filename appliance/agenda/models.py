@@ -1,9 +1,9 @@
 from datetime import datetime
 
-from sqlalchemy import Index, text
+from sqlalchemy import Index
 from sqlmodel import Field, SQLModel
 
-from appliance.core.db import UTCDateTime
+from appliance.core.db import UTCDateTime, partial
 from appliance.core.ids import new_id
 
 STATUSES = ("BOOKED", "CANCELLED", "DONE")
@@ -14,8 +14,7 @@ class Appointment(SQLModel, table=True):
     calendar still has to hear (pending) or that it has (None); `provider_event_id` is its event."""
     __tablename__ = "appointments"
     __table_args__ = (Index("ix_appointments_org_start", "organization_id", "start_at", "end_at"),
-                      Index("ix_appointments_sync", "organization_id", sqlite_where=text("sync_state IS NOT NULL"),
-                            postgresql_where=text("sync_state IS NOT NULL")))
+                      Index("ix_appointments_sync", "organization_id", **partial("sync_state IS NOT NULL")))
 
     id: str = Field(default_factory=new_id, primary_key=True)
     organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE")

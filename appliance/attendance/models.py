@@ -3,10 +3,10 @@ are `YYYY-MM-DD` strings in the organization's time zone."""
 
 from datetime import datetime
 
-from sqlalchemy import JSON, BigInteger, Column, Index, UniqueConstraint, text
+from sqlalchemy import JSON, BigInteger, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from appliance.core.db import UTCDateTime
+from appliance.core.db import UTCDateTime, partial
 from appliance.core.ids import new_id
 
 STATUSES = ("ONLINE", "LUNCH", "BREAK", "MEETING", "TRAINING")
@@ -53,7 +53,7 @@ class AttendanceSession(SQLModel, table=True):
         Index("ix_attendance_sessions_org_started", "organization_id", "started_ms"),
         Index("ix_attendance_sessions_org_user_started", "organization_id", "user_id", "started_ms"),
         Index("uq_attendance_sessions_in_progress", "organization_id", "user_id", unique=True,
-              sqlite_where=text("ended_ms IS NULL"), postgresql_where=text("ended_ms IS NULL")),
+              **partial("ended_ms IS NULL")),
     )
 
     id: str = Field(default_factory=new_id, primary_key=True)

@@ -1,9 +1,9 @@
 from datetime import datetime
 
-from sqlalchemy import JSON, Index, text
+from sqlalchemy import JSON, Index
 from sqlmodel import Field, SQLModel
 
-from appliance.core.db import UTCDateTime
+from appliance.core.db import UTCDateTime, partial
 from appliance.core.ids import new_id
 
 
@@ -90,7 +90,7 @@ class BotConversation(SQLModel, table=True):
     transaction that stores its reply: no message is answered twice, none is forgotten."""
 
     __tablename__ = "bot_conversations"
-    __table_args__ = (Index("ix_bot_conversations_due", "due_at", sqlite_where=text("due_at IS NOT NULL")),)
+    __table_args__ = (Index("ix_bot_conversations_due", "due_at", **partial("due_at IS NOT NULL")),)
 
     conversation_id: str = Field(foreign_key="conversations.id", ondelete="CASCADE", primary_key=True)
     organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE", index=True)

@@ -7,10 +7,10 @@ one), when it was sent and when the customer replied."""
 
 from datetime import datetime
 
-from sqlalchemy import JSON, Index, text
+from sqlalchemy import JSON, Index
 from sqlmodel import Field, SQLModel
 
-from appliance.core.db import UTCDateTime
+from appliance.core.db import UTCDateTime, partial
 from appliance.core.ids import new_id
 
 
@@ -48,11 +48,11 @@ class BroadcastRecipient(SQLModel, table=True):
     __table_args__ = (
         # The runner's next recipients: those of a broadcast without a message yet, in order.
         Index("ix_broadcast_recipients_waiting", "broadcast_id", "id",
-              sqlite_where=text("message_id IS NULL AND skipped_reason IS NULL")),
+              **partial("message_id IS NULL AND skipped_reason IS NULL")),
         Index("ix_broadcast_recipients_broadcast", "broadcast_id", "id"),
-        Index("ix_broadcast_recipients_message", "message_id", unique=True, sqlite_where=text("message_id IS NOT NULL")),
+        Index("ix_broadcast_recipients_message", "message_id", unique=True, **partial("message_id IS NOT NULL")),
         # Reply attribution: a contact's recent, unreplied broadcasts.
-        Index("ix_broadcast_recipients_reply", "contact_id", "sent_at", sqlite_where=text("replied_at IS NULL")),
+        Index("ix_broadcast_recipients_reply", "contact_id", "sent_at", **partial("replied_at IS NULL")),
     )
 
     id: str = Field(default_factory=new_id, primary_key=True)

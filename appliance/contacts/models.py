@@ -1,9 +1,9 @@
 from datetime import datetime
 
-from sqlalchemy import JSON, Index, UniqueConstraint, text
+from sqlalchemy import JSON, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from appliance.core.db import UTCDateTime
+from appliance.core.db import UTCDateTime, partial
 from appliance.core.ids import new_id
 
 
@@ -14,9 +14,9 @@ class Contact(SQLModel, table=True):
 
     __tablename__ = "contacts"
     __table_args__ = (
-        Index("uq_contacts_org_wa_id", "organization_id", "wa_id", unique=True, sqlite_where=text("wa_id IS NOT NULL")),
+        Index("uq_contacts_org_wa_id", "organization_id", "wa_id", unique=True, **partial("wa_id IS NOT NULL")),
         Index("uq_contacts_org_user_id", "organization_id", "user_id", unique=True,
-              sqlite_where=text("user_id IS NOT NULL")),
+              **partial("user_id IS NOT NULL")),
         Index("ix_contacts_org_created", "organization_id", "created_at", "id"),  # listings, newest first
     )
 

@@ -1,9 +1,9 @@
 from datetime import datetime
 
-from sqlalchemy import JSON, Index, UniqueConstraint, text
+from sqlalchemy import JSON, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from appliance.core.db import UTCDateTime
+from appliance.core.db import UTCDateTime, partial
 from appliance.core.ids import new_id
 
 
@@ -25,9 +25,9 @@ class Conversation(SQLModel, table=True):
                       # Unread counts: grouped by assignee and status in the index's order, covering.
                       Index("ix_conversations_org_unread", "organization_id", "unread", "assignee_user_id", "status",
                             "phone_number_pk"),
-                      Index("ix_conversations_snoozed", "snoozed_until", sqlite_where=text("status = 'snoozed'")),
+                      Index("ix_conversations_snoozed", "snoozed_until", **partial("status = 'snoozed'")),
                       Index("ix_conversations_waiting", "organization_id", "awaiting_reply_since",
-                            sqlite_where=text("awaiting_reply_since IS NOT NULL")))
+                            **partial("awaiting_reply_since IS NOT NULL")))
 
     id: str = Field(default_factory=new_id, primary_key=True)
     organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE")

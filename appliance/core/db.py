@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterator
 
-from sqlalchemy import types
+from sqlalchemy import text, types
 from sqlmodel import Session
 
 from appliance.core import postgres_engine, sqlite_engine
@@ -46,6 +46,12 @@ class UTCDateTime(types.TypeDecorator):
 
 Hook = Callable[[], None]
 IndependentWork = Callable[[Session], None]
+
+
+def partial(condition: str) -> dict:
+    """An index's condition, the same on both engines: `Index(name, *columns, **partial("x IS NOT
+    NULL"))`. (SQLAlchemy takes it per dialect; said for one only, the other indexes every row.)"""
+    return {"sqlite_where": text(condition), "postgresql_where": text(condition)}
 
 
 class UnitOfWork:

@@ -20,7 +20,7 @@ from typing import Callable
 from sqlmodel import Field, Session, SQLModel
 
 from appliance.core.events import check_names
-from appliance.core.rows import driver_connection
+from appliance.core.rows import driver_connection, in_list
 
 log = logging.getLogger(__name__)
 
@@ -194,9 +194,9 @@ def _events_after(driver, listener: Listener, after: int, batch: int, seen: dict
         (*names, after, batch)).fetchall()]
     missing = [event_id for event_id in ids if event_id not in seen]
     for start in range(0, len(missing), _IN_ONE_READ):
-        part = missing[start:start + _IN_ONE_READ]
-        for row in driver.execute("SELECT id, name, organization_id, data, created_at FROM outbox_events WHERE id IN "
-                                  f"({', '.join('?' * len(part))})", part).fetchall():
+        marks, part = in_list(missing[start:start + _IN_ONE_READ])
+        for row in driver.execute(
+                f"SELECT id, name, organization_id, data, created_at FROM outbox_events WHERE id IN ({marks})", part):
             seen[row[0]] = Event(*row)
     return [seen[event_id] for event_id in ids]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Callable
 
-from sqlalchemy import JSON, Column, Integer
+from sqlalchemy import JSON, Column, Index, Integer
 from sqlmodel import Field, Session, SQLModel
 
 from appliance.core import clock, postgres_engine
@@ -62,10 +62,13 @@ LIVE = (CONVERSATION_CREATED, CONVERSATION_UPDATED, CONVERSATION_ASSIGNMENT_CHAN
 
 class OutboxEvent(SQLModel, table=True):
     __tablename__ = "outbox_events"
-    __table_args__ = {"sqlite_autoincrement": True}  # ids never reused: cursors stay valid
+    # Ids never reused: cursors stay valid. The dispatcher asks each name's newest id and a
+    # listener's next ids by name in id order: the index says (name, id), which SQLite's index on
+    # the name alone holds anyway (its rowid) and PostgreSQL's does not (migration 0057).
+    __table_args__ = (Index("ix_outbox_events_name", "name", "id"), {"sqlite_autoincrement": True})
 
     id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
-    name: str = Field(index=True, max_length=100)
+    name: str = Field(max_length=100)
     organization_id: str | None = Field(default=None, index=True)
     data: dict = Field(default_factory=dict, sa_type=JSON)
     created_at: datetime = Field(sa_type=UTCDateTime)

@@ -1,6 +1,6 @@
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Column, Index, Integer
+from sqlalchemy import Index
 from sqlmodel import Field, SQLModel
 
 from appliance.core.db import UTCDateTime

@@ -1,9 +1,9 @@
 from datetime import datetime
 
-from sqlalchemy import JSON, Index, UniqueConstraint, text
+from sqlalchemy import JSON, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from appliance.core.db import UTCDateTime
+from appliance.core.db import UTCDateTime, partial
 from appliance.core.ids import new_id
 
 
@@ -17,18 +17,17 @@ class Message(SQLModel, table=True):
 
     __tablename__ = "messages"
     __table_args__ = (
-        Index("uq_messages_wamid", "wamid", unique=True, sqlite_where=text("wamid IS NOT NULL")),
+        Index("uq_messages_wamid", "wamid", unique=True, **partial("wamid IS NOT NULL")),
         Index("ix_messages_conversation_time", "conversation_id", "created_at", "id"),
         Index("uq_messages_org_client_id", "organization_id", "client_id", unique=True,
-              sqlite_where=text("client_id IS NOT NULL")),
+              **partial("client_id IS NOT NULL")),
         # The send queue: outbound messages not yet answered by the network, per number in order,
         # and per recipient (a recipient's next message waits for the one before).
-        Index("ix_messages_send_queue", "phone_number_pk", "id", sqlite_where=text("send_state IS NOT NULL")),
+        Index("ix_messages_send_queue", "phone_number_pk", "id", **partial("send_state IS NOT NULL")),
         Index("ix_messages_send_recipient", "phone_number_pk", "customer_wa_id", "id",
-              sqlite_where=text("send_state IS NOT NULL")),
+              **partial("send_state IS NOT NULL")),
         # The sends that failed, per organization in time: the console's home counts the last day's.
-        Index("ix_messages_failed", "organization_id", "created_at", sqlite_where=text("status = 'failed'"),
-              postgresql_where=text("status = 'failed'")),
+        Index("ix_messages_failed", "organization_id", "created_at", **partial("status = 'failed'")),
     )
 
     id: str = Field(default_factory=new_id, primary_key=True)

@@ -1,9 +1,9 @@
 from datetime import datetime
 
-from sqlalchemy import JSON, Index, UniqueConstraint, text
+from sqlalchemy import JSON, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from appliance.core.db import UTCDateTime
+from appliance.core.db import UTCDateTime, partial
 from appliance.core.ids import new_id
 
 AUDIENCES = ("ALL", "HUMAN", "BOT")
@@ -41,11 +41,10 @@ class SurveyDelivery(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("conversation_id", "closed_at", name="uq_survey_deliveries_close"),
                       Index("ix_survey_deliveries_org_closed", "organization_id", "closed_at"),
                       Index("ix_survey_deliveries_comments", "organization_id", "closed_at",
-                            sqlite_where=text("comment IS NOT NULL"), postgresql_where=text("comment IS NOT NULL")),
+                            **partial("comment IS NOT NULL")),
                       Index("ix_survey_deliveries_due", "status", "due_at"),
                       # Prompts waiting for an answer, by when they time out.
-                      Index("ix_survey_deliveries_waiting", "expires_at", sqlite_where=text("finished_at IS NULL"),
-                            postgresql_where=text("finished_at IS NULL")),
+                      Index("ix_survey_deliveries_waiting", "expires_at", **partial("finished_at IS NULL")),
                       Index("ix_survey_deliveries_contact_sent", "contact_id", "sent_at"))
 
     id: str = Field(default_factory=new_id, primary_key=True)

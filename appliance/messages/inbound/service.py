@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlmodel import Session, select
 
 from appliance.core import clock, events
-from appliance.core.rows import driver_connection, insert_many
+from appliance.core.rows import driver_connection, in_list, insert_many
 from appliance.core.ids import new_id
 from appliance.messages import search_index
 from appliance.messages.kinds import MEDIA_TYPES
@@ -28,9 +28,8 @@ def stored_wamids(session: Session, wamids: list[str]) -> set[str]:
     found: set[str] = set()
     driver = driver_connection(session)  # every delivery asks: straight to the driver
     for start in range(0, len(wamids), 500):
-        chunk = wamids[start:start + 500]
-        found.update(row[0] for row in driver.execute(
-            f"SELECT wamid FROM messages WHERE wamid IN ({', '.join('?' * len(chunk))})", chunk))
+        marks, chunk = in_list(wamids[start:start + 500])
+        found.update(row[0] for row in driver.execute(f"SELECT wamid FROM messages WHERE wamid IN ({marks})", chunk))
     return found
 
 
