@@ -135,7 +135,8 @@ def best(session: Session, *, organization_id: str, terms: list[str], k: int,
 # frequency in them (`hits`, read once), each term's IDF from how many of them hold it, then the sum
 # over terms. One column per term, no subquery per passage (a term's subquery cost ~4 us a passage).
 # The document filter applies after the counts, as FTS5's join does: it narrows what is returned,
-# not how rare a word is.
+# not how rare a word is. The length is float8 before any arithmetic: 0.75 times an integer is
+# PostgreSQL's numeric, ~7 ms over 12,000 matching passages.
 @lru_cache(maxsize=64)
 def _postgres_best(n: int, filtered_documents: int | None) -> str:
     terms = range(1, n + 1)
@@ -148,7 +149,7 @@ def _postgres_best(n: int, filtered_documents: int | None) -> str:
     documents = "" if filtered_documents is None else (
         f"JOIN knowledge_chunks c ON c.id = h.chunk_id AND c.document_id IN ({', '.join('?' * filtered_documents)})")
     return f"""WITH hits AS MATERIALIZED (
-    SELECT f.chunk_id, f.size, {tf}
+    SELECT f.chunk_id, f.size::float8 AS size, {tf}
     FROM fts_knowledge_chunks f WHERE f.words @@ ?::tsquery AND f.organization_id = ?),
 totals AS MATERIALIZED (
     SELECT passages::float8 AS n, words::float8 / greatest(passages, 1) AS avgdl FROM fts_knowledge_totals),

@@ -261,3 +261,16 @@ def test_rows_written_through_the_driver_read_back_as_sqlalchemy_writes_them(dat
         assert core_rows._sqlite_utc_text(value) == processor(value)
     with pytest.raises(ValueError, match="naive"):
         core_rows._sqlite_utc_text(datetime(2026, 1, 1))
+
+
+def test_in_list_pads_to_a_few_lengths_and_answers_the_same(database):
+    """`IN` lists of any length become a handful of statement texts (PostgreSQL prepares each once);
+    the repeated last value changes nothing the statement answers."""
+    assert core_rows.in_list(["a"]) == ("?", ["a"])
+    assert core_rows.in_list(["a", "b", "c"]) == ("?, ?, ?, ?", ["a", "b", "c", "c"])
+    assert {len(core_rows.in_list(list(range(n)))[1]) for n in range(1, 65)} == {1, 2, 4, 8, 16, 32, 64}
+    with database.unit_of_work(write=True) as session:
+        session.exec(text("INSERT INTO t (id, v) VALUES (1, 'x'), (2, 'y'), (3, 'z')"))
+        marks, values = core_rows.in_list([3, 1, 7])
+        found = core_rows.driver_connection(session).execute(f"SELECT id FROM t WHERE id IN ({marks})", values).fetchall()
+    assert sorted(row[0] for row in found) == [1, 3]
