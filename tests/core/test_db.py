@@ -134,6 +134,30 @@ def test_migrations_match_the_models(app):
     assert diff == []
 
 
+def test_partial_indexes_are_partial_on_both_engines(app):
+    """An index's condition said for one engine only leaves the other indexing every row (alembic's
+    comparison above does not look at conditions): every partial index says it for both
+    (core/db.partial), and on PostgreSQL the migrated indexes are partial."""
+    from sqlmodel import SQLModel
+
+    from appliance.core import runtime
+
+    partial = {}
+    for table in SQLModel.metadata.tables.values():
+        for index in table.indexes:
+            on_sqlite, on_postgres = index.dialect_options["sqlite"]["where"], index.dialect_options["postgresql"]["where"]
+            assert str(on_sqlite) == str(on_postgres), index.name
+            if on_sqlite is not None:
+                partial[index.name] = str(on_sqlite)
+    assert {"uq_messages_wamid", "ix_messages_send_queue", "uq_contacts_org_wa_id"} <= set(partial)
+    database = runtime.get().db
+    if not database.is_sqlite:
+        with database.engine.connect() as conn:
+            defined = dict(conn.exec_driver_sql(
+                "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'").fetchall())
+        assert [name for name in partial if " WHERE " not in defined[name]] == []
+
+
 def test_commands_refuse_an_old_sqlite_with_exit_code_2(tmp_path, monkeypatch, capsys):
     """`appliance migrate` (as serve) stops with a sentence and exit 2 on an old SQLite."""
     from appliance import bootstrap
