@@ -27,6 +27,14 @@ SANDBOX_NAME = "Sandbox (simulated network)"
 TOKEN_PREFIX = "EAAGsandbox"
 
 
+def sandbox_number(organization_id: str) -> str:
+    """The sandbox number's display, stable per organization: a North American number of the
+    555-01XX range kept for fiction (+1, an area code, 555 01XX: eleven digits, as a real one has),
+    the area code varied so organizations rarely share one."""
+    suffix = int(organization_id.replace("-", ""), 16) % 10_000
+    return f"+1 {200 + suffix // 100} 555 01{suffix % 100:02d}"
+
+
 def do_connect_sandbox(session: Session, new_account, *, organization_id: str, webhook_url: str) -> BusinessAccount:
     """A simulated account with one number, connected to the organization (as a person would with
     a real one, minus the network round trip). `new_account(**spec)` makes it on the simulated
@@ -35,9 +43,8 @@ def do_connect_sandbox(session: Session, new_account, *, organization_id: str, w
                                                           BusinessAccount.sandbox.is_(True))).first()
     if existing is not None:
         return existing
-    suffix = str(int(organization_id.replace("-", ""), 16) % 10_000).zfill(4)  # stable per organization
     account = new_account(name=SANDBOX_NAME, webhook_url=webhook_url, access_token=TOKEN_PREFIX + secrets.token_urlsafe(32),
-                          numbers=[{"displayPhoneNumber": f"+1 555 01{suffix[:2]} {suffix}", "verifiedName": SANDBOX_NAME}])
+                          numbers=[{"displayPhoneNumber": sandbox_number(organization_id), "verifiedName": SANDBOX_NAME}])
     system = OrgActor(user_id=None, kind="system", organization_id=organization_id, membership_id=None, role_key=None,
                       permissions=frozenset())
     return wabas_service.do_connect(session, actor=system, waba_id=account["wabaId"], access_token=account["accessToken"],

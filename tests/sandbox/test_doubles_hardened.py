@@ -169,3 +169,12 @@ def test_what_the_doubles_keep_is_bounded(monkeypatch):
         network.sent.append({"turn": turn})
     assert network.sent.total == 5 and network.sent[-1] == {"turn": 4}
     assert re.fullmatch(r"sandbox-[\w-]+", CLIENT_SECRET)
+
+
+def test_the_sandbox_number_has_as_many_digits_as_a_real_one():
+    from appliance.sandbox.service import sandbox_number
+
+    numbers = {sandbox_number(f"01a2201f-3d05-709e-a820-{n:012x}") for n in range(300)}
+    assert all(len("".join(c for c in number if c.isdigit())) == 11 for number in numbers)
+    assert all(number.startswith("+1 2") and " 555 01" in number for number in numbers)
+    assert len(numbers) > 250  # organizations rarely share one
