@@ -35,10 +35,8 @@ class _StatusCollector:
             ("appliance_database_size_bytes", "The database's files", found["database"]["size_bytes"]),
             ("appliance_disk_free_bytes", "Free space where the data directory is", found["disk"]["free_bytes"]),
             ("appliance_queue_waiting_tasks", "Background tasks waiting", found["queue"]["waiting"]),
-            ("appliance_backup_last_ready_seconds", "When the newest backup that worked was made (0: none)",
-             _seconds(found["backups"]["last_ready_at"])),
-            ("appliance_backup_last_failed_seconds", "When the newest backup that failed was tried (0: none)",
-             _seconds(found["backups"]["last_failed_at"])),
+            ("appliance_backups_by_postgresql", "1 when PostgreSQL's own tools back the database up, not the appliance",
+             1 if found["backups"]["by_postgresql"] else 0),
             ("appliance_tls_certificate_expiry_seconds", "When the served certificate expires (0: none)",
              _seconds(found["tls"]["not_after"])),
             ("appliance_tunnel_up", "1 while the tunnel is connected", 1 if found["tunnel"]["state"] == "running" else 0),
@@ -47,6 +45,15 @@ class _StatusCollector:
             ("appliance_public_address_problems", "Problems of the public address (0: none)",
              len(found["public_address"]["problems"])),
         ]
+        if not found["backups"]["by_postgresql"]:
+            # On PostgreSQL the appliance makes no backups: a "newest backup" of 0 would page
+            # whoever alerts on an old backup, forever. The rule reads the gauge above instead.
+            gauges += [
+                ("appliance_backup_last_ready_seconds", "When the newest backup that worked was made (0: none)",
+                 _seconds(found["backups"]["last_ready_at"])),
+                ("appliance_backup_last_failed_seconds", "When the newest backup that failed was tried (0: none)",
+                 _seconds(found["backups"]["last_failed_at"])),
+            ]
         for name, text, value in gauges:
             yield GaugeMetricFamily(name, text, value=value)
         # They only go up while the process runs (back to 0 at a start): counters.
