@@ -11,7 +11,7 @@ import json
 from datetime import datetime, timezone
 from functools import cache, lru_cache
 from types import SimpleNamespace
-from typing import Callable
+from typing import Callable, Iterator
 
 from sqlalchemy import JSON, Boolean, Table
 from sqlmodel import Session
@@ -140,6 +140,21 @@ def in_list(values: list) -> tuple[str, list]:
     size = 1 << max(len(values) - 1, 0).bit_length()
     padded = list(values) + [values[-1]] * (size - len(values))
     return ", ".join("?" * size), padded
+
+
+def batches_by_key(connection, table: str, columns: str, *, key: str, size: int = 2000) -> Iterator[list]:
+    """`table`'s rows (`columns`, the key first) through a SQLAlchemy connection, in key order, in
+    batches of `size`: each read after the last key of the one before (no OFFSET that reads again
+    what it skips, no table whole in memory). `appliance migrate-to-postgres` copies the indexes so."""
+    last = None
+    while True:
+        after, params = ("", ()) if last is None else (f" WHERE {key} > ?", (last,))
+        rows = connection.exec_driver_sql(f"SELECT {columns} FROM {table}{after} ORDER BY {key} LIMIT {size}",
+                                          params).fetchall()
+        if not rows:
+            return
+        yield rows
+        last = rows[-1][0]
 
 
 def bind_processor(column, dialect):

@@ -49,7 +49,7 @@ from typing import Callable, Iterable
 import numpy as np
 from sqlmodel import Session
 
-from appliance.core.rows import driver_connection, reading_connection
+from appliance.core.rows import batches_by_key, driver_connection, reading_connection
 
 TABLE = "vec_knowledge_chunks"
 HNSW_INDEX = "vec_knowledge_chunks_hnsw"  # PostgreSQL's index of TABLE (migration 0055)
@@ -322,18 +322,16 @@ def similarities(session: Session, *, organization_id: str, vector: np.ndarray, 
 def copy_to_postgres(source, target) -> int:
     """`appliance migrate-to-postgres`: the vectors copied as they are (no passage is embedded
     again). Answers how many."""
-    copied, last = 0, -1
+    copied = 0
     driver = target.connection.info["driver"]  # the pooled connection's (postgres_engine)
     # The HNSW graph built once over every vector, instead of grown by each insert: several times
     # faster for a large library (the index is migration 0055's, made again the same way).
     driver.execute(f"DROP INDEX {HNSW_INDEX}")
-    while rows := source.exec_driver_sql(f"SELECT chunk_id, organization_id, document_id, embedding FROM {VECTORS} "
-                                         "WHERE chunk_id > ? ORDER BY chunk_id LIMIT 2000", (last,)).fetchall():
+    for rows in batches_by_key(source, VECTORS, "chunk_id, organization_id, document_id, embedding", key="chunk_id"):
         vectors = _from_float32([row[3] for row in rows])
         _add_to_postgres(driver, [(chunk_id, org, doc, vector)
                                   for (chunk_id, org, doc, _), vector in zip(rows, vectors)])
         copied += len(rows)
-        last = rows[-1][0]
     driver.execute("SET LOCAL maintenance_work_mem = '512MB'")  # the graph in memory while it is built
     driver.execute(f"CREATE INDEX {HNSW_INDEX} ON {TABLE} USING hnsw (embedding vector_cosine_ops)")
     return copied

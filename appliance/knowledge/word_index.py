@@ -42,7 +42,7 @@ from typing import Iterable
 
 from sqlmodel import Session
 
-from appliance.core.rows import driver_connection, reading_connection
+from appliance.core.rows import batches_by_key, driver_connection, reading_connection
 from appliance.knowledge import words
 
 TABLE = "fts_knowledge_chunks"
@@ -171,13 +171,9 @@ def _best_on_postgres(session: Session, organization_id: str, terms: list[str], 
 def copy_to_postgres(source, target) -> int:
     """`appliance migrate-to-postgres`: PostgreSQL's words built from the passages themselves (the
     SQLite index keeps no text). Answers how many passages."""
-    copied, last = 0, -1
+    copied = 0
     driver = target.connection.info["driver"]  # the pooled connection's, taking `?` (postgres_engine)
-    while True:
-        rows = source.exec_driver_sql("SELECT id, organization_id, text FROM knowledge_chunks WHERE id > ? "
-                                      "ORDER BY id LIMIT 2000", (last,)).fetchall()
-        if not rows:
-            return copied
+    for rows in batches_by_key(source, "knowledge_chunks", "id, organization_id, text", key="id"):
         _add_to_postgres(driver, [tuple(row) for row in rows])
         copied += len(rows)
-        last = rows[-1][0]
+    return copied

@@ -24,7 +24,7 @@ import re
 
 from sqlmodel import Session
 
-from appliance.core.rows import driver_connection
+from appliance.core.rows import batches_by_key, driver_connection
 from appliance.core.text import fold
 from appliance.messages.text import plain_text
 
@@ -109,14 +109,10 @@ def match(session: Session, q: str) -> tuple[str, list]:
 def copy_to_postgres(source, target) -> int:
     """`appliance migrate-to-postgres`: the SQLite index's rows (its own text, each at its rowid, so
     the messages' `search_rowid` still name them) written to PostgreSQL's. Answers how many."""
-    copied, last = 0, 0
+    copied = 0
     driver = target.connection.info["driver"]  # the pooled connection's, taking `?` (postgres_engine)
-    while True:
-        rows = source.exec_driver_sql("SELECT rowid, body, message_id FROM fts_messages WHERE rowid > ? "
-                                      "ORDER BY rowid LIMIT 2000", (last,)).fetchall()
-        if not rows:
-            return copied
+    for rows in batches_by_key(source, "fts_messages", "rowid, body, message_id", key="rowid"):
         driver.executemany(_INSERT["postgresql"], [(rowid, lexemes(body or ""), message_id)
                                                    for rowid, body, message_id in rows])
         copied += len(rows)
-        last = rows[-1][0]
+    return copied
