@@ -32,6 +32,23 @@ def normalize_wa_id(raw: str) -> str | None:
     return text if text.isdigit() and 8 <= len(text) <= 15 and text[0] != "0" else None
 
 
+def number_variants(wa_id: str) -> list[str]:
+    """The other way people write the phone the network calls `wa_id`, where the two differ by a
+    digit: Mexico's mobile 1 (the network's wa_id keeps 52 1 and ten digits; people dial 52 and the
+    ten since 2019), Argentina's mobile 9 (54 9 and ten; 54 and ten), Brazil's ninth digit (55, the
+    area, 9 and eight; an account made before the ninth digit is 55, the area and eight, a mobile's
+    starting 6 to 9). So a contact imported one way is the customer who writes in the other."""
+    if len(wa_id) == 13 and wa_id.startswith(("521", "549")):
+        return [wa_id[:2] + wa_id[3:]]
+    if len(wa_id) == 12 and wa_id.startswith(("52", "54")):
+        return [wa_id[:2] + ("1" if wa_id.startswith("52") else "9") + wa_id[2:]]
+    if wa_id.startswith("55") and len(wa_id) == 13 and wa_id[4] == "9":
+        return [wa_id[:4] + wa_id[5:]]
+    if wa_id.startswith("55") and len(wa_id) == 12 and wa_id[4] in "6789":
+        return [wa_id[:4] + "9" + wa_id[4:]]
+    return []
+
+
 # Reading ----------------------------------------------------------------------------------------
 
 def matching(organization_id: str, search: str):
@@ -175,7 +192,8 @@ def do_delete(session: Session, *, actor: OrgActor, contact_id: str) -> None:
 def do_upsert_from_network(session: Session, *, organization_id: str, wa_id: str | None, user_id: str | None,
                            profile_name: str | None) -> tuple[Contact, bool]:
     """The contact the network calls `wa_id` / `user_id` (created if new; `True` then). The
-    business-scoped user id wins when both match different contacts: it survives a number change."""
+    business-scoped user id wins when both match different contacts: it survives a number change.
+    A contact written without the network's digit (`number_variants`) is the same customer."""
     # Read as a plain row first (every inbound delivery passes here); loaded through the ORM only
     # when something changed. The answer is read-only either way: callers only need its fields.
     table, row = Contact.__table__, None
@@ -183,6 +201,12 @@ def do_upsert_from_network(session: Session, *, organization_id: str, wa_id: str
         row = read_row(session, table, organization_id=organization_id, user_id=user_id, remember=False)
     if row is None and wa_id:
         row = read_row(session, table, organization_id=organization_id, wa_id=wa_id, remember=False)
+    for variant in number_variants(wa_id) if row is None and wa_id else ():
+        # Imported or typed without the network's digit: the same customer, whose number takes
+        # the network's form below (what later deliveries and sends will say).
+        row = read_row(session, table, organization_id=organization_id, wa_id=variant, remember=False)
+        if row is not None:
+            break
     profile_name = (profile_name or "")[:200] or None
     if row is None:
         return do_add(session, organization_id=organization_id, wa_id=wa_id, user_id=user_id,

@@ -96,3 +96,29 @@ def test_bad_input_and_other_tenants(api, owner):
     assert_problem(api.get(_url(owner, f"/{contact['id']}"), token=stranger), 403, "not_a_member")
     # The same number is a separate contact in another organization.
     assert _create(api, other).status_code == 201
+
+
+def test_number_variants_are_the_same_phone_written_the_other_way():
+    from appliance.contacts.service import number_variants
+
+    assert number_variants("5215512345678") == ["525512345678"]  # Mexico: the network keeps the mobile 1
+    assert number_variants("525512345678") == ["5215512345678"]
+    assert number_variants("5491123456789") == ["541123456789"]  # Argentina: the mobile 9
+    assert number_variants("541123456789") == ["5491123456789"]
+    assert number_variants("5511987654321") == ["551187654321"]  # Brazil: the ninth digit of a mobile
+    assert number_variants("551187654321") == ["5511987654321"]
+    assert number_variants("551132654321") == []  # a landline (2 to 5) never had one
+    assert number_variants("16505551234") == [] and number_variants("34600123456") == []
+
+
+def test_a_contact_imported_without_the_networks_digit_is_the_customer_who_writes(line):
+    """Imported as people write a Mexican mobile (+52 55 ...), the customer writes in as the network
+    calls them (52 1 55 ...): one contact, now with the network's number, and their conversation."""
+    created = line.api.post(f"/organizations/{line.org_id}/contacts", {"waId": "+52 55 1234 5678", "name": "Ana"},
+                            token=line.owner["token"])
+    assert created.status_code == 201 and created.json["data"]["waId"] == "525512345678"
+    line.customer_writes(wa_id="5215512345678")
+    assert [a.status_code for a in line.deliver()] == [200]
+    contacts = line.get("/contacts")["items"]
+    assert [(c["id"], c["waId"], c["name"]) for c in contacts] == [(created.json["data"]["id"], "5215512345678", "Ana")]
+    assert [c["contactId"] for c in line.get("/conversations")["items"]] == [created.json["data"]["id"]]
