@@ -190,10 +190,12 @@ def do_delete(session: Session, *, actor: OrgActor, contact_id: str) -> None:
 # Writing as the network reports -------------------------------------------------------------------
 
 def do_upsert_from_network(session: Session, *, organization_id: str, wa_id: str | None, user_id: str | None,
-                           profile_name: str | None) -> tuple[Contact, bool]:
+                           profile_name: str | None, networks_form: bool = True) -> tuple[Contact, bool]:
     """The contact the network calls `wa_id` / `user_id` (created if new; `True` then). The
     business-scoped user id wins when both match different contacts: it survives a number change.
-    A contact written without the network's digit (`number_variants`) is the same customer."""
+    A contact written without the network's digit (`number_variants`) is the same customer, and
+    takes `wa_id` when it is the network's own (`networks_form`: a delivery's; a send's `to` is as
+    its caller wrote it)."""
     # Read as a plain row first (every inbound delivery passes here); loaded through the ORM only
     # when something changed. The answer is read-only either way: callers only need its fields.
     table, row = Contact.__table__, None
@@ -203,9 +205,10 @@ def do_upsert_from_network(session: Session, *, organization_id: str, wa_id: str
         row = read_row(session, table, organization_id=organization_id, wa_id=wa_id, remember=False)
     for variant in number_variants(wa_id) if row is None and wa_id else ():
         # Imported or typed without the network's digit: the same customer, whose number takes
-        # the network's form below (what later deliveries and sends will say).
+        # the network's form below (what later deliveries will say).
         row = read_row(session, table, organization_id=organization_id, wa_id=variant, remember=False)
         if row is not None:
+            wa_id = wa_id if networks_form else variant
             break
     profile_name = (profile_name or "")[:200] or None
     if row is None:

@@ -122,3 +122,10 @@ def test_a_contact_imported_without_the_networks_digit_is_the_customer_who_write
     contacts = line.get("/contacts")["items"]
     assert [(c["id"], c["waId"], c["name"]) for c in contacts] == [(created.json["data"]["id"], "5215512345678", "Ana")]
     assert [c["contactId"] for c in line.get("/conversations")["items"]] == [created.json["data"]["id"]]
+    # A send to the number as people dial it finds the same contact and leaves its number as the
+    # network wrote it.
+    sent = line.api.post(f"/organizations/{line.org_id}/messages", {
+        "phoneNumberId": line.number["id"], "to": "525512345678", "type": "text", "payload": {"body": "¡Hola Ana!"}},
+        token=line.owner["token"])
+    assert sent.status_code in (201, 202), sent.json
+    assert [(c["id"], c["waId"]) for c in line.get("/contacts")["items"]] == [(created.json["data"]["id"], "5215512345678")]

@@ -66,7 +66,7 @@ def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[S
         if first is not None:
             return first, False
     contact, _ = contacts_service.do_upsert_from_network(session, organization_id=actor.organization_id, wa_id=to,
-                                                         user_id=None, profile_name=None)
+                                                         user_id=None, profile_name=None, networks_form=False)
     found = conversation_recording.find_window(session, phone_number_pk=number.id, contact_id=contact.id)
     if outgoing.type != "template":
         _check_window(found, to)
