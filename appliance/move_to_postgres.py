@@ -134,6 +134,10 @@ def move(sqlite_database: Database, url: str, *, progress: Callable[[str], None]
                                        f"{source_sum[:12]} in SQLite, {target_count} and {target_sum[:12]} in "
                                        "PostgreSQL); nothing was kept")
                 report.tables.append(TableReport(table.name, source_count, source_sum))
+            # The planner's statistics of what was copied, before the first start prepares its
+            # statements: plans made on tables it has no figures for can read a table whole until
+            # autovacuum's first ANALYZE (docs/measurements.md, issue 48).
+            target.connection.info["driver"].execute("ANALYZE")  # (the pooled driver: no server-side cursor)
         return report
     finally:
         target_database.dispose()
