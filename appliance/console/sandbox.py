@@ -4,8 +4,6 @@ needed (and is closed on a real server): these routes are signed in and scoped t
 
 from __future__ import annotations
 
-import functools
-
 from flask import redirect, request, url_for
 
 from appliance import sandbox
@@ -25,9 +23,8 @@ from appliance.wabas import api as wabas_api
 @signed_in_page
 def sandbox_try(org_id):
     actor = org_actor(org_id)
-    settings = runtime.get().settings
-    sandbox_service.do_try_sandbox(db_session(), functools.partial(sandbox.new_account, settings), actor=actor,
-                                   webhook_url=sandbox.webhook_url(settings))
+    sandbox_service.do_try_sandbox(db_session(), sandbox.new_account, actor=actor,
+                                   webhook_url=sandbox.webhook_url(runtime.get().settings))
     return back("console_pages.whatsapp", "sandbox_connected", org_id=actor.organization_id)
 
 

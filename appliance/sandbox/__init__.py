@@ -101,13 +101,17 @@ def simulator() -> Simulator:
 TEMPLATE_REVIEW_SECONDS = 5.0
 
 
-def new_account(settings, *, name: str, webhook_url: str, access_token: str, numbers: list[dict]) -> dict:
+CONTROL_TIMEOUT_SECONDS = 10.0
+
+
+def new_account(*, name: str, webhook_url: str, access_token: str, numbers: list[dict]) -> dict:
     """A business account made on the simulated network, answered as the control API answers it
     (wabaId, accessToken, appSecret, numbers). In this process's simulator where this process
     serves it; a worker process (APPLIANCE_ROLE=worker) serves none, and an account made in its own
     copy was unknown to the network the web process plays (the inbox's simulated customer answered
     500, every send 190): it asks the web process's control API, at the served address where its
     Graph calls go too."""
+    settings = runtime.get().settings
     if settings.role == "worker":
         with requests.Session() as http:
             http.trust_env = False  # this machine's own server: no proxy from the environment
@@ -121,7 +125,6 @@ def new_account(settings, *, name: str, webhook_url: str, access_token: str, num
             "numbers": [network.numbers[n].as_graph() for n in account.numbers]}
 
 
-CONTROL_TIMEOUT_SECONDS = 10.0
 _restoring = threading.Lock()
 
 

@@ -84,6 +84,9 @@ def restore(simulator, webhook_url: str) -> int:
     simulator, those it does not hold yet (all of them in a fresh one); answers how many. Without
     their templates, every campaign after a restart failed (132001, the template does not exist)
     while the console showed them approved; one still in review is reviewed again."""
+    # Reviewed by the simulator customers and the Graph calls reach (a worker process's copy serves
+    # neither: its approval would be announced twice).
+    reviews_here = runtime.get().settings.role != "worker"
     with runtime.get().db.unit_of_work(write=False) as session:
         accounts = [account for account in session.exec(select(BusinessAccount).where(
             BusinessAccount.sandbox.is_(True), BusinessAccount.disconnected_at.is_(None))).all()
@@ -101,9 +104,7 @@ def restore(simulator, webhook_url: str) -> int:
                     "id": template.template_id or new_graph_id(), "name": template.name, "language": template.language,
                     "category": template.category, "status": template.status, "components": template.components,
                     "parameter_format": template.parameter_format}
-                if template.status == "PENDING" and runtime.get().settings.role != "worker":
-                    # Reviewed by the simulator customers and the Graph calls reach (a worker
-                    # process's copy serves neither: its approval would be announced twice).
+                if template.status == "PENDING" and reviews_here:
                     simulator.review_later(account.waba_id, template.name, template.language)
         return len(accounts)
 

@@ -11,7 +11,6 @@ the suite runs on, these processes use the tests' PostgreSQL server."""
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,10 +19,10 @@ import pytest
 import requests
 
 from tests.e2e.conftest import free_port, start_server
+from tests.e2e.sandbox_walk import PASSWORD, csrf, customer_writes_and_is_answered, set_up
 from tests.fixtures import engines
 from tests.waiting import eventually
 
-PASSWORD = "correct horse battery"
 LEASE_HELD = "this process runs the background workers"
 # Far below the minute sweep (60 s) and the broadcast thread's idle sleep (30 s) that the web
 # process's wake-ups used to wait for; far above what they take now (milliseconds).
@@ -121,10 +120,6 @@ def test_the_sandbox_on_a_web_and_a_worker_process(tmp_path, shared_database):
         _stop(processes)
 
 
-def _csrf(page) -> str:
-    return re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
-
-
 def test_trying_the_sandbox_after_the_worker_started_sends_through_the_simulator(tmp_path, shared_database):
     """Not in sandbox mode: the real network is a closed port here, so a call that leaks there fails."""
     port, data_dir = free_port(), tmp_path / "data"
@@ -133,36 +128,13 @@ def test_trying_the_sandbox_after_the_worker_started_sends_through_the_simulator
     try:
         processes.append(_worker(data_dir, port, env))
         base, browser = f"http://127.0.0.1:{port}", requests.Session()
-        setup = browser.post(f"{base}/setup", timeout=10, allow_redirects=False, data={
-            "csrf": _csrf(browser.get(f"{base}/setup", timeout=10)), "name": "Olga", "email": "olga@sol.test",
-            "password": PASSWORD, "org_name": "Panadería Sol", "country": "MX", "currency": "MXN",
-            "timezone": "America/Mexico_City"})
-        assert setup.status_code == 302, setup.text
-        org_id = setup.headers["Location"].split("/")[2]
+        org_id = set_up(base, browser, country="MX", currency="MXN", timezone="America/Mexico_City")
         whatsapp = browser.get(f"{base}/console/{org_id}/whatsapp", timeout=10)
-        tried = browser.post(f"{base}/console/{org_id}/sandbox", data={"csrf": _csrf(whatsapp)}, timeout=10)
+        tried = browser.post(f"{base}/console/{org_id}/sandbox", data={"csrf": csrf(whatsapp)}, timeout=10)
         assert tried.status_code == 200 and "Your sandbox number is ready" in tried.text
-        inbox = browser.get(f"{base}/inbox/{org_id}", timeout=10)
-        number_pk = re.search(r'name="phone_number_pk" value="([^"]+)"', inbox.text).group(1)
-        wrote = browser.post(f"{base}/console/{org_id}/sandbox/customer", headers={"X-Requested-With": "fetch"},
-                             data={"csrf": _csrf(inbox), "phone_number_pk": number_pk, "text": "Hola, ¿tienen pan?"},
-                             timeout=10)
-        assert wrote.status_code == 204
-
-        token = requests.post(f"{base}/auth/login", json={"email": "olga@sol.test", "password": PASSWORD},
-                              timeout=10).json()["data"]["tokens"]["accessToken"]
-        auth, org_url = {"Authorization": f"Bearer {token}"}, f"{base}/organizations/{org_id}"
-        [conversation] = eventually(lambda: requests.get(f"{org_url}/conversations", headers=auth, timeout=10)
-                                    .json()["data"]["items"], bool)
-        reply = requests.post(f"{org_url}/messages", headers=auth, timeout=10, json={
-            "phoneNumberId": number_pk, "to": conversation["contact"]["waId"], "type": "text",
-            "payload": {"body": "¡Sí! Recién horneado."}})
-        assert reply.status_code == 201, reply.text
         # Sent by the worker, whose simulator did not hold the account: through the web process's
         # simulator (before, to the closed port, pending for good).
-        sent = eventually(lambda: requests.get(f"{org_url}/messages/{reply.json()['data']['id']}", headers=auth,
-                                               timeout=10).json()["data"],
-                          lambda message: message["status"] in ("delivered", "read", "failed"), seconds=PROMPTLY)
+        sent = customer_writes_and_is_answered(base, browser, org_id, seconds=PROMPTLY)
         assert sent["status"] in ("delivered", "read"), sent
     finally:
         _stop(processes)
