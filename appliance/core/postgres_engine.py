@@ -165,13 +165,32 @@ def facts(connection, _path=None) -> dict:
 
 
 def is_busy(driver_error: BaseException) -> bool:
-    """The writers' lock (or another lock) waited out its time: the request may be tried again."""
-    return isinstance(driver_error, (pg_errors.LockNotAvailable, pg_errors.QueryCanceled))
+    """The writers' lock (or another lock) waited out its time, or the server chose this
+    transaction to undo (a deadlock, a serialization failure): the request may be tried again."""
+    if isinstance(driver_error, (pg_errors.LockNotAvailable, pg_errors.QueryCanceled)):
+        return True
+    return isinstance(driver_error, psycopg.Error) and (sqlstate(driver_error) or "").startswith("40")
+
+
+# SQLSTATE classes and codes that mean the server is not there for us right now: 08 the connection
+# (refused, cut), 57P01-57P03 an operator or a crash ended it or it is starting, 53300 it is full.
+_UNREACHABLE_CLASSES = ("08",)
+_UNREACHABLE_CODES = ("57P01", "57P02", "57P03", "53300")
 
 
 def is_unreachable(driver_error: BaseException) -> bool:
-    """The server went away or cannot be reached (restarting, network): a 503 until it is back."""
-    return isinstance(driver_error, (psycopg.OperationalError, pg_errors.AdminShutdown)) and not is_busy(driver_error)
+    """The server went away or cannot be reached (restarting, network, full): a 503 until it is
+    back. A connection that failed before the server said anything has no SQLSTATE at all. Other
+    operational errors (out of memory, disk full) are not this: they are logged as faults."""
+    if not isinstance(driver_error, psycopg.OperationalError) or is_busy(driver_error):
+        return False
+    state = sqlstate(driver_error)
+    return state is None or state.startswith(_UNREACHABLE_CLASSES) or state in _UNREACHABLE_CODES
+
+
+def sqlstate(driver_error: BaseException) -> str | None:
+    """The five-character SQLSTATE the server answered with, if it answered (for logs)."""
+    return getattr(driver_error, "sqlstate", None)
 
 
 class ThreadReaders:

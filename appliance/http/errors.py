@@ -104,12 +104,16 @@ def handle_exception(exc: Exception) -> Response:
     if isinstance(exc, HTTPException):
         return problem_response(_from_http_exception(exc))
     if _is_lock_timeout(exc):
-        log.warning("storage busy on %s %s: %s", request.method, request.path, exc)
+        driver_error = _driver_error(exc)  # its type, never its text: that carries the statement's values
+        log.warning("storage busy on %s %s: %s (SQLSTATE %s)", request.method, request.path,
+                    type(driver_error).__name__, postgres_engine.sqlstate(driver_error))
         busy = AppError("The database is busy; try again in a moment.", code="storage_busy", headers={"Retry-After": "1"})
         busy.status, busy.title = 503, "Service Unavailable"
         return problem_response(busy)
     if _is_unreachable(exc):
-        log.warning("database unreachable on %s %s: %s", request.method, request.path, type(exc).__name__)
+        driver_error = _driver_error(exc)
+        log.warning("database unreachable on %s %s: %s (SQLSTATE %s)", request.method, request.path,
+                    type(driver_error).__name__, postgres_engine.sqlstate(driver_error))
         gone = AppError("The database cannot be reached; try again in a moment.", code="storage_unavailable",
                         headers={"Retry-After": "5"})
         gone.status, gone.title = 503, "Service Unavailable"

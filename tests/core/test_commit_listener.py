@@ -68,8 +68,10 @@ def test_another_process_commit_is_heard_once_and_a_rollback_never(shared_databa
 
 def test_a_listener_whose_connection_is_cut_connects_again_and_hears_on(shared_database, heard):
     with psycopg.connect(engines.server_url(), autocommit=True) as admin:
+        # Only this test's database: other test processes share the server and have listeners too.
         ended = admin.execute("SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                              "WHERE application_name = %s) AS cut", (APPLICATION_NAME,)).fetchone()[0]
+                              "WHERE application_name = %s AND datname = %s) AS cut",
+                              (APPLICATION_NAME, engines.database_name(shared_database))).fetchone()[0]
     assert ended == 1
     # Back, it says commits may have been missed (the streams look again)...
     assert heard.get(timeout=HEARD_WITHIN) == "commit"

@@ -124,7 +124,8 @@ def test_the_workers_lease_is_one_processes_and_passes_on_when_it_ends(empty_pos
         # Its connection cut by the server (a restart): the lease is known lost.
         with psycopg.connect(engines.server_url(), autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                          "WHERE application_name = 'appliance workers lease'")
+                          "WHERE application_name = 'appliance workers lease' AND datname = %s",
+                          (engines.database_name(empty_postgres),))
         assert not second.held()
     finally:
         stop.set()
@@ -151,3 +152,23 @@ def test_a_server_without_room_for_the_process_connections_is_named_in_the_log(e
     with caplog.at_level("WARNING", logger="appliance.core.postgres_engine"):
         postgres_engine.check_runtime(empty_postgres, threads=0)  # the tests' server has 400
     assert not [record for record in caplog.records if "more connections" in record.getMessage()]
+
+
+@pytest.mark.parametrize("error, status, code", [
+    (psycopg.OperationalError("connection refused"), 503, "storage_unavailable"),  # before any SQLSTATE
+    (psycopg.errors.AdminShutdown("terminating connection"), 503, "storage_unavailable"),
+    (psycopg.errors.TooManyConnections("too many clients"), 503, "storage_unavailable"),
+    (psycopg.errors.DeadlockDetected("deadlock"), 503, "storage_busy"),  # undone: try again
+    (psycopg.errors.SerializationFailure("could not serialize"), 503, "storage_busy"),
+    (psycopg.errors.LockNotAvailable("lock timeout"), 503, "storage_busy"),
+    (psycopg.errors.DiskFull("no space left"), 500, "internal_error"),  # a fault, logged as one
+])
+def test_the_servers_answers_are_told_apart(app, error, status, code):
+    """What PostgreSQL answered decides the problem: gone (come back later), busy (try again now),
+    or a fault of ours or the machine's."""
+    from sqlalchemy.exc import OperationalError
+
+    from appliance.http.errors import handle_exception
+    with app.test_request_context("/contacts", method="POST"):
+        answer = handle_exception(OperationalError("INSERT ...", {}, error))
+    assert answer.status_code == status and answer.json["code"] == code

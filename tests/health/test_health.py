@@ -39,7 +39,7 @@ def _break_the_database(settings) -> None:
     """SQLite: the file is no longer a database. PostgreSQL: the server no longer lets anyone into
     the database, and the sessions in it end (as when it goes away)."""
     if engines.ON_POSTGRES:
-        name = settings.database_location.split("?")[0].rsplit("/", 1)[1]
+        name = engines.database_name(settings.database_location)
         with psycopg.connect(engines.server_url(), autocommit=True) as admin:
             admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
             admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
