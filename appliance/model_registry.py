@@ -8,6 +8,7 @@ from appliance.mail import models as mail_models  # noqa: F401
 from appliance.installation import models as installation_models  # noqa: F401
 from appliance.backups import models as backups_models  # noqa: F401
 from appliance.organizations import models as organizations_models  # noqa: F401
+from appliance.billing import models as billing_models  # noqa: F401
 from appliance.roles import models as roles_models  # noqa: F401
 from appliance.memberships import models as memberships_models  # noqa: F401
 from appliance.api_keys import models as api_keys_models  # noqa: F401

@@ -135,6 +135,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_SIGNUP_LIMIT_PER_HOUR", "0", "Sign-ups accepted per client IP per hour; 0 means no limit.", _positive_int),
     Setting("APPLIANCE_PROXY_COUNT", "0", "Number of reverse proxies in front of the appliance whose X-Forwarded-For is trusted.", _positive_int),
     Setting("APPLIANCE_DEFAULT_PLAN", "business", "Plan of new organizations (data/plans.json: free or business); `appliance staff plan SLUG PLAN` changes one's."),
+    Setting("APPLIANCE_BILLING", "off", "off: one business on its own machine; every organization has its plan's catalog with no charge and no limits on seats, accounts, storage or organizations. on: the installation's operator bills the organizations it hosts (an agency, a franchise): plans' prices and included quantities, add-ons, a wallet per organization, payment reports (docs/billing.md).", _one_of("off", "on")),
     Setting("APPLIANCE_ORG_QUOTA", "3", "Organizations one person may create.", _positive_int),
     Setting("APPLIANCE_SANDBOX", "false", "Sandbox mode: the built-in network simulator runs in-process (at /netsim) and every new organization gets a simulated business account and number; no Meta account needed.", _bool),
     Setting("APPLIANCE_SANDBOX_CONTROL_FROM_ANYWHERE", "false", "Let other machines use the simulator's control API (/netsim/_control: play customers, read what was sent); by default only this machine may. People play customers from the inbox either way.", _bool),

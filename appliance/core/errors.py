@@ -32,6 +32,11 @@ class Unauthorized(AppError):
     status, code, title = 401, "unauthorized", "Unauthorized"
 
 
+class PaymentRequired(AppError):
+    """What was asked needs more than the organization pays for (an entitlement, the wallet)."""
+    status, code, title = 402, "payment_required", "Payment Required"
+
+
 class Forbidden(AppError):
     status, code, title = 403, "forbidden", "Forbidden"
 

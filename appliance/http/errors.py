@@ -27,7 +27,9 @@ _WEBARGS_INVALID_JSON = {"json": ["Invalid JSON body."]}
 
 
 def problem_response(error: AppError) -> Response:
+    # An error's own facts come first, so that one never hides a member every problem has.
     body = {
+        **error.extra,
         "type": "about:blank",
         "title": error.title,
         "status": error.status,
@@ -36,7 +38,6 @@ def problem_response(error: AppError) -> Response:
     }
     if error.errors:
         body["errors"] = error.errors
-    body.update(error.extra)
     body["timestamp"] = clock.iso(clock.now())
     if _wants_html():
         response = Response(render_template("error.html", problem=body), status=error.status,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from sqlalchemy import func
 from sqlmodel import Session, select, update
 
 from appliance.core import clock, crypto, runtime, tenancy
@@ -18,6 +19,7 @@ from appliance.invitations.models import Invitation
 from appliance.mail import service as mail_service
 from appliance.memberships import service as memberships_service
 from appliance.memberships.models import Membership
+from appliance.organizations import entitlements
 from appliance.organizations.models import Organization
 from appliance.roles.models import Role
 from appliance.users import service as users_service
@@ -42,6 +44,21 @@ def _pending(session: Session, organization_id: str):
                    Invitation.revoked_at.is_(None), Invitation.expires_at > clock.now()))
 
 
+def _check_seat(session: Session, organization_id: str, *, reinvited: str | None = None,
+                accepting: Invitation | None = None) -> None:
+    """A seat for one more person (402 entitlement_exceeded): members and pending invitations hold
+    seats. Inviting the same person again takes no second seat, nor does accepting a held one."""
+    members = session.exec(select(func.count()).select_from(Membership)
+                           .where(Membership.organization_id == organization_id)).one()
+    pending = _pending(session, organization_id)
+    if reinvited is not None:
+        pending = pending.where(Invitation.email != reinvited)
+    if accepting is not None:
+        pending = pending.where(Invitation.id != accepting.id)
+    invited = session.exec(select(func.count()).select_from(pending.subquery())).one()
+    entitlements.check_room(session, organization_id, entitlements.SEAT, in_use=members + invited)
+
+
 def list_invitations(session: Session, *, actor: OrgActor) -> list[InvitationView]:
     invitations = session.exec(_pending(session, actor.organization_id).order_by(Invitation.created_at)).all()
     return [InvitationView(i.id, i.email, session.get(Role, i.role_id), i.created_at, i.expires_at)
@@ -55,6 +72,7 @@ def check_invite(session: Session, *, actor: OrgActor, email: str, role_id: str)
             Membership.organization_id == actor.organization_id, Membership.user_id == existing.id)).first():
         raise Conflict("This person is already a member.", code="already_member",
                        errors={"email": ["Already a member."]})
+    _check_seat(session, actor.organization_id, reinvited=email)
     now = clock.now()
     session.exec(update(Invitation)
                  .where(Invitation.organization_id == actor.organization_id, Invitation.email == email,
@@ -120,6 +138,7 @@ def check_accept(session: Session, *, actor: Actor, token: str) -> Membership:
     if session.exec(select(Membership.id).where(Membership.organization_id == invitation.organization_id,
                                                 Membership.user_id == user.id)).first():
         raise Conflict("You are already a member.", code="already_member")
+    _check_seat(session, invitation.organization_id, accepting=invitation)
     invitation.accepted_at, invitation.accepted_by = clock.now(), user.id
     session.add(invitation)
     users_service.do_mark_email_verified(session, user)  # the link proved the inbox is theirs

@@ -62,6 +62,17 @@ _TEXTS: dict[str, MailText] = {
                                    "answer: {last}.\n\n"
                                    "Events keep waiting for it and are retried on schedule; after eight attempts an "
                                    "event is given up. See its delivery log:\n{link}\n")),
+    "payment_report_approved": MailText(_l("Your transfer of {amount} {currency} was credited"),
+                                        _l("Hello {name},\n\n"
+                                           "The transfer you reported ({bank}, reference {reference}) was approved "
+                                           "and {amount} {currency} were added to the wallet of {organization}.\n\n"
+                                           "See the wallet:\n{link}\n")),
+    "payment_report_rejected": MailText(_l("Your transfer of {amount} {currency} was not credited"),
+                                        _l("Hello {name},\n\n"
+                                           "The transfer you reported ({bank}, reference {reference}) was not "
+                                           "approved: {reason}\n\n"
+                                           "Nothing was added to the wallet of {organization}. Report it again with "
+                                           "the right details, or write to the installation's operator:\n{link}\n")),
     "shift_reminder": MailText("{subject}",
                                _l("Hello {name},\n\n"
                                   "{text}\n\n"

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import func
 from sqlmodel import Session, select
 
 from appliance.core import clock
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, Forbidden, NotFound
 from appliance.memberships import service as memberships_service
+from appliance.organizations import entitlements
 from appliance.organizations.models import Organization
 
 FREE_PLAN = "free"
@@ -52,6 +54,9 @@ def check_link(session: Session, *, actor: OrgActor, parent_org_id: str) -> Bill
         raise Conflict("The parent is itself in another billing group.", code="invalid_billing_parent")
     if session.exec(select(Organization.id).where(Organization.billing_parent_id == organization.id)).first():
         raise Conflict("This organization pays for others; it cannot become a child.", code="invalid_billing_parent")
+    children = session.exec(select(func.count()).select_from(Organization)
+                            .where(Organization.billing_parent_id == parent.id)).one()
+    entitlements.check_room(session, parent.id, entitlements.ORGANIZATION, in_use=children)
     organization.billing_parent_id, organization.updated_at = parent.id, clock.now()
     session.add(organization)
     session.flush()

@@ -31,3 +31,21 @@ class Organization(SQLModel, table=True):
     created_by: str = Field(foreign_key="users.id", ondelete="RESTRICT")
     created_at: datetime = Field(sa_type=UTCDateTime)
     updated_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class OrganizationAddon(SQLModel, table=True):
+    """Units of an add-on an organization pays for beyond its plan's included ones. A decrease
+    waits for the end of the period already paid: `next_quantity` from `next_from` on."""
+    __tablename__ = "organization_addons"
+
+    organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE", primary_key=True)
+    addon_type: str = Field(primary_key=True, max_length=20)
+    quantity: int = 0
+    next_quantity: int | None = None
+    next_from: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    updated_at: datetime = Field(sa_type=UTCDateTime)
+
+    def quantity_at(self, moment: datetime) -> int:
+        if self.next_from is not None and moment >= self.next_from:
+            return self.next_quantity or 0
+        return self.quantity

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cache
 
 from sqlmodel import Session
@@ -18,6 +19,8 @@ from appliance.organizations.models import Organization
 from appliance.paths import SHIPPED_DATA_DIR
 
 FREE, BUSINESS = "free", "business"
+INTERVALS = ("MONTHLY", "YEARLY")
+ADDON_TYPES = ("SEAT", "WABA", "STORAGE_BLOCK", "ORGANIZATION")  # what an organization may buy more of
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,16 @@ class Plan:
     name: dict[str, str]
     capabilities: frozenset[str]
     max_phone_numbers: int | None
+    currency: str
+    prices: dict[str, Decimal]  # per interval
+    included: dict[str, int]  # per add-on type: what the plan's price already covers
+
+
+@dataclass(frozen=True)
+class Addon:
+    addon_type: str
+    name: dict[str, str]
+    prices: dict[str, Decimal]  # one unit, per interval
 
 
 @cache
@@ -35,8 +48,26 @@ def _catalog() -> dict:
 
 @cache
 def plans() -> dict[str, Plan]:
-    return {p["slug"]: Plan(p["slug"], p["name"], frozenset(p["capabilities"]), p["maxPhoneNumbers"])
+    return {p["slug"]: Plan(p["slug"], p["name"], frozenset(p["capabilities"]), p["maxPhoneNumbers"], p["currency"],
+                            _prices(p["prices"]), {kind: int(p["included"][kind]) for kind in ADDON_TYPES})
             for p in _catalog()["plans"]}
+
+
+@cache
+def addons() -> dict[str, Addon]:
+    """The add-ons' catalog, in ADDON_TYPES' order."""
+    shipped = _catalog()["addons"]
+    return {kind: Addon(kind, shipped[kind]["name"], _prices(shipped[kind]["prices"])) for kind in ADDON_TYPES}
+
+
+def storage_block_bytes() -> int:
+    """What one STORAGE_BLOCK holds (media and knowledge files)."""
+    return int(_catalog()["storageBlockBytes"])
+
+
+def _prices(prices: dict[str, str]) -> dict[str, Decimal]:
+    # Decimal strings in the file: a price is exact, never a float.
+    return {interval: Decimal(prices[interval]) for interval in INTERVALS}
 
 
 def capabilities() -> dict[str, dict[str, str]]:

@@ -9,6 +9,7 @@ waiting for the Graph API.
 
 from __future__ import annotations
 
+from sqlalchemy import func
 from sqlmodel import Session, select
 
 from appliance.core import clock, events, runtime, tenancy
@@ -22,6 +23,7 @@ from appliance.phone_numbers.models import PhoneNumber
 from appliance.wabas.network import as_app_error
 from appliance.wabas.models import BusinessAccount
 from appliance.contacts.service import normalize_wa_id
+from appliance.organizations import entitlements
 
 
 def check_connect(session: Session, *, actor: OrgActor, waba_id: str, access_token: str, app_secret: str,
@@ -31,6 +33,7 @@ def check_connect(session: Session, *, actor: OrgActor, waba_id: str, access_tok
     the Cloud API (with `pin`; 400 `pin_required` naming them when one is not and no PIN came).
     Every refusal of the network is said with its guidance; nothing is stored until all passed."""
     phone_numbers_service.scope_of(session, actor).check_covers_account(None)  # before asking the network
+    check_account_room(session, actor.organization_id)
     client = graph_client()
     try:
         numbers = client.list_phone_numbers(access_token, waba_id)
@@ -59,6 +62,13 @@ def check_connect(session: Session, *, actor: OrgActor, waba_id: str, access_tok
         raise Conflict("This business account is already connected.", code="waba_already_connected")
     return do_connect(session, actor=actor, waba_id=waba_id, access_token=access_token, app_secret=app_secret,
                       verify_token=verify_token, name=name, numbers=numbers)
+
+
+def check_account_room(session: Session, organization_id: str) -> None:
+    """Room for one more connected business account (402 entitlement_exceeded, billing on)."""
+    connected = session.exec(select(func.count()).select_from(BusinessAccount).where(
+        BusinessAccount.organization_id == organization_id, BusinessAccount.disconnected_at.is_(None))).one()
+    entitlements.check_room(session, organization_id, entitlements.WABA, in_use=connected)
 
 
 def do_connect(session: Session, *, actor: OrgActor, waba_id: str, access_token: str, app_secret: str,

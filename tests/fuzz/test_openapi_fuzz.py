@@ -55,7 +55,7 @@ from schemathesis.specs.openapi.checks import negative_data_rejection, positive_
 from schemathesis.transport.serialization import Binary
 
 # Every operation of /openapi.json: a new route raises it, and is fuzzed like the others.
-OPERATIONS = 310
+OPERATIONS = 324
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))
 ONLY = os.environ.get("FUZZ_ONLY", "")  # while working on a route: FUZZ_ONLY=/agenda runs only labels with it
 MODES = (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
@@ -108,6 +108,12 @@ EXPECTED_REFUSALS = {
     "POST /organizations/{org_id}/bot/servicios": "each price needs its own label (a cross-field rule)",
     "PATCH /organizations/{org_id}/bot/servicios/{service_id}": "each price needs its own label (a cross-field rule)",
     "POST /organizations/{org_id}/templates": "components follow the network's rules per type",
+    "PATCH /organizations/{org_id}/billing/addons": "prorationAt is a preview's moment of the last 15 minutes",
+    "POST /organizations/{org_id}/billing/payment-reports": "the amount a number above zero in the currency's unit, "
+                                                            "paidAt not in the future, the receipt an upload of the "
+                                                            "organization's, each transfer reported once",
+    "POST /billing/payment-reports": "the amount a number above zero in the currency's unit, paidAt not in the "
+                                     "future, each transfer reported once",
     "POST /organizations/{org_id}/messages": "the payload's shape depends on `type`",
     "POST /organizations/{org_id}/messages/interactive": "required fields depend on `kind`",
     "POST /organizations/{org_id}/messages/product": "exactly one of productRetailerId, products, sections",

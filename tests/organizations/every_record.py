@@ -75,6 +75,8 @@ def one_of_each(line) -> dict[str, str]:
         "list_id": made("/contact-lists", {"name": "VIP"})["id"],
         "page_id": made("/link-pages", {"handle": "pan-sol", "title": "Pan Sol"})["id"],
         "phone_id": line.number["id"], "phone_number_pk": line.number["id"], "waba_pk": line.waba["id"],
+        "report_id": made("/billing/payment-reports", {"amount": "1000.00", "bank": "Banco", "reference": "T-1",
+                                                       "paidAt": "2026-01-01T10:00:00Z"})["id"],
         "quick_reply_id": made("/quick-replies", {"shortcut": "/hola", "text": "Hola"})["id"],
         "number_id": line.number["id"],  # the console's name for a number (the API's phone_number_pk)
         "rule_id": made("/bot/rules", {"name": "R", "keywords": ["pan"], "reply": "Sí"})["id"],

@@ -1,0 +1,1 @@
+"""Billing: the installation operator charges the organizations it hosts (docs/billing.md)."""

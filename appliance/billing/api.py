@@ -1,0 +1,155 @@
+"""/organizations/{orgId}/billing/...: add-ons with their preview, the interval, the wallet and
+payment reports; /billing/... the reference's paths that name the organization in the body;
+/installation/payment-reports: the administrators' review (docs/billing.md)."""
+
+from flask.views import MethodView
+
+from appliance.billing import addons, payment_reports, periods, schemas, wallet
+from appliance.core.actor import OrgActor
+from appliance.core.schema import PageArgsSchema
+from appliance.http.api import Blueprint
+from appliance.http.auth import current_actor, current_org_actor
+from appliance.http.unit_of_work import db_session
+from appliance.installation import service as installation_service
+from appliance.memberships import service as memberships_service
+
+blp = Blueprint("billing", __name__, url_prefix="/organizations", description="Billing: add-ons, interval, wallet")
+by_body_blp = Blueprint("billing_by_body", __name__, url_prefix="/billing",
+                        description="Billing routes that name the organization in the body")
+review_blp = Blueprint("payment_reviews", __name__, url_prefix="/installation/payment-reports",
+                       description="Payment reports to review (installation administrators)")
+
+
+@blp.route("/<uuid:org_id>/billing/addons")
+class Addons(MethodView):
+    @blp.requires("billing:read")
+    @blp.response(200, schemas.AddonsSchema)
+    def get(self, org_id):
+        """The add-ons' catalog, the units contracted and those the plan includes"""
+        return addons.view(db_session(), actor=current_org_actor())
+
+    @blp.requires("billing:write")
+    @blp.arguments(schemas.AddonPatchSchema)
+    @blp.response(200, schemas.AddonsSchema)
+    def patch(self, body, org_id):
+        """Set an add-on's units: an increase is debited from the wallet now (402
+        insufficient_wallet_balance), a decrease waits for the period's end"""
+        return addons.do_change(db_session(), actor=current_org_actor(), **body)
+
+
+@blp.route("/<uuid:org_id>/billing/addons/preview")
+class AddonPreview(MethodView):
+    @blp.requires("billing:read")
+    @blp.arguments(schemas.AddonChangeSchema)
+    @blp.response(201, schemas.PreviewSchema)
+    def post(self, body, org_id):
+        """What a change costs now (the proration) and the wallet before and after"""
+        return addons.preview(db_session(), actor=current_org_actor(), **body)
+
+
+@blp.route("/<uuid:org_id>/billing/interval")
+class Interval(MethodView):
+    @blp.requires("billing:read")
+    @blp.response(200, schemas.IntervalChangeSchema)
+    def get(self, org_id):
+        """The interval in effect and a change waiting for the next period"""
+        return periods.interval_change(db_session(), current_org_actor().organization_id)
+
+    @blp.requires("billing:write")
+    @blp.arguments(schemas.BillingIntervalSchema)
+    @blp.response(200, schemas.IntervalChangeSchema)
+    def patch(self, body, org_id):
+        """Bill monthly or yearly from the next period"""
+        return periods.do_set_interval(db_session(), organization_id=current_org_actor().organization_id, **body)
+
+
+@blp.route("/<uuid:org_id>/billing/wallet")
+class Wallet(MethodView):
+    @blp.requires("billing:read")
+    @blp.response(200, schemas.WalletSchema)
+    def get(self, org_id):
+        """The paying wallet's balance and its newest movements"""
+        return wallet.view(db_session(), organization_id=current_org_actor().organization_id)
+
+
+@blp.route("/<uuid:org_id>/billing/payment-reports")
+class PaymentReports(MethodView):
+    @blp.requires("billing:read")
+    @blp.arguments(PageArgsSchema, location="query")
+    @blp.response(200, schemas.PaymentReportPageSchema)
+    def get(self, query, org_id):
+        """The transfers this organization reported, newest first"""
+        return payment_reports.list_reports(db_session(), actor=current_org_actor(), **query)
+
+    @blp.requires("billing:write")
+    @blp.arguments(schemas.PaymentReportCreateSchema)
+    @blp.response(201, schemas.PaymentReportSchema)
+    def post(self, body, org_id):
+        """Report a bank transfer for an administrator to approve (credited once) or reject"""
+        return payment_reports.check_report(db_session(), actor=current_org_actor(), **body)
+
+
+@blp.route("/<uuid:org_id>/billing/payment-reports/<uuid:report_id>")
+class PaymentReportById(MethodView):
+    @blp.requires("billing:read")
+    @blp.response(200, schemas.PaymentReportSchema)
+    def get(self, org_id, report_id):
+        """One reported transfer and its outcome"""
+        return payment_reports.access_report(db_session(), actor=current_org_actor(), report_id=str(report_id))
+
+
+def _actor_of(organization_id: str) -> OrgActor:
+    """The caller's standing in the organization the body names (billing:write); 403 elsewhere."""
+    return memberships_service.access_organization(db_session(), actor=current_actor(),
+                                                   organization_id=organization_id, permission="billing:write")
+
+
+@by_body_blp.route("/interval")
+class IntervalByBody(MethodView):
+    @by_body_blp.arguments(schemas.BillingIntervalByBodySchema)
+    @by_body_blp.response(200, schemas.IntervalChangeSchema)
+    def patch(self, body):
+        """Bill monthly or yearly from the next period (the organization in the body)"""
+        actor = _actor_of(body.pop("organization_id"))
+        return periods.do_set_interval(db_session(), organization_id=actor.organization_id, **body)
+
+
+@by_body_blp.route("/payment-reports")
+class PaymentReportsByBody(MethodView):
+    @by_body_blp.arguments(schemas.PaymentReportForOrganizationSchema)
+    @by_body_blp.response(201, schemas.PaymentReportSchema)
+    def post(self, body):
+        """Report a bank transfer (the organization in the body)"""
+        actor = _actor_of(body.pop("organization_id"))
+        return payment_reports.check_report(db_session(), actor=actor, **body)
+
+
+def _admin_id() -> str:
+    return installation_service.check_admin_actor(db_session(), current_actor())
+
+
+@review_blp.route("")
+class Reviews(MethodView):
+    @review_blp.arguments(schemas.ReviewArgsSchema, location="query")
+    @review_blp.response(200, schemas.PaymentReportPageSchema)
+    def get(self, query):
+        """Payment reports of every organization, by status (pending first, oldest first)"""
+        _admin_id()
+        return payment_reports.list_for_review(db_session(), **query)
+
+
+@review_blp.route("/<uuid:report_id>/approve")
+class Approve(MethodView):
+    @review_blp.response(201, schemas.PaymentReportSchema)
+    def post(self, report_id):
+        """Approve: the paying wallet is credited once and the reporter told"""
+        return payment_reports.do_approve(db_session(), admin_id=_admin_id(), report_id=str(report_id))
+
+
+@review_blp.route("/<uuid:report_id>/reject")
+class Reject(MethodView):
+    @review_blp.arguments(schemas.RejectSchema)
+    @review_blp.response(201, schemas.PaymentReportSchema)
+    def post(self, body, report_id):
+        """Reject with a reason: nothing credited, the reporter told"""
+        return payment_reports.do_reject(db_session(), admin_id=_admin_id(), report_id=str(report_id), **body)

@@ -1,0 +1,135 @@
+from marshmallow import fields, validate
+
+from appliance.billing import addons, payment_reports
+from appliance.billing.money import text as _text
+from appliance.core.schema import ApiSchema, IsoDateTime, PageArgsSchema, Text, UuidString
+from appliance.organizations import plans
+
+_MONEY = {"description": "A decimal string in the currency's unit, e.g. \"125000.00\""}
+
+
+class AddonChangeSchema(ApiSchema):
+    addon_type = fields.String(required=True, validate=validate.OneOf(plans.ADDON_TYPES))
+    quantity = fields.Integer(required=True, validate=validate.Range(min=0, max=addons.MAX_QUANTITY), metadata={
+        "description": "The units wanted in all (the absolute target); 0 removes all"})
+
+
+class AddonPatchSchema(AddonChangeSchema):
+    proration_at = fields.AwareDateTime(load_default=None, metadata={
+        "description": "The preview's prorationAt: the change is charged exactly what that preview showed"})
+
+
+class CatalogLineSchema(ApiSchema):
+    addon_type = fields.String()
+    name = fields.Dict(metadata={"description": "Per language"})
+    unit_price = fields.String(metadata=_MONEY)
+    currency = fields.String()
+    interval = fields.String()
+
+
+class ContractedSchema(ApiSchema):
+    addon_type = fields.String()
+    quantity = fields.Integer(metadata={"description": "Units in effect now"})
+    next_quantity = fields.Integer(allow_none=True, metadata={"description": "A decrease waiting for the period's end"})
+    next_from = IsoDateTime(allow_none=True)
+
+
+class AddonsSchema(ApiSchema):
+    catalog = fields.List(fields.Nested(CatalogLineSchema))
+    contracted = fields.List(fields.Nested(ContractedSchema))
+    included = fields.Dict(metadata={"description": "Units the plan includes, per add-on type"})
+    currency = fields.String()
+    interval = fields.String()
+    period_end = IsoDateTime()
+
+
+class PreviewSchema(ApiSchema):
+    addon_type = fields.String()
+    current_quantity = fields.Integer()
+    quantity = fields.Integer()
+    delta = fields.Integer()
+    unit_price = fields.String(metadata=_MONEY)
+    proration_amount = fields.String(metadata=_MONEY)
+    currency = fields.String()
+    interval = fields.String()
+    period_end = IsoDateTime()
+    wallet_before = fields.String(metadata=_MONEY)
+    wallet_after = fields.String(metadata=_MONEY)
+    sufficient = fields.Boolean()
+    proration_at = IsoDateTime()
+
+
+class BillingIntervalSchema(ApiSchema):
+    interval = fields.String(required=True, validate=validate.OneOf(plans.INTERVALS))
+
+
+class BillingIntervalByBodySchema(BillingIntervalSchema):
+    organization_id = UuidString(required=True)
+
+
+class IntervalChangeSchema(ApiSchema):
+    organization_id = fields.String()
+    interval = fields.String(metadata={"description": "In effect now"})
+    next_interval = fields.String(allow_none=True, metadata={"description": "From effectiveFrom on"})
+    effective_from = IsoDateTime(allow_none=True)
+
+
+class WalletEntrySchema(ApiSchema):
+    id = fields.Integer()
+    amount = fields.Function(lambda e: _text(e.amount_minor, e.currency), metadata=_MONEY)
+    currency = fields.String()
+    source = fields.String()
+    reference = fields.String()
+    description = fields.String()
+    for_organization_id = fields.String(allow_none=True)
+    created_at = IsoDateTime()
+
+
+class WalletSchema(ApiSchema):
+    wallet_organization_id = fields.String(metadata={"description": "Whose wallet: the billing group's parent pays"})
+    balance = fields.String(metadata=_MONEY)
+    currency = fields.String()
+    entries = fields.List(fields.Nested(WalletEntrySchema), metadata={"description": "The newest 20"})
+
+
+class PaymentReportCreateSchema(ApiSchema):
+    amount = fields.Raw(required=True, metadata={"description": "A decimal string (or number) above zero"})
+    currency = fields.String(load_default=None, validate=validate.Length(equal=3))
+    bank = Text(required=True, min_length=1, max_length=80)
+    reference = Text(required=True, min_length=1, max_length=80)
+    paid_at = fields.AwareDateTime(required=True)
+    receipt_media_id = UuidString(load_default=None)
+
+
+class PaymentReportForOrganizationSchema(PaymentReportCreateSchema):
+    organization_id = UuidString(required=True)
+
+
+class PaymentReportSchema(ApiSchema):
+    id = fields.String()
+    organization_id = fields.String()
+    amount = fields.Function(lambda r: _text(r.amount_minor, r.currency), metadata=_MONEY)
+    currency = fields.String()
+    bank = fields.String()
+    reference = fields.String()
+    paid_at = IsoDateTime()
+    receipt_media_id = fields.String(allow_none=True)
+    status = fields.String(metadata={"description": " | ".join(payment_reports.STATUSES)})
+    rejection_reason = fields.String(allow_none=True)
+    reported_by = fields.String()
+    reviewed_at = IsoDateTime(allow_none=True)
+    created_at = IsoDateTime()
+
+
+class PaymentReportPageSchema(ApiSchema):
+    items = fields.List(fields.Nested(PaymentReportSchema))
+    next_cursor = fields.String(allow_none=True)
+
+
+class ReviewArgsSchema(PageArgsSchema):
+    status = fields.String(load_default=payment_reports.PENDING, validate=validate.OneOf(payment_reports.STATUSES))
+
+
+class RejectSchema(ApiSchema):
+    reason = Text(required=True, min_length=1, max_length=300)
+
