@@ -24,7 +24,8 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
                migrate: bool = False) -> Flask:
     settings = settings or load_settings()
     if settings.sandbox:  # the simulator mounted below plays the Graph API (and Google, unless configured)
-        settings = settings.replace(graph_api_url=sandbox.graph_url(settings), **sandbox.google_settings(settings))
+        settings = settings.replace(graph_api_url=sandbox.graph_url(settings), **sandbox.google_settings(settings),
+                                    **sandbox.wompi_settings(settings))
     bootstrap.start(settings, migrate=migrate, queue_immediate=queue_immediate)
 
     app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),

@@ -2,9 +2,11 @@
 payment reports; /billing/... the reference's paths that name the organization in the body;
 /installation/payment-reports: the administrators' review (docs/billing.md)."""
 
+from flask import request
 from flask.views import MethodView
 
-from appliance.billing import addons, payment_reports, periods, schemas, wallet
+from appliance.billing import (addons, invoices, nequi, payment_methods, payment_reports, periods, processor_events,
+                               schemas, wallet)
 from appliance.core.actor import OrgActor
 from appliance.core.schema import PageArgsSchema
 from appliance.http.api import Blueprint
@@ -22,13 +24,13 @@ review_blp = Blueprint("payment_reviews", __name__, url_prefix="/installation/pa
 
 @blp.route("/<uuid:org_id>/billing/addons")
 class Addons(MethodView):
-    @blp.requires("billing:read")
+    @blp.requires("billing:read", while_suspended=True)
     @blp.response(200, schemas.AddonsSchema)
     def get(self, org_id):
         """The add-ons' catalog, the units contracted and those the plan includes"""
         return addons.view(db_session(), actor=current_org_actor())
 
-    @blp.requires("billing:write")
+    @blp.requires("billing:write", while_suspended=True)
     @blp.arguments(schemas.AddonPatchSchema)
     @blp.response(200, schemas.AddonsSchema)
     def patch(self, body, org_id):
@@ -39,7 +41,7 @@ class Addons(MethodView):
 
 @blp.route("/<uuid:org_id>/billing/addons/preview")
 class AddonPreview(MethodView):
-    @blp.requires("billing:read")
+    @blp.requires("billing:read", while_suspended=True)
     @blp.arguments(schemas.AddonChangeSchema)
     @blp.response(201, schemas.PreviewSchema)
     def post(self, body, org_id):
@@ -49,13 +51,13 @@ class AddonPreview(MethodView):
 
 @blp.route("/<uuid:org_id>/billing/interval")
 class Interval(MethodView):
-    @blp.requires("billing:read")
+    @blp.requires("billing:read", while_suspended=True)
     @blp.response(200, schemas.IntervalChangeSchema)
     def get(self, org_id):
         """The interval in effect and a change waiting for the next period"""
         return periods.interval_change(db_session(), current_org_actor().organization_id)
 
-    @blp.requires("billing:write")
+    @blp.requires("billing:write", while_suspended=True)
     @blp.arguments(schemas.BillingIntervalSchema)
     @blp.response(200, schemas.IntervalChangeSchema)
     def patch(self, body, org_id):
@@ -65,7 +67,7 @@ class Interval(MethodView):
 
 @blp.route("/<uuid:org_id>/billing/wallet")
 class Wallet(MethodView):
-    @blp.requires("billing:read")
+    @blp.requires("billing:read", while_suspended=True)
     @blp.response(200, schemas.WalletSchema)
     def get(self, org_id):
         """The paying wallet's balance and its newest movements"""
@@ -74,14 +76,14 @@ class Wallet(MethodView):
 
 @blp.route("/<uuid:org_id>/billing/payment-reports")
 class PaymentReports(MethodView):
-    @blp.requires("billing:read")
+    @blp.requires("billing:read", while_suspended=True)
     @blp.arguments(PageArgsSchema, location="query")
     @blp.response(200, schemas.PaymentReportPageSchema)
     def get(self, query, org_id):
         """The transfers this organization reported, newest first"""
         return payment_reports.list_reports(db_session(), actor=current_org_actor(), **query)
 
-    @blp.requires("billing:write")
+    @blp.requires("billing:write", while_suspended=True)
     @blp.arguments(schemas.PaymentReportCreateSchema)
     @blp.response(201, schemas.PaymentReportSchema)
     def post(self, body, org_id):
@@ -91,7 +93,7 @@ class PaymentReports(MethodView):
 
 @blp.route("/<uuid:org_id>/billing/payment-reports/<uuid:report_id>")
 class PaymentReportById(MethodView):
-    @blp.requires("billing:read")
+    @blp.requires("billing:read", while_suspended=True)
     @blp.response(200, schemas.PaymentReportSchema)
     def get(self, org_id, report_id):
         """One reported transfer and its outcome"""
@@ -153,3 +155,129 @@ class Reject(MethodView):
     def post(self, body, report_id):
         """Reject with a reason: nothing credited, the reporter told"""
         return payment_reports.do_reject(db_session(), admin_id=_admin_id(), report_id=str(report_id), **body)
+
+
+@blp.route("/<uuid:org_id>/billing/invoices")
+class Invoices(MethodView):
+    @blp.requires("billing:read", while_suspended=True)
+    @blp.arguments(PageArgsSchema, location="query")
+    @blp.response(200, schemas.InvoicePageSchema)
+    def get(self, query, org_id):
+        """The organization's invoices, newest period first"""
+        return invoices.list_invoices(db_session(), actor=current_org_actor(), **query)
+
+
+@blp.route("/<uuid:org_id>/billing/invoices/<uuid:invoice_id>")
+class InvoiceById(MethodView):
+    @blp.requires("billing:read", while_suspended=True)
+    @blp.response(200, schemas.InvoiceSchema)
+    def get(self, org_id, invoice_id):
+        """One invoice with its lines, attempts and outcome"""
+        return invoices.access_invoice(db_session(), actor=current_org_actor(), invoice_id=str(invoice_id))
+
+
+@blp.route("/<uuid:org_id>/billing/payment-methods")
+class PaymentMethods(MethodView):
+    @blp.requires("billing:read", while_suspended=True)
+    @blp.response(200, schemas.PaymentMethodSchema(many=True))
+    def get(self, org_id):
+        """The organization's cards (brand, last four digits, expiry)"""
+        return payment_methods.list_methods(db_session(), actor=current_org_actor())
+
+    @blp.requires("billing:write", while_suspended=True)
+    @blp.arguments(schemas.PaymentMethodCreateSchema)
+    @blp.response(201, schemas.PaymentMethodSchema)
+    def post(self, body, org_id):
+        """Keep a card from the token the browser made (the first one is the default)"""
+        source = payment_methods.make_source(token=body["token"], email=body["email"])
+        return payment_methods.do_add(db_session(), actor=current_org_actor(), source=source, email=body["email"])
+
+
+@blp.route("/<uuid:org_id>/billing/payment-methods/<uuid:method_id>")
+class PaymentMethodById(MethodView):
+    @blp.requires("billing:write", while_suspended=True)
+    @blp.response(200, schemas.PaymentMethodSchema)
+    def delete(self, org_id, method_id):
+        """Remove a card at the processor and here"""
+        method = payment_methods.access_method(db_session(), actor=current_org_actor(), method_id=str(method_id))
+        payment_methods.remove_at_processor(payment_methods.source_of(method))
+        return payment_methods.do_remove(db_session(), actor=current_org_actor(), method_id=str(method_id))
+
+
+@blp.route("/<uuid:org_id>/billing/payment-methods/<uuid:method_id>/default")
+class DefaultPaymentMethod(MethodView):
+    @blp.requires("billing:write", while_suspended=True)
+    @blp.response(201, schemas.PaymentMethodSchema)
+    def post(self, org_id, method_id):
+        """Make this card the default (the others stop being it)"""
+        return payment_methods.do_make_default(db_session(), actor=current_org_actor(), method_id=str(method_id))
+
+
+@blp.route("/<uuid:org_id>/billing/preferences")
+class Preferences(MethodView):
+    @blp.requires("billing:read", while_suspended=True)
+    @blp.response(200, schemas.BillingPreferencesSchema)
+    def get(self, org_id):
+        """Whether auto-pay is on, and with which card (none: the default)"""
+        return payment_methods.preferences(db_session(), actor=current_org_actor())
+
+
+@blp.route("/<uuid:org_id>/billing/auto-pay")
+class AutoPay(MethodView):
+    @blp.requires("billing:write", while_suspended=True)
+    @blp.arguments(schemas.AutoPaySchema)
+    @blp.response(200, schemas.BillingPreferencesSchema)
+    def patch(self, body, org_id):
+        """Turn auto-pay on or off, with a card of this organization (none: the default)"""
+        return payment_methods.do_set_auto_pay(db_session(), actor=current_org_actor(), **body)
+
+
+@blp.route("/<uuid:org_id>/billing/nequi/push")
+class NequiPush(MethodView):
+    @blp.requires("billing:write", while_suspended=True)
+    @blp.arguments(schemas.NequiPushCreateSchema)
+    @blp.response(201, schemas.NequiPushSchema)
+    def post(self, body, org_id):
+        """Ask a Nequi account for a payment: the wallet is credited when its owner accepts it"""
+        return nequi.check_push(db_session(), actor=current_org_actor(), **body)
+
+
+@blp.route("/<uuid:org_id>/billing/nequi/push/<uuid:payment_id>")
+class NequiPushById(MethodView):
+    @blp.requires("billing:read", while_suspended=True)
+    @blp.response(200, schemas.NequiPushSchema)
+    def get(self, org_id, payment_id):
+        """Follow a Nequi push: PENDING until its owner accepts or declines it"""
+        return nequi.access_push(db_session(), actor=current_org_actor(), payment_id=str(payment_id))
+
+
+@blp.route("/<uuid:org_id>/suspension")
+class Suspension(MethodView):
+    @blp.requires("organizations:read", while_suspended=True)
+    @blp.response(200, schemas.SuspensionSchema)
+    def get(self, org_id):
+        """Whether the organization is suspended, why, and the invoices that lift it once paid"""
+        return invoices.suspension(db_session(), actor=current_org_actor())
+
+
+@by_body_blp.route("/nequi/push")
+class NequiPushByBody(MethodView):
+    @by_body_blp.arguments(schemas.NequiPushForOrganizationSchema)
+    @by_body_blp.response(201, schemas.NequiPushSchema)
+    def post(self, body):
+        """Ask a Nequi account for a payment (the organization in the body)"""
+        actor = _actor_of(body.pop("organization_id"))
+        return nequi.check_push(db_session(), actor=actor, **body)
+
+
+@by_body_blp.route("/wompi/events")
+class WompiEvents(MethodView):
+    @by_body_blp.public
+    @by_body_blp.doc(requestBody={"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "description": "Wompi's event: {event, data: {transaction}, signature: {properties, "
+                                         "checksum}, timestamp}"}}}},
+        responses={"401": {"description": "The checksum does not match the events secret: nothing was done"}})
+    @by_body_blp.response(200, schemas.EventReceiptSchema)
+    def post(self):
+        """The processor's event: checksum checked on the event as sent, the payment settled once"""
+        return processor_events.receive(db_session(), request.get_data(cache=True))

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
 
-from appliance.billing import money, wallet
+from appliance.billing import collection, money, wallet
 from appliance.billing.models import PaymentReport
 from appliance.core import clock, pagination, tenancy
 from appliance.core.actor import OrgActor
@@ -92,6 +92,7 @@ def do_approve(session: Session, *, admin_id: str, report_id: str) -> PaymentRep
                    description=f"Transfer {report.bank} {report.reference}", for_organization_id=organization.id,
                    by=admin_id)
     _reviewed(session, report, admin_id, APPROVED)
+    collection.do_settle_wallet(session, wallet.payer_id(session, organization.id))  # what it owes, paid now
     _tell(session, report, organization, "payment_report_approved")
     return report
 

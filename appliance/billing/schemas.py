@@ -2,7 +2,8 @@ from marshmallow import fields, validate
 
 from appliance.billing import addons, payment_reports
 from appliance.billing.money import text as _text
-from appliance.core.schema import ApiSchema, IsoDateTime, PageArgsSchema, Text, UuidString
+from appliance.core import clock
+from appliance.core.schema import ApiSchema, EmailAddress, IsoDateTime, PageArgsSchema, Text, UuidString
 from appliance.organizations import plans
 
 _MONEY = {"description": "A decimal string in the currency's unit, e.g. \"125000.00\""}
@@ -133,3 +134,92 @@ class ReviewArgsSchema(PageArgsSchema):
 class RejectSchema(ApiSchema):
     reason = Text(required=True, min_length=1, max_length=300)
 
+
+
+class InvoiceSchema(ApiSchema):
+    id = fields.Function(lambda v: v.invoice.id)
+    number = fields.Function(lambda v: v.invoice.number)
+    status = fields.Function(lambda v: v.invoice.status, metadata={"description": "OPEN | PAID | VOID"})
+    period_start = fields.Function(lambda v: _iso(v.invoice.period_start))
+    period_end = fields.Function(lambda v: _iso(v.invoice.period_end))
+    lines = fields.Function(lambda v: [{"kind": line.kind, "description": line.description, "quantity": line.quantity,
+                                        "unitAmount": _text(line.unit_minor, v.invoice.currency),
+                                        "amount": _text(line.amount_minor, v.invoice.currency)} for line in v.lines],
+                            metadata={"description": "{kind, description, quantity, unitAmount, amount}"})
+    total = fields.Function(lambda v: _text(v.invoice.total_minor, v.invoice.currency), metadata=_MONEY)
+    currency = fields.Function(lambda v: v.invoice.currency)
+    due_at = fields.Function(lambda v: _iso(v.invoice.due_at))
+    paid_at = fields.Function(lambda v: _iso(v.invoice.paid_at))
+    attempts = fields.Function(lambda v: v.invoice.attempts)
+    next_attempt_at = fields.Function(lambda v: _iso(v.invoice.next_attempt_at))
+    last_failure = fields.Function(lambda v: v.invoice.last_failure)
+
+
+class InvoicePageSchema(ApiSchema):
+    items = fields.List(fields.Nested(InvoiceSchema))
+    next_cursor = fields.String(allow_none=True)
+
+
+class PaymentMethodCreateSchema(ApiSchema):
+    token = Text(required=True, min_length=1, max_length=200, metadata={
+        "description": "The processor's card token, made in the browser with the public key"})
+    email = EmailAddress(required=True)
+    first_name = Text(load_default=None, max_length=80)
+    last_name = Text(load_default=None, max_length=80)
+
+
+class PaymentMethodSchema(ApiSchema):
+    id = fields.String()
+    brand = fields.String()
+    last4 = fields.String()
+    exp_month = fields.Integer()
+    exp_year = fields.Integer()
+    is_default = fields.Boolean()
+    created_at = IsoDateTime()
+
+
+class BillingPreferencesSchema(ApiSchema):
+    auto_pay_enabled = fields.Boolean()
+    auto_pay_method_id = fields.String(allow_none=True)
+
+
+class AutoPaySchema(ApiSchema):
+    enabled = fields.Boolean(required=True)
+    method_id = UuidString(load_default=None)
+
+
+class NequiPushCreateSchema(ApiSchema):
+    phone_number = Text(required=True, min_length=1, max_length=20)
+    amount = fields.Raw(required=True, metadata={"description": "A decimal string (or number) above zero"})
+
+
+class NequiPushSchema(ApiSchema):
+    id = fields.String()
+    status = fields.String(metadata={"description": "PENDING | APPROVED | DECLINED | VOIDED | ERROR"})
+    amount = fields.Function(lambda p: _text(p.amount_minor, p.currency), metadata=_MONEY)
+    currency = fields.String()
+    phone_number = fields.String()
+    status_message = fields.String(allow_none=True)
+    created_at = IsoDateTime()
+    settled_at = IsoDateTime(allow_none=True)
+
+
+class EventReceiptSchema(ApiSchema):
+    received = fields.Boolean()
+    matched = fields.Boolean(metadata={"description": "Whether the transaction is one of ours"})
+
+
+def _iso(moment):
+    return clock.iso(moment)
+
+
+class NequiPushForOrganizationSchema(NequiPushCreateSchema):
+    organization_id = UuidString(required=True)
+
+
+class SuspensionSchema(ApiSchema):
+    suspended = fields.Boolean()
+    reason = fields.String(allow_none=True, metadata={"description": "payment_overdue, or the service team's words"})
+    suspended_at = IsoDateTime(allow_none=True)
+    pending_invoices = fields.List(fields.Nested(InvoiceSchema), metadata={
+        "description": "Invoices to pay to lift the suspension"})

@@ -7,11 +7,15 @@ from appliance.conversations.models import Conversation
 
 # Reasons to stay silent that last (a person has the conversation...): logged when they begin, not
 # on every message of a conversation the team is handling.
-LASTING_SILENCES = frozenset({"handoff_pending", "assigned", "opted_out", "bot_excluded"})
+LASTING_SILENCES = frozenset({"handoff_pending", "assigned", "opted_out", "bot_excluded", "organization_suspended"})
 
 
-def silence_reason(config: dict | None, conversation: Conversation, contact: Contact | None) -> str | None:
-    """Why the bot must not speak in this conversation now, or None."""
+def silence_reason(config: dict | None, conversation: Conversation, contact: Contact | None, *,
+                   suspended: bool = False) -> str | None:
+    """Why the bot must not speak in this conversation now, or None. A suspended organization's
+    bot stays silent (billing: an invoice 7 days overdue) until the suspension is lifted."""
+    if suspended:
+        return "organization_suspended"
     if config is None or not config["enabled"] or config["mode"] == "OFF":
         return "bot_off"
     if contact is None or contact.opted_out_at is not None:

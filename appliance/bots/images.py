@@ -15,6 +15,7 @@ from appliance.core.errors import Conflict, Invalid, NotFound, TooLarge
 from appliance.core.files import Upload
 from appliance.messages.media_store import write_atomically
 from appliance.messages.sending import local_media
+from appliance.organizations import entitlements
 
 MAX_BYTES = 5 * 1024 * 1024
 ACCEPTED = "JPG, PNG or WEBP"
@@ -53,6 +54,7 @@ def do_upload(session: Session, *, actor: OrgActor, upload: Upload | None, label
     if upload.size > MAX_BYTES:
         raise TooLarge(f"Images may be at most 5 MB; this one is {upload.size // 1024} KB.", code="image_too_large",
                        limitBytes=MAX_BYTES)
+    entitlements.check_storage_room(session, actor.organization_id, adding_bytes=upload.size)
     mime_type = sniff(upload.head(16))
     if mime_type is None:
         raise Invalid(f"Send a {ACCEPTED} image.", code="unsupported_file_type", errors={"file": [f"Not a {ACCEPTED} image."]})

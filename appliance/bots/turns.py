@@ -22,6 +22,7 @@ from sqlmodel import Session, select
 from appliance.bots import activity, ai_step, flow_runner, follow_ups, replies, snapshots, states
 from appliance.bots.decision import Turn, fallback, finish, new_turn, show_typing
 from appliance.organizations import hours
+from appliance.organizations.models import Organization
 from appliance.bots.guards import LASTING_SILENCES, silence_reason
 from appliance.bots import rules as bot_rules
 from appliance.bots.matching import compile_rule, first_match
@@ -73,7 +74,7 @@ def _take_turn(session: Session, state: SimpleNamespace, conversation: Conversat
     turn = new_turn(session, state, conversation, config, now)
     turn.messages = list(messages)
     turn.text = "\n".join(t for t in (message_text.plain_text(m.type, m.payload) for m in messages) if t)
-    reason = silence_reason(config, conversation, turn.contact)
+    reason = silence_reason(config, conversation, turn.contact, suspended=_suspended(session, conversation))
     if reason is not None:
         if reason not in LASTING_SILENCES or state.last_skip != reason:
             turn.log("SKIPPED", reason=reason, messages=len(messages))
@@ -227,7 +228,8 @@ def send_plan(session: Session, state: SimpleNamespace, conversation: Conversati
     """The parts of a paced reply whose moment came; dropped, and said so, if a person took the
     conversation or the bot was turned off meanwhile."""
     contact = session.get(Contact, conversation.contact_id) if conversation else None
-    reason = silence_reason(config, conversation, contact) if conversation else "conversation_gone"
+    reason = (silence_reason(config, conversation, contact, suspended=_suspended(session, conversation))
+              if conversation else "conversation_gone")
     if reason is not None:
         if conversation is not None:
             activity.record_in(session, conversation, "SUPERSEDED", reason=reason, parts=len(state.plan))
@@ -248,3 +250,8 @@ def _deferred_hand_off(session: Session, state: SimpleNamespace, conversation: C
         return  # someone took it already
     turn = new_turn(session, state, conversation, config, now)
     turn.hand_off("out_of_hours_opening")
+
+
+def _suspended(session: Session, conversation: Conversation) -> bool:
+    organization = session.get(Organization, conversation.organization_id)  # the batch loaded it
+    return organization is not None and organization.suspended_at is not None

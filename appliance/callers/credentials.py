@@ -46,7 +46,8 @@ def _credentials() -> tuple[str, str] | None:
 
 def _check_active(organization_id: str) -> None:
     organizations_service.check_active(db_session(), organization_id=organization_id,
-                                       while_suspended=bool(view_attr("_while_suspended")))
+                                       while_suspended=bool(view_attr("_while_suspended")),
+                                       reading=request.method in ("GET", "HEAD"))
 
 
 def _authenticate_key(token: str, permission: str | None) -> None:

@@ -15,6 +15,7 @@ from appliance.knowledge import extraction, files, tasks, web_pages
 from appliance.knowledge.models import FILE, NOTE, URL, KnowledgeDocument
 from appliance.organizations import plans
 from appliance.phone_numbers import service as phone_numbers_service
+from appliance.organizations import entitlements
 
 MAX_FILE_BYTES = 25 * 1024 * 1024
 
@@ -54,6 +55,7 @@ def do_upload(session: Session, *, actor: OrgActor, upload: Upload | None, title
     if upload.size > MAX_FILE_BYTES:
         raise TooLarge(f"Files may be at most 25 MB; this one is {upload.size // (1024 * 1024)} MB.",
                        code="file_too_large", limitBytes=MAX_FILE_BYTES)
+    entitlements.check_storage_room(session, actor.organization_id, adding_bytes=upload.size)
     mime_type = extraction.sniff(upload.opened(), upload.filename)
     if mime_type is None:
         raise Invalid(f"Upload a {extraction.ACCEPTED} file.", code="unsupported_file_type",

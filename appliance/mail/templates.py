@@ -73,6 +73,14 @@ _TEXTS: dict[str, MailText] = {
                                            "approved: {reason}\n\n"
                                            "Nothing was added to the wallet of {organization}. Report it again with "
                                            "the right details, or write to the installation's operator:\n{link}\n")),
+    "invoice_payment_failed": MailText(_l("Invoice {number} of {organization} is not paid"),
+                                       _l("Hello {name},\n\n"
+                                          "Invoice {number} of {organization} for {amount} {currency} could not be "
+                                          "paid: {reason}\n\n"
+                                          "It is tried again in 1, 3 and 5 days. Unpaid on {suspend_on}, the "
+                                          "organization is suspended: its inbox can still be read, but nothing is "
+                                          "sent and the bot stops until it is paid.\n\n"
+                                          "Add funds or fix the card:\n{link}\n")),
     "shift_reminder": MailText("{subject}",
                                _l("Hello {name},\n\n"
                                   "{text}\n\n"

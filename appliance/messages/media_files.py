@@ -26,6 +26,7 @@ from appliance.phone_numbers.models import PhoneNumber
 from appliance.wabas import service as wabas_service
 from appliance.wabas.models import BusinessAccount
 from appliance.wabas.network import as_app_error, graph_client
+from appliance.organizations import entitlements
 
 _MB = 1024 * 1024
 # The network's types and limits (cloud-api.md 3.7): what a message of each kind may carry.
@@ -61,6 +62,7 @@ def check_upload(session: Session, *, actor: OrgActor, phone_number_pk: str, upl
     if upload.size > limit:
         raise TooLarge(f"{mime_type} files may be at most {limit // 1024} KB on WhatsApp; this one is "
                        f"{upload.size // 1024} KB.", code="media_too_large", limitBytes=limit)
+    entitlements.check_storage_room(session, actor.organization_id, adding_bytes=upload.size)
     number, token = _number_and_token(actor, phone_number_pk)
     filename = upload.filename
     try:

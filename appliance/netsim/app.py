@@ -4,7 +4,7 @@ customer write in, read what businesses sent, approve templates, inject faults.
 
 A WSGI app of its own: served alone by `appliance netsim --port N`, or mounted in the appliance's
 process for the sandbox (`mount_path`). In sandbox mode (and alone) it is the whole network: the Graph
-API, the control API and the doubles of the other outside services (AI providers, Google). Mounted on
+API, the control API and the doubles of the other outside services (AI providers, Google, Wompi). Mounted on
 a server outside sandbox mode it is only the Graph API of the organizations that try the sandbox:
 every other address answers 404, and so does any call without one of its accounts' tokens.
 
@@ -14,7 +14,7 @@ bounded (bounded.py).
 
 This module builds the app and keeps what every route shares (the limits, the gate, the errors);
 each double's routes are a module of their own: graph_routes.py, control_routes.py, ai_routes.py,
-google_routes.py.
+google_routes.py, wompi_routes.py.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from appliance.netsim.google_routes import google
 from appliance.netsim.graph_routes import graph_api
 from appliance.netsim.network import NetworkError
 from appliance.netsim.simulator import Simulator
+from appliance.netsim.wompi_routes import wompi
 
 
 # The largest body each kind of route takes (more is 413): media as Meta takes it, the chat models'
@@ -114,8 +115,8 @@ def create_netsim_app(simulator: Simulator | None = None, *, sandbox: bool = Tru
                 return jsonify(NetworkError(10, "The simulator's control API answers only on its own machine "
                                                 "(APPLIANCE_SANDBOX_CONTROL_FROM_ANYWHERE)").envelope()), 403
             return None
-        if request.path.startswith(("/ai/", "/google/")):
-            return None  # the AI and Google doubles have faults of their own (/_control/ai, /_control/google)
+        if request.path.startswith(("/ai/", "/google/", "/wompi/")):
+            return None  # the AI, Google and Wompi doubles have faults of their own (/_control/ai, ...)
         if simulator.faults.slow_seconds:
             time.sleep(simulator.faults.slow_seconds)
         if random.random() < simulator.faults.error_rate:
@@ -142,6 +143,6 @@ def create_netsim_app(simulator: Simulator | None = None, *, sandbox: bool = Tru
 
     app.register_blueprint(graph_api)
     if sandbox:  # outside sandbox mode the Graph API alone: neither the control API nor the doubles
-        for blueprint in (control_api, ai_providers, google):
+        for blueprint in (control_api, ai_providers, google, wompi):
             app.register_blueprint(blueprint)
     return app

@@ -10,6 +10,7 @@ from appliance.netsim.ai_double import AIState
 from appliance.netsim.google_double import GoogleState
 from appliance.netsim.network import Network, NetworkError, new_wamid
 from appliance.netsim.webhooks import Deliverer, Faults
+from appliance.netsim.wompi_double import WompiState
 
 
 class Simulator:
@@ -21,6 +22,7 @@ class Simulator:
         self.deliverer = Deliverer(self.faults)
         self.ai = AIState()  # the AI double's faults and calls
         self.google = GoogleState()  # the Google double's grants, events and busy times
+        self.wompi = WompiState()  # the Wompi double's merchant: keys, card sources, transactions, events
         # Meta reviews a new template in minutes to hours; the sandbox sets this so a new user's
         # template is approved (and announced) that many seconds after it is made. None: a test or
         # a demo approves by the control API.

@@ -66,15 +66,6 @@ class OrganizationById(MethodView):
         return service.check_update_organization(db_session(), actor=current_org_actor(), **body)
 
 
-@blp.route("/<uuid:org_id>/suspension")
-class OrganizationSuspension(MethodView):
-    @blp.requires("organizations:read", while_suspended=True)
-    @blp.response(200, schemas.OrganizationSuspensionSchema)
-    def get(self, org_id):
-        """Whether the organization is suspended, why, and what is owed"""
-        return service.get_suspension(db_session(), actor=current_org_actor())
-
-
 @blp.route("/<uuid:org_id>/billing-group")
 class BillingGroup(MethodView):
     @blp.requires("billing:read")

@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import bindparam, text
 from sqlmodel import Session, select
 
 from appliance.core import clock, runtime
+from appliance.core.db import UTCDateTime
 from appliance.core.errors import PaymentRequired
 from appliance.organizations import plans
 from appliance.organizations.models import Organization, OrganizationAddon
@@ -69,11 +71,39 @@ def check_room(session: Session, organization_id: str, kind: str, *, in_use: int
             inUse=in_use)
 
 
-def check_storage_room(session: Session, organization_id: str, *, used_bytes: int, adding_bytes: int) -> None:
+# What each entitlement counts, as statements over the tables that hold it (by name: the modules
+# that own those tables import this one, not the other way round).
+_IN_USE = {
+    SEAT: text("SELECT (SELECT count(*) FROM memberships WHERE organization_id = :org) + (SELECT count(*) "
+               "FROM invitations WHERE organization_id = :org AND accepted_at IS NULL AND revoked_at IS NULL "
+               "AND expires_at > :now)").bindparams(bindparam("now", type_=UTCDateTime())),
+    WABA: text("SELECT count(*) FROM wabas WHERE organization_id = :org AND disconnected_at IS NULL"),
+    ORGANIZATION: text("SELECT count(*) FROM organizations WHERE billing_parent_id = :org"),
+}
+_STORAGE_BYTES = text("SELECT (SELECT coalesce(sum(size), 0) FROM uploaded_media WHERE organization_id = :org) "
+                      "+ (SELECT coalesce(sum(size_bytes), 0) FROM knowledge_documents WHERE organization_id = :org) "
+                      "+ (SELECT coalesce(sum(size_bytes), 0) FROM bot_images WHERE organization_id = :org)")
+
+
+def storage_bytes(session: Session, organization_id: str) -> int:
+    """Bytes of the organization's files: media uploaded to send, knowledge files, bot images."""
+    return int(session.exec(_STORAGE_BYTES, params={"org": organization_id}).one()[0])
+
+
+def usage(session: Session, organization_id: str) -> dict[str, int]:
+    """Units in use per entitlement (storage in blocks, rounded up), for the Billing page."""
+    found = {kind: int(session.exec(statement, params={"org": organization_id, "now": clock.now()}).one()[0])
+             for kind, statement in _IN_USE.items()}
+    found[STORAGE_BLOCK] = -(-storage_bytes(session, organization_id) // plans.storage_block_bytes())
+    return {kind: found[kind] for kind in plans.ADDON_TYPES}
+
+
+def check_storage_room(session: Session, organization_id: str, *, adding_bytes: int) -> None:
     """402 entitlement_exceeded (STORAGE_BLOCK) when a file of `adding_bytes` would take the
-    organization's media and knowledge files past its storage blocks."""
+    organization's files past its storage blocks."""
     if not billing_on() or adding_bytes <= 0:
         return
+    used_bytes = storage_bytes(session, organization_id)
     block = plans.storage_block_bytes()
     limit = entitlements(session, organization_id)[STORAGE_BLOCK].limit
     if used_bytes + adding_bytes > limit * block:

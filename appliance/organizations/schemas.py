@@ -126,13 +126,6 @@ class SlugSuggestionSchema(ApiSchema):
     slug = fields.String()
 
 
-class OrganizationSuspensionSchema(ApiSchema):
-    suspended = fields.Boolean()
-    reason = fields.String(allow_none=True)
-    suspended_at = IsoDateTime(allow_none=True)
-    pending_invoices = fields.List(fields.Dict(), metadata={"description": "Invoices to pay to lift the suspension"})
-
-
 class OrganizationRefSchema(ApiSchema):
     id = fields.String()
     name = fields.String()

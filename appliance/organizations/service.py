@@ -124,18 +124,26 @@ class Suspension:
     pending_invoices: list
 
 
-def check_active(session: Session, *, organization_id: str, while_suspended: bool) -> None:
+PAYMENT_OVERDUE = "payment_overdue"  # billing's suspension: reading keeps working
+
+
+def check_active(session: Session, *, organization_id: str, while_suspended: bool, reading: bool = False) -> None:
+    """403 organization_suspended for a suspended organization's routes, except those that stay
+    open (`while_suspended`: billing, the suspension itself) and, when the suspension is billing's,
+    what only reads (`reading`: the inbox, contacts and history stay readable)."""
     if while_suspended:
         return
     organization = read_row(session, Organization.__table__, id=organization_id)
     if organization is not None and organization.suspended_at is not None:
+        if reading and organization.suspension_reason == PAYMENT_OVERDUE:
+            return
         raise Forbidden("This organization is suspended; see GET /organizations/{id}/suspension.",
                         code="organization_suspended", reason=organization.suspension_reason)
 
 
 def get_suspension(session: Session, *, actor: OrgActor) -> Suspension:
     organization = access_organization_record(session, actor=actor)
-    # Invoices arrive with billing; until then an organization owes nothing.
+    # The invoices it owes are billing's to name (billing/invoices.suspension).
     return Suspension(organization.suspended_at is not None, organization.suspension_reason,
                       organization.suspended_at, [])
 

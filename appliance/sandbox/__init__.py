@@ -60,6 +60,30 @@ def google_settings(settings) -> dict:
             "google_calendar_url": graph_url(settings) + "/google/calendar/v3"}
 
 
+# The sandbox's Wompi account: the double's keys, fixed so that the settings (made before the
+# simulator) and the double agree. Test keys: they open nothing outside this process.
+SANDBOX_WOMPI = {"wompi_public_key": "pub_test_sandbox_appliance", "wompi_private_key": "prv_test_sandbox_appliance",
+                 "wompi_events_secret": "test_events_sandbox_appliance",
+                 "wompi_integrity_secret": "test_integrity_sandbox_appliance"}
+SANDBOX_SETTLE_SECONDS = 3  # a sandbox card or Nequi payment is answered this long after it was asked
+
+
+def wompi_settings(settings) -> dict:
+    """Payments played by the simulator's Wompi double, unless a real account is configured: the
+    browser makes card tokens at its public address, we call it at ours."""
+    if settings.wompi_private_key:
+        return {}
+    return {"wompi_url": graph_url(settings) + "/wompi/v1", **SANDBOX_WOMPI}
+
+
+def wompi_public_url(settings) -> str:
+    """Where a person's browser makes card tokens: the double's public address in the sandbox, else
+    the configured Wompi."""
+    if settings.sandbox and settings.wompi_private_key == SANDBOX_WOMPI["wompi_private_key"]:
+        return public_url(settings) + "/wompi/v1"
+    return settings.wompi_url
+
+
 def public_url(settings) -> str:
     """Where people reach the simulator: the addresses it gives out (profile pictures) use it."""
     return (settings.base_url or settings.served_url) + MOUNT_PATH
@@ -158,6 +182,12 @@ def start(settings) -> Simulator:
     from appliance.wabas import network
     network.route_simulated_tokens(owns_token, graph_url(settings))
     addresses.note_sandbox_ai_double(ai_doubles_url(settings))
+    if settings.wompi_private_key == SANDBOX_WOMPI["wompi_private_key"]:
+        from appliance.netsim import wompi_double
+        wompi_double.control(_simulator.wompi, {
+            "publicKey": settings.wompi_public_key, "privateKey": settings.wompi_private_key,
+            "eventsSecret": settings.wompi_events_secret, "integritySecret": settings.wompi_integrity_secret,
+            "eventsUrl": local_url(settings) + "/billing/wompi/events", "settleSeconds": SANDBOX_SETTLE_SECONDS})
     restored = service.restore(_simulator, webhook_url(settings))
     service.repoint_ai_doubles(ai_double_url(settings))
     log.info("sandbox: simulated network at %s (%d business accounts restored)", graph_url(settings), restored)

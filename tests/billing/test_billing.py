@@ -4,6 +4,7 @@ end, a transfer reported and approved credits the wallet once, and another tenan
 
 from __future__ import annotations
 
+import io
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 
@@ -234,3 +235,27 @@ def test_periods_follow_the_calendar_from_their_anchor():
     assert periods.period_at(anchor, "YEARLY", anchor + timedelta(days=400)).start == datetime(2027, 1, 31, 10,
                                                                                                tzinfo=timezone.utc)
 
+
+
+def test_storage_counts_every_file_and_stops_at_the_blocks_paid(api, owner, monkeypatch):
+    from appliance.core import runtime
+    from appliance.organizations import entitlements, plans
+    monkeypatch.setattr(plans, "storage_block_bytes", lambda: 4000)  # the business plan's 5 blocks: 20,000 bytes
+    token, org_id = owner["token"], owner["org"]["id"]
+
+    def note(size: int):
+        return api.post(f"/organizations/{org_id}/bot/knowledge/notes", {"title": "Carta", "content": "x" * size},
+                        token=token)
+
+    def image(size: int):
+        png = b"\x89PNG\r\n\x1a\n" + b"\x00" * (size - 8)
+        return api.client.post(f"/organizations/{org_id}/bot/images", data={"file": (io.BytesIO(png), "a.png", "image/png"),
+                               "label": "Menú"}, headers={"Authorization": f"Bearer {token}"},
+                               content_type="multipart/form-data")
+
+    assert note(9000).status_code == 201
+    assert image(9000).status_code == 201
+    with runtime.get().db.unit_of_work(write=False) as session:
+        assert entitlements.usage(session, org_id) == {"SEAT": 1, "WABA": 0, "STORAGE_BLOCK": 5, "ORGANIZATION": 0}
+    full = image(3000)
+    assert assert_problem(full, 402, "entitlement_exceeded")["entitlement"] == "STORAGE_BLOCK"

@@ -22,3 +22,10 @@ def test_with_billing_off_nothing_is_limited_or_charged(api, owner):
         "walletOrganizationId": org_id, "balance": "0.00", "currency": "COP", "entries": []}
     assert_problem(api.post(f"/organizations/{org_id}/billing/addons/preview", {"addonType": "SEAT"}, token=token),
                    400, "validation_failed")
+
+
+def test_with_billing_off_no_period_is_billed(api, owner):
+    from appliance.billing import tasks
+    tasks.billing_minute_check.call_local()
+    assert api.get(f"/organizations/{owner['org']['id']}/billing/invoices", token=owner["token"]).json["data"] == {
+        "items": [], "nextCursor": None}

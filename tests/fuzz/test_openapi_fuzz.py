@@ -55,7 +55,7 @@ from schemathesis.specs.openapi.checks import negative_data_rejection, positive_
 from schemathesis.transport.serialization import Binary
 
 # Every operation of /openapi.json: a new route raises it, and is fuzzed like the others.
-OPERATIONS = 324
+OPERATIONS = 336
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))
 ONLY = os.environ.get("FUZZ_ONLY", "")  # while working on a route: FUZZ_ONLY=/agenda runs only labels with it
 MODES = (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
@@ -112,6 +112,12 @@ EXPECTED_REFUSALS = {
     "POST /organizations/{org_id}/billing/payment-reports": "the amount a number above zero in the currency's unit, "
                                                             "paidAt not in the future, the receipt an upload of the "
                                                             "organization's, each transfer reported once",
+    "POST /organizations/{org_id}/billing/payment-methods": "the token must be a card token the processor made",
+    "PATCH /organizations/{org_id}/billing/auto-pay": "a card must be kept first; methodId the organization's",
+    "POST /organizations/{org_id}/billing/nequi/push": "a Colombian mobile number of ten digits starting with 3, an "
+                                                       "amount above zero in the currency's unit",
+    "POST /billing/nequi/push": "a Colombian mobile number of ten digits starting with 3, an amount above zero",
+    "POST /billing/wompi/events": "an event must carry the checksum made with the events secret",
     "POST /billing/payment-reports": "the amount a number above zero in the currency's unit, paidAt not in the "
                                      "future, each transfer reported once",
     "POST /organizations/{org_id}/messages": "the payload's shape depends on `type`",
@@ -157,10 +163,15 @@ EXPECTED_REFUSALS = {
 
 
 @pytest.fixture
-def settings(settings):
+def settings(settings, request):
     # An event stream waits for its next event up to the heartbeat: a short one lets each stream's
     # half second be read in half a second (it was 5 s a request, two minutes of the run).
-    return settings.replace(live_heartbeat_seconds=STREAM_SECONDS / 2)
+    # Billing on, its processor the Wompi double of the line's simulator: every billing route runs.
+    state = request.getfixturevalue("simulator").wompi
+    return settings.replace(live_heartbeat_seconds=STREAM_SECONDS / 2, billing="on",
+                            wompi_url=request.getfixturevalue("netsim_url") + "/wompi/v1",
+                            wompi_public_key=state.public_key, wompi_private_key=state.private_key,
+                            wompi_events_secret=state.events_secret, wompi_integrity_secret=state.integrity_secret)
 
 
 @pytest.fixture

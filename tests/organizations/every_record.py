@@ -93,6 +93,7 @@ def one_of_each(line) -> dict[str, str]:
     assert device.status_code == 200, device.json
     ids["item_id"] = device.json["data"]["id"]
     ids["backup_id"] = _backup(me)
+    ids["invoice_id"], ids["method_id"], ids["payment_id"] = _billing_records(org, me)
     return ids
 
 
@@ -121,6 +122,24 @@ def _backup(user_id: str) -> str:
         session.add(backup)
         session.flush()
         return backup.id
+
+
+def _billing_records(organization_id: str, user_id: str) -> tuple[str, str, str]:
+    """Rows: an invoice (a period billed), a card and a Nequi push (their processor is not what is
+    tested here)."""
+    from appliance.billing import invoices
+    from appliance.billing.models import Payment, PaymentMethod
+    now = clock.now()
+    with runtime.get().db.unit_of_work(write=True) as session:
+        invoice = invoices.do_bill_period(session, organization_id, now)
+        card = PaymentMethod(organization_id=organization_id, source_sealed="sealed", brand="VISA", last4="4242",
+                             exp_month=12, exp_year=2030, email="owner@example.com", is_default=True, created_at=now)
+        push = Payment(organization_id=organization_id, wallet_id=organization_id, purpose="NEQUI",
+                       reference=f"nequi:{new_ids.new_id()}", method="NEQUI", amount_minor=100000, currency="COP",
+                       phone_number="3991111111", created_by=user_id, created_at=now)
+        session.add_all([card, push])
+        session.flush()
+        return invoice.id, card.id, push.id
 
 
 def key_for(name: str, path: str) -> str:

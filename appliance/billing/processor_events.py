@@ -1,0 +1,46 @@
+"""The processor's events (POST /billing/wompi/events): the checksum checked over the event as it
+came (a forged or altered one credits nothing: 401), then the payment it reports settled once
+(collection.do_settle_payment: an event replayed, or one the reconciliation already settled,
+changes nothing; the wallet's ledger is unique per transaction besides)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from sqlalchemy import or_
+from sqlmodel import Session, select
+
+from appliance.billing import collection, gateway
+from appliance.billing.models import Payment
+from appliance.billing.processor import ProcessorError
+from appliance.core.errors import Unauthorized
+
+log = logging.getLogger("appliance.billing")
+
+
+@dataclass(frozen=True)
+class Receipt:
+    received: bool
+    matched: bool
+
+
+def receive(session: Session, raw: bytes) -> Receipt:
+    try:
+        event = gateway.processor().parse_event(raw)
+    except ProcessorError as error:
+        if error.kind != "forged":  # signed, but of a kind billing does not follow (a token's news)
+            return Receipt(True, False)
+        log.warning("processor event refused: its checksum does not match")
+        raise Unauthorized("The event's checksum does not match: nothing was done.",
+                           code="invalid_event_checksum") from None
+    transaction = event.transaction
+    payment = session.exec(select(Payment).where(or_(Payment.transaction_id == transaction.transaction_id,
+                                                     Payment.reference == transaction.reference))).first()
+    # The checksum covers the transaction's id, status and amount, not its reference: one found by
+    # reference must be for the amount asked.
+    if payment is None or (payment.transaction_id is None and payment.amount_minor != transaction.amount_minor):
+        log.info("processor event for a transaction that is not ours")
+        return Receipt(True, False)
+    collection.do_settle_payment(session, payment, transaction)
+    return Receipt(True, True)

@@ -1,0 +1,72 @@
+"""Wompi's double over HTTP (wompi_double.py answers): its API v1 under /wompi/v1 (any path it does
+not serve is Wompi's 404, any body it cannot read Wompi's 422), and its control (`/_control/wompi`:
+keys, secrets, events URL, settle delay, faults; `/_control/wompi/settle`: end transactions now).
+Its events go only to this machine, as the Graph double's webhooks do."""
+
+from __future__ import annotations
+
+import time
+import urllib.parse
+
+from flask import Blueprint, Response, jsonify, request
+
+from appliance.netsim import wompi_double
+from appliance.netsim.calls import json_body, loopback, simulator
+from appliance.netsim.network import NetworkError
+
+wompi = Blueprint("wompi", __name__)
+
+
+def _body():
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:  # nested deeper than the parser goes: unreadable, as any other (422)
+        return None
+
+
+@wompi.route("/wompi/v1/<path:path>", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
+def wompi_api(path):
+    answer = wompi_double.api(simulator().wompi, request.method, path,
+                              authorization=request.headers.get("Authorization"),
+                              merchant_key=request.headers.get("x-merchant-public-key"),
+                              query=request.args.to_dict(), body=_body())
+    if answer.hang:  # the call was carried out; its answer comes too late for the caller
+        time.sleep(answer.hang)
+    if isinstance(answer.body, str):
+        return Response(answer.body, answer.status, content_type="text/html")
+    return jsonify(answer.body), answer.status
+
+
+def _local(url) -> str | None:
+    """An events address on this machine, or none: the double's events never leave it."""
+    if url is None:
+        return None
+    parsed = urllib.parse.urlsplit(str(url))
+    if parsed.scheme not in ("http", "https") or not loopback(parsed.hostname):
+        raise NetworkError(100, "The Wompi double posts events only to this machine (http://127.0.0.1:...)")
+    return str(url)
+
+
+@wompi.put("/_control/wompi")
+def control_wompi():
+    body = json_body()
+    if "eventsUrl" in body:
+        body["eventsUrl"] = _local(body["eventsUrl"])
+    try:
+        return jsonify(wompi_double.control(simulator().wompi, body))
+    except ValueError as exc:
+        raise NetworkError(100, str(exc)) from None
+
+
+@wompi.get("/_control/wompi")
+def control_wompi_read():
+    return jsonify(wompi_double.read(simulator().wompi))
+
+
+@wompi.post("/_control/wompi/settle")
+def control_wompi_settle():
+    body = _body()
+    try:
+        return jsonify(wompi_double.settle(simulator().wompi, body if isinstance(body, dict) else {}))
+    except ValueError as exc:
+        raise NetworkError(100, str(exc)) from None
