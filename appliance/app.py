@@ -7,6 +7,7 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from appliance import bootstrap, callers, sandbox
+from appliance.billing import money
 from appliance.chat_links import lane as chat_links_lane
 from appliance.core import phones
 from appliance.blueprints import BLUEPRINTS, PAGES
@@ -60,6 +61,7 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     app.jinja_env.globals["sandbox"] = settings.sandbox
     app.jinja_env.filters["phone"] = phones.for_people  # {{ contact.wa_id|phone }}: "+57 300 1234567"
     app.jinja_env.filters["org_time"] = pages.org_time  # {{ message.created_at|org_time }}: the organization's clock
+    app.jinja_env.filters["money"] = money.text  # {{ entry.amount_minor|money(entry.currency) }}: "125000.00"
     pages.init_app(app)  # Flask-Babel: the reader's language, the catalogs' gettext, dates and numbers
     app.jinja_env.globals["may"] = operations.may  # {% if may(endpoint) %}: what that page's route lets in
     # The simulated network beside the app, at /netsim: the whole network and the other services'

@@ -10,6 +10,7 @@ phone one Menu opens every group at once (web/templates/layouts/_navigation.html
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from flask import url_for
 
@@ -17,6 +18,7 @@ from appliance.core.actor import OrgActor
 from appliance.http.browser import browser_actor
 from appliance.http.operations import allows
 from appliance.http.unit_of_work import db_session
+from appliance.organizations import entitlements
 from appliance.users import service as users_service
 
 
@@ -26,6 +28,7 @@ class Section:
     label: str  # key of the console's texts
     scope: str = "organization"  # organization: a page of one organization (its id in the path);
     #                              person: the signed-in person's own; installation: its administrators'
+    when: Callable[[], bool] | None = None  # shown only while this says so (billing's pages: billing on)
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ GROUPS = (
         Section("console_pages.whatsapp", "nav_whatsapp"),
         Section("console_pages.templates", "nav_templates"),
         Section("console_pages.links", "nav_links"),
+        Section("console_pages.billing", "nav_billing", when=entitlements.billing_on),
     )),
     Group("nav_group_settings", (
         Section("console_pages.account", "nav_account", scope="person"),
@@ -67,6 +71,8 @@ GROUPS = (
         Section("console_pages.backups_page", "nav_backups", scope="installation"),
         Section("console_pages.mail_server", "nav_mail", scope="installation"),
         Section("console_pages.private_servers", "nav_private_servers", scope="installation"),
+        Section("console_pages.payment_reviews", "nav_payment_reviews", scope="installation",
+                when=entitlements.billing_on),
     )),
 )
 SECTIONS = tuple(section for group in GROUPS for section in group.sections)
@@ -74,6 +80,8 @@ HOME = "console_pages.home"
 
 
 def _shown(section: Section, actor: OrgActor | None, installation_admin: bool) -> bool:
+    if section.when is not None and not section.when():
+        return False
     if section.scope == "installation":
         return installation_admin
     if section.scope == "person":

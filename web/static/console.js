@@ -163,4 +163,27 @@ for (const zone of document.querySelectorAll("[data-dropzone]")) {
   });
   input.addEventListener("change", show);
 }
+// - data-card-form: the card goes from the browser to the payment processor (its public key), which
+//   answers a token; only the token is posted here. The card's inputs have no name: never sent to us.
+for (const form of document.querySelectorAll("[data-card-form]")) {
+  const error = form.querySelector("[data-card-error]");
+  form.addEventListener("submit", async (event) => {
+    if (form.elements.token.value) return;
+    event.preventDefault();
+    const card = {};
+    for (const input of form.querySelectorAll("[data-card]")) card[input.dataset.card] = input.value.replace(/\s+/g, input.dataset.card === "card_holder" ? " " : "").trim();
+    error.hidden = true;
+    try {
+      const answer = await fetch(form.dataset.wompiUrl + "/tokens/cards", {method: "POST", body: JSON.stringify(card),
+        headers: {"Content-Type": "application/json", "Authorization": "Bearer " + form.dataset.wompiKey}});
+      const body = await answer.json();
+      if (!answer.ok || !body.data || !body.data.id) throw new Error((body.error && (body.error.reason || JSON.stringify(body.error.messages))) || answer.status);
+      form.elements.token.value = body.data.id;
+      form.submit();
+    } catch (problem) {
+      error.textContent = String(problem.message || problem);
+      error.hidden = false;
+    }
+  });
+}
 })();

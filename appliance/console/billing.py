@@ -1,0 +1,257 @@
+"""Billing in the console: the owner's page (the plan and its interval, what is used against what
+is paid for, the wallet and its movements, add-ons with a preview whose amount is the one charged,
+Nequi and bank-transfer top-ups, cards and auto-pay, invoices, and the banner of an unpaid one),
+and the administrators' review of reported transfers. Every form works without JavaScript but the
+card's (its number goes to the processor from the browser, never here)."""
+
+from __future__ import annotations
+
+from datetime import datetime, time, timezone
+from urllib.parse import urlsplit
+
+from flask import request
+from sqlmodel import select
+
+from appliance import sandbox
+from appliance.billing import addons, invoices, nequi, payment_methods, payment_reports, periods, wallet
+from appliance.billing import api as billing_api
+from appliance.billing.models import Payment
+from appliance.billing.schemas import (AddonChangeSchema, AutoPaySchema, BillingIntervalSchema, NequiPushCreateSchema,
+                                       PaymentMethodCreateSchema, PaymentReportCreateSchema, RejectSchema)
+from appliance.console import forms
+from appliance.console.common import back, console_pages, org_actor, render
+from appliance.console.texts_billing import BILLING_TEXTS
+from appliance.core import clock, runtime
+from appliance.core.errors import AppError, Invalid
+from appliance.http import headers
+from appliance.http.browser import browser_actor, signed_in_page
+from appliance.http.operations import performs
+from appliance.http.pages import check_form
+from appliance.http.unit_of_work import db_session
+from appliance.installation import service as installation
+from appliance.organizations import entitlements, plans
+from appliance.organizations.models import Organization
+
+_ACTIVE, _REVIEWS = "console_pages.billing", "console_pages.payment_reviews"
+
+
+def _page(actor, error: AppError | None = None, *, preview=None, status: int = 200):
+    session = db_session()
+    organization = session.get(Organization, actor.organization_id)
+    wallet_id = wallet.payer_id(session, organization.id)
+    found_invoices = invoices.list_invoices(session, actor=actor, take=12).items
+    unpaid = next((v.invoice for v in found_invoices if v.invoice.status == invoices.OPEN and v.invoice.last_failure), None)
+    pushes = list(session.exec(select(Payment).where(Payment.organization_id == organization.id, Payment.method == "NEQUI")
+                               .order_by(Payment.created_at.desc()).limit(5)))
+    settings = runtime.get().settings
+    wompi_url = sandbox.wompi_public_url(settings)
+    html, status = render("console/billing.html", actor, _ACTIVE, error=error, status=status, texts=BILLING_TEXTS,
+                  billing_on=entitlements.billing_on(), billed=organization,
+                  plan=plans.plans().get(organization.plan_slug) or plans.plans()[plans.FREE],
+                  period=periods.current(session, organization.id), change=periods.interval_change(session, organization.id),
+                  entitled=entitlements.entitlements(session, organization.id),
+                  used=entitlements.usage(session, organization.id), addons=addons.view(session, actor=actor),
+                  wallet=wallet.view(session, organization_id=organization.id),
+                  payer=session.get(Organization, wallet_id) if wallet_id != organization.id else None,
+                  invoices=found_invoices, unpaid=unpaid, pushes=pushes,
+                  suspend_on=invoices.overdue_since(unpaid) if unpaid else None,
+                  waiting=any(p.status == "PENDING" for p in pushes),
+                  reports=payment_reports.list_reports(session, actor=actor, take=10).items,
+                  cards=payment_methods.list_methods(session, actor=actor),
+                  preferences=payment_methods.preferences(session, actor=actor), preview=preview,
+                  cards_possible=bool(settings.wompi_private_key), wompi_url=wompi_url,
+                  wompi_public_key=settings.wompi_public_key, done=request.args.get("done"),
+                  today=clock.now().date().isoformat())
+    parts = urlsplit(wompi_url)
+    return html, status, {"Content-Security-Policy": headers.page_policy_reaching(f"{parts.scheme}://{parts.netloc}")}
+
+
+def _failed(actor, error: AppError):
+    db_session().rollback()
+    return _page(actor, error, status=error.status)
+
+
+@console_pages.get("/console/<uuid:org_id>/billing")
+@performs(billing_api.Addons.get)
+@signed_in_page
+def billing(org_id):
+    return _page(org_actor(org_id))
+
+
+def _addon_form() -> dict:
+    quantity = forms.text("quantity", 6)
+    return check_form(AddonChangeSchema(), {"addonType": forms.text("addonType", 20),
+                                            "quantity": int(quantity) if quantity.isdigit() else quantity})
+
+
+@console_pages.post("/console/<uuid:org_id>/billing/addons/preview")
+@performs(billing_api.AddonPreview.post)
+@signed_in_page
+def billing_addon_preview(org_id):
+    actor = org_actor(org_id)
+    try:
+        shown = addons.preview(db_session(), actor=actor, **_addon_form())
+    except AppError as error:
+        return _failed(actor, error)
+    return _page(actor, preview=shown)
+
+
+@console_pages.post("/console/<uuid:org_id>/billing/addons")
+@performs(billing_api.Addons.patch)
+@signed_in_page
+def billing_addon_change(org_id):
+    actor = org_actor(org_id)
+    try:
+        shown_at = datetime.fromisoformat(forms.text("prorationAt", 40).replace("Z", "+00:00"))
+    except ValueError:
+        return _failed(actor, Invalid("Preview the change first.", errors={"prorationAt": ["Preview first."]}))
+    try:
+        addons.do_change(db_session(), actor=actor, proration_at=shown_at, **_addon_form())
+    except AppError as error:
+        return _failed(actor, error)
+    return back(_ACTIVE, "addon_changed", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/billing/interval")
+@performs(billing_api.Interval.patch)
+@signed_in_page
+def billing_interval(org_id):
+    actor = org_actor(org_id)
+    try:
+        body = check_form(BillingIntervalSchema(), {"interval": forms.text("interval", 10)})
+        periods.do_set_interval(db_session(), organization_id=actor.organization_id, **body)
+    except AppError as error:
+        return _failed(actor, error)
+    return back(_ACTIVE, "interval_saved", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/billing/nequi")
+@performs(billing_api.NequiPush.post)
+@signed_in_page
+def billing_nequi(org_id):
+    actor = org_actor(org_id)
+    try:
+        body = check_form(NequiPushCreateSchema(), {"phoneNumber": forms.text("phoneNumber", 20),
+                                                    "amount": forms.text("amount", 20)})
+        nequi.check_push(db_session(), actor=actor, **body)
+    except AppError as error:
+        return _failed(actor, error)
+    return back(_ACTIVE, "nequi_sent", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/billing/reports")
+@performs(billing_api.PaymentReports.post)
+@signed_in_page
+def billing_report(org_id):
+    actor = org_actor(org_id)
+    paid_on = forms.text("paidOn", 10)
+    try:
+        paid_at = datetime.combine(datetime.fromisoformat(paid_on).date(), time(12), tzinfo=timezone.utc).isoformat()
+    except ValueError:
+        paid_at = paid_on
+    try:
+        body = check_form(PaymentReportCreateSchema(), {"amount": forms.text("amount", 20), "bank": forms.text("bank", 80),
+                                                        "reference": forms.text("reference", 80), "paidAt": paid_at})
+        payment_reports.check_report(db_session(), actor=actor, **body)
+    except AppError as error:
+        return _failed(actor, error)
+    return back(_ACTIVE, "reported", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/billing/cards")
+@performs(billing_api.PaymentMethods.post)
+@signed_in_page
+def billing_card(org_id):
+    actor = org_actor(org_id)
+    try:
+        body = check_form(PaymentMethodCreateSchema(), {"token": forms.text("token", 200), "email": forms.text("email", 254)})
+        source = payment_methods.make_source(token=body["token"], email=body["email"])
+        payment_methods.do_add(db_session(), actor=actor, source=source, email=body["email"])
+    except AppError as error:
+        return _failed(actor, error)
+    return back(_ACTIVE, "card_added", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/billing/cards/<uuid:method_id>/default")
+@performs(billing_api.DefaultPaymentMethod.post)
+@signed_in_page
+def billing_card_default(org_id, method_id):
+    actor = org_actor(org_id)
+    payment_methods.do_make_default(db_session(), actor=actor, method_id=str(method_id))
+    return back(_ACTIVE, "default_set", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/billing/cards/<uuid:method_id>/remove")
+@performs(billing_api.PaymentMethodById.delete)
+@signed_in_page
+def billing_card_remove(org_id, method_id):
+    actor = org_actor(org_id)
+    method = payment_methods.access_method(db_session(), actor=actor, method_id=str(method_id))
+    try:
+        payment_methods.remove_at_processor(payment_methods.source_of(method))
+    except AppError as error:
+        return _failed(actor, error)
+    payment_methods.do_remove(db_session(), actor=actor, method_id=str(method_id))
+    return back(_ACTIVE, "card_removed", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/billing/auto-pay")
+@performs(billing_api.AutoPay.patch)
+@signed_in_page
+def billing_auto_pay(org_id):
+    actor = org_actor(org_id)
+    try:
+        body = check_form(AutoPaySchema(), {"enabled": bool(request.form.get("enabled")),
+                                            **({"methodId": forms.text("methodId", 40)} if forms.text("methodId", 40) else {})})
+        payment_methods.do_set_auto_pay(db_session(), actor=actor, **body)
+    except AppError as error:
+        return _failed(actor, error)
+    return back(_ACTIVE, "auto_pay_saved", org_id=actor.organization_id)
+
+
+# The installation's administrators: reported transfers to review.
+
+def _admin_id() -> str:
+    return installation.check_admin(db_session(), browser_actor().user_id, what="reviews payment reports").id
+
+
+def _reviews(error: AppError | None = None, status: int = 200):
+    _admin_id()
+    session = db_session()
+    chosen = payment_reports.PENDING if request.args.get("show") != "reviewed" else None
+    found = payment_reports.list_for_review(session, status=chosen, take=100).items
+    if chosen is None:
+        found = [report for report in found if report.status != payment_reports.PENDING]
+    names = {o.id: o.name for o in session.exec(select(Organization).where(
+        Organization.id.in_({r.organization_id for r in found})))} if found else {}
+    return render("console/payment_reviews.html", None, _REVIEWS, error=error, status=status, texts=BILLING_TEXTS,
+                  reports=found, names=names, pending_only=chosen is not None, done=request.args.get("done"))
+
+
+@console_pages.get("/console/payment-reports")
+@signed_in_page
+def payment_reviews():
+    return _reviews()
+
+
+@console_pages.post("/console/payment-reports/<uuid:report_id>/approve")
+@signed_in_page
+def payment_review_approve(report_id):
+    try:
+        payment_reports.do_approve(db_session(), admin_id=_admin_id(), report_id=str(report_id))
+    except AppError as error:
+        db_session().rollback()
+        return _reviews(error, error.status)
+    return back(_REVIEWS, "approved")
+
+
+@console_pages.post("/console/payment-reports/<uuid:report_id>/reject")
+@signed_in_page
+def payment_review_reject(report_id):
+    try:
+        body = check_form(RejectSchema(), {"reason": forms.text("reason", 300)})
+        payment_reports.do_reject(db_session(), admin_id=_admin_id(), report_id=str(report_id), **body)
+    except AppError as error:
+        db_session().rollback()
+        return _reviews(error, error.status)
+    return back(_REVIEWS, "rejected")
