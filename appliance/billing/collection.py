@@ -181,7 +181,7 @@ def do_settle_payment(session: Session, payment: Payment, transaction: Transacti
     if payment.status == APPROVED:
         wallet.do_move(session, wallet_id=payment.wallet_id, amount_minor=payment.amount_minor, currency=payment.currency,
                        source=payment.method, reference=payment.transaction_id or payment.reference,
-                       description=f"{payment.method.title()} payment {payment.reference}",
+                       description=_described(session, payment),
                        for_organization_id=payment.organization_id, by=payment.created_by)
         do_settle_wallet(session, payment.wallet_id, now)
     elif payment.purpose == INVOICE and payment.invoice_id:
@@ -210,6 +210,14 @@ def send_nequi(database: Database, payment_id: str) -> Payment:
             do_settle_payment(session, session.get(Payment, payment_id), answer)
     with database.unit_of_work(write=False) as session:
         return session.get(Payment, payment_id)
+
+
+def _described(session: Session, payment: Payment) -> str:
+    """How the wallet's statement names money that came in through the processor."""
+    if payment.method == NEQUI:
+        return f"Nequi {payment.phone_number[:3]} *** {payment.phone_number[-4:]}" if payment.phone_number else "Nequi"
+    invoice = session.get(Invoice, payment.invoice_id) if payment.invoice_id else None
+    return f"Card, for invoice {invoice.number}" if invoice else "Card"
 
 
 def do_suspend_overdue(session: Session, now: datetime) -> int:

@@ -96,3 +96,9 @@ def suspension(session: Session, *, actor: OrgActor) -> Suspension:
     found = organizations_service.get_suspension(session, actor=actor)
     return Suspension(found.suspended, found.reason, found.suspended_at,
                       [InvoiceView(invoice, lines_of(session, invoice.id)) for invoice in pending(session, actor.organization_id)])
+
+
+def failing(session: Session, organization_id: str) -> bool:
+    """Whether an open invoice of the organization failed to be paid (the console's banner)."""
+    return session.exec(select(Invoice.id).where(Invoice.organization_id == organization_id,
+                                                 Invoice.status == OPEN, Invoice.last_failure.is_not(None))).first() is not None

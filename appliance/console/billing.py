@@ -145,8 +145,9 @@ def billing_nequi(org_id):
 def billing_report(org_id):
     actor = org_actor(org_id)
     paid_on = forms.text("paidOn", 10)
-    try:
-        paid_at = datetime.combine(datetime.fromisoformat(paid_on).date(), time(12), tzinfo=timezone.utc).isoformat()
+    try:  # a day: its noon, or now for a transfer made today (the form asks the day, the API a moment)
+        paid_at = min(datetime.combine(datetime.fromisoformat(paid_on).date(), time(12), tzinfo=timezone.utc),
+                      clock.now()).isoformat()
     except ValueError:
         paid_at = paid_on
     try:

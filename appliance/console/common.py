@@ -7,6 +7,7 @@ from flask import Blueprint, redirect, session, url_for
 
 from appliance.console.navigation import navigation
 from appliance.console.texts import TEXTS
+from appliance.billing import invoices
 from appliance.core import regions
 from appliance.core.actor import OrgActor
 from appliance.core.errors import AppError
@@ -17,7 +18,7 @@ from appliance.http.pages import page_language, render_failure, render_page
 from appliance.http.unit_of_work import db_session
 from appliance.installation import public_address
 from appliance.memberships import service as memberships_service
-from appliance.organizations import service as organizations_service
+from appliance.organizations import entitlements, service as organizations_service
 from appliance.organizations.zones import zone_named
 from appliance.users import service as users_service
 from appliance.users.schemas import TIMEZONE_NAMES
@@ -67,7 +68,18 @@ def _context(actor: OrgActor | None, active: str) -> dict:
     return {"nav": navigation(actor or _nav_actor(org_id), org_id, active), "org_id": org_id, "actor": actor,
             "organizations": organizations, "active": active, "organization": organization,
             # every time on the page is on the organization's clock (the `org_time` filter)
-            "zone": zone_named(organization.timezone) if organization else None}
+            "zone": zone_named(organization.timezone) if organization else None,
+            "billing_notice": _billing_notice(organization)}
+
+
+def _billing_notice(organization) -> str | None:
+    """What every page of an organization says while its billing needs the owner: `suspended`, or
+    `unpaid` (an invoice whose payment failed); None otherwise, and always with billing off."""
+    if organization is None or not entitlements.billing_on():
+        return None
+    if organization.suspension_reason == organizations_service.PAYMENT_OVERDUE:
+        return "suspended"
+    return "unpaid" if invoices.failing(db_session(), organization.id) else None
 
 
 def render(template: str, actor: OrgActor | None, active: str, *, error: AppError | None = None,

@@ -16,6 +16,10 @@ TEXTS = Words("console", {
     "nav_notifications": _l("Notifications"),
     "notifications_hint": _l("Choose what you are told on your browsers and phones."), "nav_bot": _l("Bot"),
     "nav_links": _l("Links"), "nav_orders": _l("Orders"), "nav_billing": _l("Billing"),
+    "billing_notice_unpaid": _l("An invoice of this organization could not be paid."),
+    "billing_notice_suspended": _l("This organization is suspended for an unpaid invoice: nothing is sent until it "
+                                   "is paid."),
+    "billing_notice_open": _l("Open Billing"),
     "nav_payment_reviews": _l("Payment reports"), "nav_surveys": _l("Surveys"), "nav_agenda": _l("Agenda"),
     "nav_attendance": _l("Attendance"), "nav_tasks": _l("Tasks"), "nav_quick_replies": _l("Quick replies"),
     "nav_account": _l("My account"), "console": _l("Console"), "menu": _l("Menu"), "nav_home": _l("Home"),

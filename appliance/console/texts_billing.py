@@ -48,7 +48,7 @@ BILLING_TEXTS = Words("console_billing", {
     "cards_title": _l("Cards and auto-pay"),
     "cards_intro": _l("With auto-pay on, an invoice the wallet does not cover is charged to your card."),
     "no_cards": _l("No card yet."), "default": _l("Default"), "make_default": _l("Make default"),
-    "remove": _l("Remove"), "expires": _l("expires {month}/{year}"),
+    "remove": _l("Remove"), "remove_confirm": _l("Remove this card? Auto-pay then uses the default card."), "expires": _l("expires {month}/{year}"),
     "add_card": _l("Add a card"), "card_number": _l("Card number"), "cvc": _l("CVC"),
     "exp_month": _l("Month"), "exp_year": _l("Year"), "holder": _l("Name on the card"), "email": _l("Email for receipts"),
     "card_needs_script": _l("Adding a card needs JavaScript: the card number goes straight to the payment processor, "

@@ -24,6 +24,25 @@ def _body():
         return None
 
 
+# What a merchant's page calls from the person's browser with the public key (Wompi answers it
+# from any origin): making a card's token, and the merchant's acceptance texts.
+_FROM_BROWSERS = ("tokens/", "merchants/")
+
+
+@wompi.route("/wompi/v1/<path:path>", methods=["OPTIONS"])
+def wompi_preflight(path):
+    if not path.startswith(_FROM_BROWSERS):
+        return Response(status=404)
+    return _open_to_browsers(Response(status=204))
+
+
+def _open_to_browsers(response: Response) -> Response:
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    response.headers["Access-Control-Allow-Methods"] = "GET, POST"
+    response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type, x-merchant-public-key"
+    return response
+
+
 @wompi.route("/wompi/v1/<path:path>", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
 def wompi_api(path):
     answer = wompi_double.api(simulator().wompi, request.method, path,
@@ -33,8 +52,11 @@ def wompi_api(path):
     if answer.hang:  # the call was carried out; its answer comes too late for the caller
         time.sleep(answer.hang)
     if isinstance(answer.body, str):
-        return Response(answer.body, answer.status, content_type="text/html")
-    return jsonify(answer.body), answer.status
+        response = Response(answer.body, answer.status, content_type="text/html")
+    else:
+        response = jsonify(answer.body)
+        response.status_code = answer.status
+    return _open_to_browsers(response) if path.startswith(_FROM_BROWSERS) else response
 
 
 def _local(url) -> str | None:
