@@ -264,8 +264,9 @@ def run(database: Database, now: datetime | None = None) -> dict:
     suspend what is 7 days overdue. Answers what it did, for the log and the benchmark."""
     now = now or clock.now()
     done = {"billed": 0, "paid": 0, "attempts": 0, "suspended": 0}
-    with database.unit_of_work(write=False) as session:
-        organization_ids = list(session.exec(select(Organization.id).order_by(Organization.id)))
+    with database.unit_of_work(write=False) as session:  # those whose billed period has ended, or never billed
+        billed = select(Invoice.id).where(Invoice.organization_id == Organization.id, Invoice.period_end > now)
+        organization_ids = list(session.exec(select(Organization.id).where(~billed.exists()).order_by(Organization.id)))
     for start in range(0, len(organization_ids), 100):  # a hundred organizations a transaction
         with database.unit_of_work(write=True) as session:
             for organization_id in organization_ids[start:start + 100]:

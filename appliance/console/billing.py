@@ -13,9 +13,8 @@ from flask import request
 from sqlmodel import select
 
 from appliance import sandbox
-from appliance.billing import addons, invoices, nequi, payment_methods, payment_reports, periods, wallet
+from appliance.billing import addons, nequi, payment_methods, payment_reports, periods, service
 from appliance.billing import api as billing_api
-from appliance.billing.models import Payment
 from appliance.billing.schemas import (AddonChangeSchema, AutoPaySchema, BillingIntervalSchema, NequiPushCreateSchema,
                                        PaymentMethodCreateSchema, PaymentReportCreateSchema, RejectSchema)
 from appliance.console import forms
@@ -29,39 +28,19 @@ from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.installation import service as installation
-from appliance.organizations import entitlements, plans
 from appliance.organizations.models import Organization
 
 _ACTIVE, _REVIEWS = "console_pages.billing", "console_pages.payment_reviews"
 
 
 def _page(actor, error: AppError | None = None, *, preview=None, status: int = 200):
-    session = db_session()
-    organization = session.get(Organization, actor.organization_id)
-    wallet_id = wallet.payer_id(session, organization.id)
-    found_invoices = invoices.list_invoices(session, actor=actor, take=12).items
-    unpaid = next((v.invoice for v in found_invoices if v.invoice.status == invoices.OPEN and v.invoice.last_failure), None)
-    pushes = list(session.exec(select(Payment).where(Payment.organization_id == organization.id, Payment.method == "NEQUI")
-                               .order_by(Payment.created_at.desc()).limit(5)))
     settings = runtime.get().settings
     wompi_url = sandbox.wompi_public_url(settings)
     html, status = render("console/billing.html", actor, _ACTIVE, error=error, status=status, texts=BILLING_TEXTS,
-                  billing_on=entitlements.billing_on(), billed=organization,
-                  plan=plans.plans().get(organization.plan_slug) or plans.plans()[plans.FREE],
-                  period=periods.current(session, organization.id), change=periods.interval_change(session, organization.id),
-                  entitled=entitlements.entitlements(session, organization.id),
-                  used=entitlements.usage(session, organization.id), addons=addons.view(session, actor=actor),
-                  wallet=wallet.view(session, organization_id=organization.id),
-                  payer=session.get(Organization, wallet_id) if wallet_id != organization.id else None,
-                  invoices=found_invoices, unpaid=unpaid, pushes=pushes,
-                  suspend_on=invoices.overdue_since(unpaid) if unpaid else None,
-                  waiting=any(p.status == "PENDING" for p in pushes),
-                  reports=payment_reports.list_reports(session, actor=actor, take=10).items,
-                  cards=payment_methods.list_methods(session, actor=actor),
-                  preferences=payment_methods.preferences(session, actor=actor), preview=preview,
-                  cards_possible=bool(settings.wompi_private_key), wompi_url=wompi_url,
-                  wompi_public_key=settings.wompi_public_key, done=request.args.get("done"),
-                  today=clock.now().date().isoformat())
+                          billing=service.overview(db_session(), actor=actor), preview=preview,
+                          cards_possible=bool(settings.wompi_private_key), wompi_url=wompi_url,
+                          wompi_public_key=settings.wompi_public_key, done=request.args.get("done"),
+                          today=clock.now().date().isoformat())
     parts = urlsplit(wompi_url)
     return html, status, {"Content-Security-Policy": headers.page_policy_reaching(f"{parts.scheme}://{parts.netloc}")}
 
