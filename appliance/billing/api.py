@@ -2,10 +2,10 @@
 payment reports; /billing/... the reference's paths that name the organization in the body;
 /installation/payment-reports: the administrators' review (docs/billing.md)."""
 
-from flask import request
+from flask import Response, request
 from flask.views import MethodView
 
-from appliance.billing import (addons, invoices, nequi, payment_methods, payment_reports, periods, processor_events,
+from appliance.billing import (addons, invoice_pdf, invoices, nequi, payment_methods, payment_reports, periods, processor_events,
                                schemas, wallet)
 from appliance.core.actor import OrgActor
 from appliance.core.schema import PageArgsSchema
@@ -176,6 +176,19 @@ class InvoiceById(MethodView):
         return invoices.access_invoice(db_session(), actor=current_org_actor(), invoice_id=str(invoice_id))
 
 
+@blp.route("/<uuid:org_id>/billing/invoices/<uuid:invoice_id>/pdf")
+class InvoicePdf(MethodView):
+    @blp.requires("billing:read", while_suspended=True)
+    @blp.doc(responses={"200": {"description": "The invoice as a PDF", "content": {"application/pdf": {
+        "schema": {"type": "string", "format": "binary"}}}}})
+    def get(self, org_id, invoice_id):
+        """The invoice as a PDF (in the caller's language: ?lang=es|en)"""
+        number, pdf = invoice_pdf.pdf_of(db_session(), actor=current_org_actor(), invoice_id=str(invoice_id),
+                                      language=request.args.get("lang", "en"))
+        return Response(pdf, mimetype="application/pdf",
+                        headers={"Content-Disposition": f'attachment; filename="invoice-{number}.pdf"'})
+
+
 @blp.route("/<uuid:org_id>/billing/payment-methods")
 class PaymentMethods(MethodView):
     @blp.requires("billing:read", while_suspended=True)
@@ -189,7 +202,8 @@ class PaymentMethods(MethodView):
     @blp.response(201, schemas.PaymentMethodSchema)
     def post(self, body, org_id):
         """Keep a card from the token the browser made (the first one is the default)"""
-        source = payment_methods.make_source(token=body["token"], email=body["email"])
+        source = payment_methods.make_source(db_session(), actor=current_org_actor(), token=body["token"],
+                                              email=body["email"])
         return payment_methods.do_add(db_session(), actor=current_org_actor(), source=source, email=body["email"])
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
+from sqlalchemy import or_
 from sqlmodel import Session, select
 
 from appliance.billing import gateway, invoices, money, wallet
@@ -36,14 +37,18 @@ INVOICE, CARD, NEQUI = "INVOICE", "CARD", "NEQUI"
 
 
 def do_pay_from_wallet(session: Session, invoice: Invoice, now: datetime) -> bool:
+    """Pay the invoice from the wallet that pays for its organization now (a child that joined or
+    left a billing group since it was billed pays from its new payer)."""
     if invoice.status != invoices.OPEN:
         return invoice.status == invoices.PAID
-    if invoice.total_minor and wallet.balance(session, invoice.wallet_id) < invoice.total_minor:
+    payer = wallet.payer_id(session, invoice.organization_id)
+    if invoice.total_minor and wallet.balance(session, payer) < invoice.total_minor:
         return False
     if invoice.total_minor:
-        wallet.do_move(session, wallet_id=invoice.wallet_id, amount_minor=-invoice.total_minor, currency=invoice.currency,
+        wallet.do_move(session, wallet_id=payer, amount_minor=-invoice.total_minor, currency=invoice.currency,
                        source=INVOICE, reference=invoice.id, description=f"Invoice {invoice.number}",
                        for_organization_id=invoice.organization_id)
+    invoice.wallet_id = payer
     invoice.status, invoice.paid_at, invoice.next_attempt_at = invoices.PAID, now, None
     session.add(invoice)
     session.flush()
@@ -55,8 +60,11 @@ def do_settle_wallet(session: Session, wallet_id: str, now: datetime | None = No
     """After money came in: the open invoices this wallet pays, oldest first, while it covers them."""
     now = now or clock.now()
     paid = 0
-    for invoice in session.exec(select(Invoice).where(Invoice.wallet_id == wallet_id, Invoice.status == invoices.OPEN)
+    paying_for = select(Organization.id).where(or_(Organization.id == wallet_id, Organization.billing_parent_id == wallet_id))
+    for invoice in session.exec(select(Invoice).where(Invoice.organization_id.in_(paying_for), Invoice.status == invoices.OPEN)
                                 .order_by(Invoice.period_start, Invoice.number)).all():
+        if wallet.payer_id(session, invoice.organization_id) != wallet_id:
+            continue  # this organization is itself a child: another wallet pays for it
         if not do_pay_from_wallet(session, invoice, now):
             break
         paid += 1
@@ -65,7 +73,9 @@ def do_settle_wallet(session: Session, wallet_id: str, now: datetime | None = No
 
 def _lift_if_paid_up(session: Session, organization_id: str, now: datetime) -> None:
     organization = session.get(Organization, organization_id)
-    if organization.suspension_reason == OVERDUE and not invoices.pending(session, organization_id):
+    grace_ended = now - timedelta(days=invoices.GRACE_DAYS)
+    if organization.suspension_reason == OVERDUE and not any(
+            invoice.due_at <= grace_ended for invoice in invoices.pending(session, organization_id)):
         organization.suspended_at = organization.suspension_reason = None
         organization.updated_at = now
         session.add(organization)
@@ -118,15 +128,16 @@ def _begin_attempt(session: Session, invoice_id: str, now: datetime) -> Payment 
     if do_pay_from_wallet(session, invoice, now):
         return None
     invoice.attempts += 1
-    method = auto_pay_method(session, invoice.wallet_id)
+    payer = wallet.payer_id(session, invoice.organization_id)
+    method = auto_pay_method(session, payer)
     if method is None:
         _failed(session, invoice, "The wallet does not cover it and auto-pay is off.", now)
         return None
     invoice.next_attempt_at = None  # until this attempt's outcome is known
     session.add(invoice)
-    payment = Payment(organization_id=invoice.organization_id, wallet_id=invoice.wallet_id, purpose=INVOICE,
+    payment = Payment(organization_id=invoice.organization_id, wallet_id=payer, purpose=INVOICE,
                       invoice_id=invoice.id, reference=f"inv:{invoice.id}:try:{invoice.attempts}", method=CARD,
-                      amount_minor=invoice.total_minor - max(0, wallet.balance(session, invoice.wallet_id)),
+                      amount_minor=invoice.total_minor - max(0, wallet.balance(session, payer)),
                       currency=invoice.currency, created_at=now)
     session.add(payment)
     session.flush()
@@ -137,12 +148,20 @@ def _charge(database: Database, payment_id: str) -> None:
     """Send a written-down card attempt to the processor, then write down what it answered."""
     with database.unit_of_work(write=False) as session:
         payment = session.get(Payment, payment_id)
+        invoice = session.get(Invoice, payment.invoice_id) if payment.invoice_id else None
         method = auto_pay_method(session, payment.wallet_id)
         source = runtime.get().keyring.unseal(method.source_sealed) if method else None
         email = method.email if method else ""
-    if source is None:
+    if payment.status != PENDING or payment.transaction_id or invoice is None or invoice.status != invoices.OPEN:
+        with database.unit_of_work(write=True) as session:  # paid meanwhile (a transfer): nothing to charge
+            do_settle_payment(session, session.get(Payment, payment_id), None, failure="Not needed: paid meanwhile.",
+                              status="VOIDED")
+        return
+    failure = ("The card was removed." if source is None else
+               None if gateway.configured() else "Card payments are not set up on this installation.")
+    if failure:
         with database.unit_of_work(write=True) as session:
-            do_settle_payment(session, session.get(Payment, payment_id), None, failure="The card was removed.")
+            do_settle_payment(session, session.get(Payment, payment_id), None, failure=failure)
         return
     try:
         answer = gateway.processor().charge_card(source_id=source, amount_minor=payment.amount_minor,
@@ -159,11 +178,14 @@ def _charge(database: Database, payment_id: str) -> None:
 
 
 def do_settle_payment(session: Session, payment: Payment, transaction: Transaction | None, *,
-                      failure: str | None = None) -> None:
+                      failure: str | None = None, status: str = "ERROR") -> None:
     """What the processor said of an attempt (its answer, an event, a poll), once: an approval
-    credits the wallet (the transaction's id is the reference) and pays what it can; a decline
-    plans the invoice's next attempt. A payment already final is left as it is."""
-    if payment.status in FINAL:
+    credits the wallet (the transaction's id is the reference) and pays the attempt's invoice first,
+    then what else it can; a decline plans the invoice's next attempt. A payment already settled
+    stays so, except that money the processor says it took is always credited (an attempt given up
+    as lost whose charge went through after all)."""
+    taken = transaction is not None and transaction.status == APPROVED
+    if payment.status == APPROVED or (payment.status in FINAL and not taken):
         return
     now = clock.now()
     if transaction is not None:
@@ -174,7 +196,7 @@ def do_settle_payment(session: Session, payment: Payment, transaction: Transacti
             return
         payment.status = transaction.status
     else:
-        payment.status, payment.status_message = "ERROR", (failure or "")[:300]
+        payment.status, payment.status_message = status, (failure or "")[:300]
     payment.settled_at = now
     session.add(payment)
     session.flush()
@@ -183,6 +205,10 @@ def do_settle_payment(session: Session, payment: Payment, transaction: Transacti
                        source=payment.method, reference=payment.transaction_id or payment.reference,
                        description=_described(session, payment),
                        for_organization_id=payment.organization_id, by=payment.created_by)
+        invoice = session.get(Invoice, payment.invoice_id) if payment.invoice_id else None
+        if invoice is not None and not do_pay_from_wallet(session, invoice, now):
+            invoice.next_attempt_at = now  # the wallet was spent meanwhile: the next round tries again
+            session.add(invoice)
         do_settle_wallet(session, payment.wallet_id, now)
     elif payment.purpose == INVOICE and payment.invoice_id:
         invoice = session.get(Invoice, payment.invoice_id)
@@ -197,6 +223,11 @@ def send_nequi(database: Database, payment_id: str) -> Payment:
         payment = session.get(Payment, payment_id)
         person = session.get(User, payment.created_by) if payment.created_by else None
         email = person.email if person else "billing@appliance.local"
+    if not gateway.configured():
+        with database.unit_of_work(write=True) as session:
+            do_settle_payment(session, session.get(Payment, payment_id), None,
+                              failure="Nequi payments are not set up on this installation.")
+        return _payment(database, payment_id)
     try:
         answer = gateway.processor().charge_nequi(phone_number=payment.phone_number, amount_minor=payment.amount_minor,
                                                   currency=payment.currency, reference=payment.reference, email=email)
@@ -208,6 +239,10 @@ def send_nequi(database: Database, payment_id: str) -> Payment:
     else:
         with database.unit_of_work(write=True) as session:
             do_settle_payment(session, session.get(Payment, payment_id), answer)
+    return _payment(database, payment_id)
+
+
+def _payment(database: Database, payment_id: str) -> Payment:
     with database.unit_of_work(write=False) as session:
         return session.get(Payment, payment_id)
 
@@ -238,6 +273,8 @@ def do_suspend_overdue(session: Session, now: datetime) -> int:
 def reconcile(database: Database, now: datetime) -> None:
     """Pending attempts the processor's events have not settled: asked by id, or found by their
     reference when the answer never came; one it never heard of, LOST_AFTER on, failed."""
+    if not gateway.configured():
+        return  # nothing was sent through a processor this installation does not have
     with database.unit_of_work(write=False) as session:
         waiting = [(p.id, p.transaction_id, p.reference, p.created_at) for p in session.exec(
             select(Payment).where(Payment.status == PENDING, Payment.created_at <= now - timedelta(seconds=30)))]
@@ -284,7 +321,7 @@ def run(database: Database, now: datetime | None = None) -> dict:
                 elif session.get(Invoice, invoice_id).status == invoices.PAID:
                     done["paid"] += 1
         for payment_id in attempts:
-            _charge(database, payment_id)
+            _charge(database, payment_id)  # a failure is written on the payment, never raised
         done["attempts"] += len(attempts)
     reconcile(database, now)
     with database.unit_of_work(write=True) as session:

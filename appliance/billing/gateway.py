@@ -9,9 +9,13 @@ from appliance.core.errors import Unavailable
 _made: dict[tuple, PaymentProcessor] = {}
 
 
+def configured() -> bool:
+    return bool(runtime.get().settings.wompi_private_key)
+
+
 def check_configured() -> None:
     """503 payments_not_configured when no processor is set up (checked before anything is written)."""
-    if not runtime.get().settings.wompi_private_key:
+    if not configured():
         raise Unavailable("Card and Nequi payments are not set up on this installation (APPLIANCE_WOMPI_* "
                           "settings); report a bank transfer instead.", code="payments_not_configured")
 

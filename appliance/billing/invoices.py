@@ -102,3 +102,4 @@ def failing(session: Session, organization_id: str) -> bool:
     """Whether an open invoice of the organization failed to be paid (the console's banner)."""
     return session.exec(select(Invoice.id).where(Invoice.organization_id == organization_id,
                                                  Invoice.status == OPEN, Invoice.last_failure.is_not(None))).first() is not None
+

@@ -12,9 +12,10 @@ from sqlmodel import Session, select
 from appliance.billing import gateway, periods
 from appliance.billing.models import BillingAccount, PaymentMethod
 from appliance.billing.processor import ProcessorError
+from appliance.organizations.models import Organization
 from appliance.core import clock, runtime, tenancy
 from appliance.core.actor import OrgActor
-from appliance.core.errors import BadGateway, Invalid, Unavailable
+from appliance.core.errors import BadGateway, Conflict, Invalid, Unavailable
 
 
 def list_methods(session: Session, *, actor: OrgActor) -> list[PaymentMethod]:
@@ -29,8 +30,9 @@ def as_app_error(error: ProcessorError, what: str) -> Exception:
     return BadGateway(f"The payment processor refused {what}: {error.message}", code="processor_refused")
 
 
-def make_source(*, token: str, email: str):
-    """Ask the processor for the card's payment source (before any database work: a call takes time)."""
+def make_source(session: Session, *, actor: OrgActor, token: str, email: str):
+    """Ask the processor for the card's payment source (before any write: a call takes time)."""
+    check_pays_itself(session, actor.organization_id)
     try:
         return gateway.processor().card_source(card_token=token, email=email)
     except ProcessorError as error:
@@ -38,6 +40,15 @@ def make_source(*, token: str, email: str):
             raise Invalid(f"The card was not accepted: {error.message}", code="card_refused",
                           errors={"token": [error.message]}) from None
         raise as_app_error(error, "the card") from None
+
+
+def check_pays_itself(session: Session, organization_id: str) -> None:
+    """409 billing_group_pays for a billing group's child: its parent's cards and auto-pay pay."""
+    organization = session.get(Organization, organization_id)
+    if organization.billing_parent_id:
+        parent = session.get(Organization, organization.billing_parent_id)
+        raise Conflict(f"{parent.name} pays this organization's invoices (its billing group): add cards and auto-pay "
+                       "there.", code="billing_group_pays", payerId=parent.id)
 
 
 def do_add(session: Session, *, actor: OrgActor, source, email: str) -> PaymentMethod:
@@ -107,6 +118,7 @@ def preferences(session: Session, *, actor: OrgActor) -> Preferences:
 
 
 def do_set_auto_pay(session: Session, *, actor: OrgActor, enabled: bool, method_id: str | None = None) -> Preferences:
+    check_pays_itself(session, actor.organization_id)
     if method_id is not None:
         found = session.get(PaymentMethod, method_id)
         if found is None or found.organization_id != actor.organization_id:

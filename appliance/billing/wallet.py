@@ -77,6 +77,12 @@ class WalletView:
 
 
 def view(session: Session, *, organization_id: str) -> WalletView:
+    """The paying wallet's balance and newest movements; a billing group's child sees the balance
+    it spends from but only its own movements (not its siblings' transfers and invoices)."""
     wallet_id = payer_id(session, organization_id)
     currency = currency_of(session, wallet_id)
-    return WalletView(wallet_id, money.text(balance(session, wallet_id), currency), currency, recent(session, wallet_id))
+    entries = (recent(session, wallet_id) if wallet_id == organization_id else
+               list(session.exec(select(WalletEntry).where(WalletEntry.organization_id == wallet_id,
+                                                           WalletEntry.for_organization_id == organization_id)
+                                 .order_by(WalletEntry.id.desc()).limit(RECENT))))
+    return WalletView(wallet_id, money.text(balance(session, wallet_id), currency), currency, entries)

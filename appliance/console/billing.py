@@ -9,11 +9,11 @@ from __future__ import annotations
 from datetime import datetime, time, timezone
 from urllib.parse import urlsplit
 
-from flask import request
+from flask import Response, request
 from sqlmodel import select
 
 from appliance import sandbox
-from appliance.billing import addons, nequi, payment_methods, payment_reports, periods, service
+from appliance.billing import addons, invoice_pdf, nequi, payment_methods, payment_reports, periods, service
 from appliance.billing import api as billing_api
 from appliance.billing.schemas import (AddonChangeSchema, AutoPaySchema, BillingIntervalSchema, NequiPushCreateSchema,
                                        PaymentMethodCreateSchema, PaymentReportCreateSchema, RejectSchema)
@@ -25,7 +25,7 @@ from appliance.core.errors import AppError, Invalid
 from appliance.http import headers
 from appliance.http.browser import browser_actor, signed_in_page
 from appliance.http.operations import performs
-from appliance.http.pages import check_form
+from appliance.http.pages import check_form, page_language
 from appliance.http.unit_of_work import db_session
 from appliance.installation import service as installation
 from appliance.organizations.models import Organization
@@ -63,6 +63,16 @@ def _addon_form() -> dict:
                                             "quantity": int(quantity) if quantity.isdigit() else quantity})
 
 
+@console_pages.get("/console/<uuid:org_id>/billing/invoices/<uuid:invoice_id>.pdf")
+@performs(billing_api.InvoicePdf.get)
+@signed_in_page
+def billing_invoice_pdf(org_id, invoice_id):
+    number, pdf = invoice_pdf.pdf_of(db_session(), actor=org_actor(org_id), invoice_id=str(invoice_id),
+                                     language=page_language())
+    return Response(pdf, mimetype="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="invoice-{number}.pdf"'})
+
+
 @console_pages.post("/console/<uuid:org_id>/billing/addons/preview")
 @performs(billing_api.AddonPreview.post)
 @signed_in_page
@@ -83,6 +93,8 @@ def billing_addon_change(org_id):
     try:
         shown_at = datetime.fromisoformat(forms.text("prorationAt", 40).replace("Z", "+00:00"))
     except ValueError:
+        shown_at = None
+    if shown_at is None or shown_at.tzinfo is None:  # only a preview's own moment (UTC, with its offset)
         return _failed(actor, Invalid("Preview the change first.", errors={"prorationAt": ["Preview first."]}))
     try:
         addons.do_change(db_session(), actor=actor, proration_at=shown_at, **_addon_form())
@@ -145,7 +157,7 @@ def billing_card(org_id):
     actor = org_actor(org_id)
     try:
         body = check_form(PaymentMethodCreateSchema(), {"token": forms.text("token", 200), "email": forms.text("email", 254)})
-        source = payment_methods.make_source(token=body["token"], email=body["email"])
+        source = payment_methods.make_source(db_session(), actor=actor, token=body["token"], email=body["email"])
         payment_methods.do_add(db_session(), actor=actor, source=source, email=body["email"])
     except AppError as error:
         return _failed(actor, error)

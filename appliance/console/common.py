@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, session, url_for
+from flask import Blueprint, redirect, request, session, url_for
 
 from appliance.console.navigation import navigation
 from appliance.console.texts import TEXTS
@@ -13,7 +13,7 @@ from appliance.core.actor import OrgActor
 from appliance.core.errors import AppError
 from appliance.core.i18n import Words
 from appliance.http.browser import browser_actor
-from appliance.http.operations import page_permission
+from appliance.http.operations import page_open_while_suspended, page_permission
 from appliance.http.pages import page_language, render_failure, render_page
 from appliance.http.unit_of_work import db_session
 from appliance.installation import public_address
@@ -32,6 +32,11 @@ def org_actor(org_id) -> OrgActor:
     organization the console and the account page link to."""
     actor = memberships_service.access_organization(db_session(), actor=browser_actor(),
                                                     organization_id=str(org_id), permission=page_permission())
+    # A suspended organization's pages answer as its API does: billing's open, reading open while
+    # the suspension is for payment, the rest 403 organization_suspended.
+    organizations_service.check_active(db_session(), organization_id=actor.organization_id,
+                                       while_suspended=page_open_while_suspended(),
+                                       reading=request.method in ("GET", "HEAD"))
     session["console_org"] = actor.organization_id
     return actor
 

@@ -73,6 +73,18 @@ def page_permission() -> str | None:
     return None if operation is None else permission_of(operation)
 
 
+def page_open_while_suspended() -> bool:
+    """Whether the page serving this request stays open while its organization is suspended: the
+    API operation it performs says so (billing's, so that the owner can pay)."""
+    declared = view_attr("_performs")
+    if declared is None:
+        return False
+    operation, chosen_by = declared
+    if chosen_by:
+        operation = operation[request.view_args[chosen_by]]
+    return bool(getattr(operation, "_while_suspended", False))
+
+
 def permission_of_page(endpoint: str) -> str | None:
     """The permission the page at `endpoint` needs, when its view does one thing (None: any member)."""
     declared = performed(current_app.view_functions[endpoint]) or []

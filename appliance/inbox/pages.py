@@ -50,6 +50,9 @@ def _actor(org_id, *, active: bool = True):
     auto-close), which the live stream, open all day, is not."""
     actor = memberships_service.access_organization(db_session(), actor=browser_actor(), organization_id=str(org_id),
                                                     permission=page_permission())
+    # Suspended: the inbox reads while the suspension is for payment; it sends nothing (403).
+    organizations_service.check_active(db_session(), organization_id=actor.organization_id, while_suspended=False,
+                                       reading=request.method in ("GET", "HEAD"))
     if active:
         attendance_activity.seen(actor.organization_id, actor.user_id)
     return actor

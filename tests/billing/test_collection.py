@@ -68,3 +68,24 @@ def test_unpaid_the_owner_is_told_then_suspended_and_paying_lifts_it(api, owner,
     assert api.post(f"/organizations/{org_id}/tags", {"name": "VIP"}, token=token).status_code == 201
     assert wallet(api, {**owner, "token": token}) == "11000.00"
 
+
+
+def test_an_invoice_is_a_pdf_with_its_lines_and_another_tenants_is_404(api, owner):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    from tests import factories
+    fund(api, owner, "500000.00")
+    billing_round()
+    invoice = api.get(f"/organizations/{owner['org']['id']}/billing/invoices", token=owner["token"]).json["data"]["items"][0]
+    answer = api.client.get(f"/organizations/{owner['org']['id']}/billing/invoices/{invoice['id']}/pdf?lang=es",
+                            headers={"Authorization": f"Bearer {owner['token']}"})
+    assert answer.status_code == 200 and answer.mimetype == "application/pdf"
+    assert f'invoice-{invoice["number"]}.pdf' in answer.headers["Content-Disposition"]
+    text = PdfReader(BytesIO(answer.data)).pages[0].extract_text()
+    assert f"Factura #{invoice['number']}" in text and "189000.00 COP" in text and "Pagada" in text
+    eve = factories.person(api, email="eve@example.com")["tokens"]["accessToken"]
+    other = factories.organization(api, eve, name="Eve", slug="eve")
+    assert_problem(api.get(f"/organizations/{other['id']}/billing/invoices/{invoice['id']}/pdf", token=eve), 404,
+                   "invoice_not_found")

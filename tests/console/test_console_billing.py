@@ -50,6 +50,12 @@ def test_the_owner_funds_the_wallet_and_buys_seats_for_the_previewed_amount(clie
     assert wallet["entries"][0]["amount"] == f"-{amount}"
     assert "1 of 7" in client.get(page_path).text
 
+    from appliance.billing import tasks
+    tasks.billing_minute_check.call_local()  # the period's invoice, paid from the wallet
+    pdf_link = re.search(r'href="([^"]+\.pdf)" data-invoice-pdf', client.get(page_path).text).group(1)
+    pdf = client.get(pdf_link)
+    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf" and pdf.data.startswith(b"%PDF")
+
     bad = client.post(f"{page_path}/addons/preview", data={"csrf": csrf_of(page), "addonType": "SEAT", "quantity": "x"})
     assert bad.status_code == 400
 

@@ -1,0 +1,75 @@
+"""An invoice as a PDF (GET .../billing/invoices/{id}/pdf), written by fpdf2 with its core
+Helvetica: Latin-1 text, which covers Spanish and English names and amounts (anything outside it is
+written as `?` rather than failing). One page for any invoice this appliance makes (a plan and up
+to four add-ons); longer ones flow on to the next page."""
+
+from __future__ import annotations
+
+from fpdf import FPDF
+from sqlmodel import Session
+
+from appliance.billing import invoices, money
+from appliance.billing.invoices import InvoiceView
+from appliance.core import clock
+from appliance.core.actor import OrgActor
+from appliance.installation import public_address
+from appliance.organizations.models import Organization
+
+_LABELS = {
+    "en": {"invoice": "Invoice", "to": "Billed to", "period": "Period", "due": "Due", "paid": "Paid",
+           "status": {"OPEN": "Unpaid", "PAID": "Paid", "VOID": "Void"}, "description": "Description",
+           "quantity": "Qty", "unit": "Unit price", "amount": "Amount", "total": "Total", "issuer": "Issued by"},
+    "es": {"invoice": "Factura", "to": "Facturado a", "period": "Periodo", "due": "Vence", "paid": "Pagada",
+           "status": {"OPEN": "Sin pagar", "PAID": "Pagada", "VOID": "Anulada"}, "description": "Descripción",
+           "quantity": "Cant.", "unit": "Precio unitario", "amount": "Importe", "total": "Total", "issuer": "Emitida por"},
+}
+
+
+def _latin1(text: str) -> str:
+    return text.encode("latin-1", "replace").decode("latin-1")
+
+
+def render(view: InvoiceView, organization: Organization, *, issuer: str, language: str = "en") -> bytes:
+    words = _LABELS.get(language, _LABELS["en"])
+    invoice = view.invoice
+    pdf = FPDF(format="A4")
+    pdf.set_title(f"{words['invoice']} {invoice.number}")
+    pdf.set_creation_date(clock.now())
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 18)
+    pdf.cell(0, 10, _latin1(f"{words['invoice']} #{invoice.number}"), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", "", 10)
+    facts = [(words["issuer"], issuer), (words["to"], f"{organization.name} <{organization.billing_email}>"),
+             (words["period"], f"{invoice.period_start.date().isoformat()} - {invoice.period_end.date().isoformat()}"),
+             (words["due"], invoice.due_at.date().isoformat()),
+             (words["status"][invoice.status] if invoice.status in words["status"] else invoice.status,
+              invoice.paid_at.date().isoformat() if invoice.paid_at else "")]
+    for label, value in facts:
+        pdf.cell(40, 6, _latin1(label))
+        pdf.cell(0, 6, _latin1(value), new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(6)
+    widths = (95, 15, 40, 40)
+    pdf.set_font("Helvetica", "B", 10)
+    for width, label, align in zip(widths, (words["description"], words["quantity"], words["unit"], words["amount"]),
+                                   ("L", "R", "R", "R")):
+        pdf.cell(width, 7, _latin1(label), border="B", align=align)
+    pdf.ln()
+    pdf.set_font("Helvetica", "", 10)
+    for line in view.lines:
+        cells = (line.description, str(line.quantity), money.text(line.unit_minor, invoice.currency),
+                 money.text(line.amount_minor, invoice.currency))
+        for width, value, align in zip(widths, cells, ("L", "R", "R", "R")):
+            pdf.cell(width, 7, _latin1(value), align=align)
+        pdf.ln()
+    pdf.set_font("Helvetica", "B", 11)
+    pdf.cell(sum(widths[:3]), 9, _latin1(words["total"]), border="T", align="R")
+    pdf.cell(widths[3], 9, _latin1(f"{money.text(invoice.total_minor, invoice.currency)} {invoice.currency}"),
+             border="T", align="R")
+    return bytes(pdf.output())
+
+
+def pdf_of(session: Session, *, actor: OrgActor, invoice_id: str, language: str = "en") -> tuple[int, bytes]:
+    """(the invoice's number, its PDF), issued by the installation at its public address."""
+    view = invoices.access_invoice(session, actor=actor, invoice_id=invoice_id)
+    organization = session.get(Organization, actor.organization_id)
+    return view.invoice.number, render(view, organization, issuer=public_address.base_url(), language=language)
