@@ -5,24 +5,22 @@ to four add-ons); longer ones flow on to the next page."""
 
 from __future__ import annotations
 
-from fpdf import FPDF
 from sqlmodel import Session
 
 from appliance.billing import invoices, money
 from appliance.billing.invoices import InvoiceView
 from appliance.core import clock
 from appliance.core.actor import OrgActor
+from appliance.core.i18n import Words, _l
 from appliance.installation import public_address
 from appliance.organizations.models import Organization
 
-_LABELS = {
-    "en": {"invoice": "Invoice", "to": "Billed to", "period": "Period", "due": "Due", "paid": "Paid",
-           "status": {"OPEN": "Unpaid", "PAID": "Paid", "VOID": "Void"}, "description": "Description",
-           "quantity": "Qty", "unit": "Unit price", "amount": "Amount", "total": "Total", "issuer": "Issued by"},
-    "es": {"invoice": "Factura", "to": "Facturado a", "period": "Periodo", "due": "Vence", "paid": "Pagada",
-           "status": {"OPEN": "Sin pagar", "PAID": "Pagada", "VOID": "Anulada"}, "description": "Descripción",
-           "quantity": "Cant.", "unit": "Precio unitario", "amount": "Importe", "total": "Total", "issuer": "Emitida por"},
-}
+INVOICE_WORDS = Words("invoice_pdf", {
+    "invoice": _l("Invoice"), "to": _l("Billed to"), "period": _l("Period"), "due": _l("Due"),
+    "status": {"OPEN": _l("Unpaid"), "PAID": _l("Paid"), "VOID": _l("Void")}, "description": _l("Description"),
+    "quantity": _l("Qty"), "unit": _l("Unit price"), "amount": _l("Amount"), "total": _l("Total"),
+    "issuer": _l("Issued by"),
+})
 
 
 def _latin1(text: str) -> str:
@@ -30,7 +28,9 @@ def _latin1(text: str) -> str:
 
 
 def render(view: InvoiceView, organization: Organization, *, issuer: str, language: str = "en") -> bytes:
-    words = _LABELS.get(language, _LABELS["en"])
+    from fpdf import FPDF  # loaded when an invoice is asked for, not at every start (it brings Pillow)
+
+    words = INVOICE_WORDS[language if language in ("es", "en") else "en"]
     invoice = view.invoice
     pdf = FPDF(format="A4")
     pdf.set_title(f"{words['invoice']} {invoice.number}")

@@ -162,7 +162,7 @@ def _brand(number: str) -> str | None:
     return None
 
 
-def _public(record: dict) -> dict:
+def public_view(record: dict) -> dict:
     """A record as Wompi shows it (what the double keeps for itself starts with `_`)."""
     return {key: value for key, value in record.items() if not key.startswith("_")}
 
@@ -213,7 +213,7 @@ def api(state: WompiState, method: str, path: str, *, authorization: str | None 
     with state.lock:
         state.calls.append({"method": method, "path": "/wompi/v1" + path, "status": answer.status,
                             **({"fault": fault} if fault else {})})
-    _send(state, due)
+    send_events(state, due)
     return answer
 
 
@@ -245,11 +245,11 @@ def _dispatch(state, method, path, authorization, merchant_key, query, body) -> 
             if source is None:
                 return _not_found()
             if method == "GET" and len(parts) == 2:
-                return Answer(200, {"data": _public(source), "meta": {}})
+                return Answer(200, {"data": public_view(source), "meta": {}})
             if method == "PUT" and len(parts) == 3 and parts[2] == "void":
                 with state.lock:
                     source["status"] = VOIDED
-                return Answer(200, {"data": _public(source), "meta": {}})
+                return Answer(200, {"data": public_view(source), "meta": {}})
         return _not_found()
     if parts[0] == "transactions":
         if method == "POST" and len(parts) == 1:
@@ -265,7 +265,7 @@ def _dispatch(state, method, path, authorization, merchant_key, query, body) -> 
                 return _unauthorized()
             if key != "private" or found is None:  # Wompi: without the private key a transaction is not found
                 return _not_found()
-            return Answer(200, {"data": _public(found), "meta": {}})
+            return Answer(200, {"data": public_view(found), "meta": {}})
     return _not_found()
 
 
@@ -350,7 +350,7 @@ def payment_source(state: WompiState, body) -> Answer:
             "_card": {k: card[k] for k in CARD_FACTS},
             "_outcome": card["_outcome"]}
         state.sources[source["id"]] = source
-    return Answer(201, {"data": _public(source), "meta": {}})
+    return Answer(201, {"data": public_view(source), "meta": {}})
 
 
 def transaction(state: WompiState, key: str | None, body) -> Answer:
@@ -435,7 +435,7 @@ def transaction(state: WompiState, key: str | None, body) -> Answer:
         state.references[reference] = record["id"]
         state.transactions[record["id"]] = record
         state.pending[record["id"]] = now
-    return Answer(201, {"data": _public(record), "meta": {}})
+    return Answer(201, {"data": public_view(record), "meta": {}})
 
 
 def search(state: WompiState, query: dict) -> Answer:
@@ -456,7 +456,7 @@ def search(state: WompiState, query: dict) -> Answer:
     except ValueError:
         return _invalid({"page": "page y page_size deben ser enteros"})
     shown = found[(page - 1) * size:page * size]
-    return Answer(200, {"data": [_public(t) for t in shown],
+    return Answer(200, {"data": [public_view(t) for t in shown],
                         "meta": {"page": page, "page_size": size, "total_results": len(found)}})
 
 
@@ -472,7 +472,7 @@ def settle_due(state: WompiState) -> list[dict]:
         if state.settle_seconds is not None:
             for transaction_id, created in list(state.pending.items()):
                 if (now - created).total_seconds() >= state.settle_seconds:
-                    event = _end(state, transaction_id, None)
+                    event = end_transaction(state, transaction_id, None)
                     if event:
                         events.append(event)
         if state.retries:
@@ -482,7 +482,7 @@ def settle_due(state: WompiState) -> list[dict]:
     return events
 
 
-def _end(state: WompiState, transaction_id: str, status: str | None) -> dict | None:
+def end_transaction(state: WompiState, transaction_id: str, status: str | None) -> dict | None:
     """Under the lock: the transaction's final status, and its event (None if it had ended)."""
     state.pending.pop(transaction_id, None)
     record = state.transactions.get(transaction_id)
@@ -516,7 +516,7 @@ def _event(state: WompiState, record: dict, now) -> dict:
     return entry
 
 
-def _send(state: WompiState, events: list[dict]) -> None:
+def send_events(state: WompiState, events: list[dict]) -> None:
     """Queue the events' posts to the events URL (none set: they stay in the log, unsent)."""
     if not events:
         return
@@ -575,107 +575,3 @@ class _Sender:
                 with self._idle:
                     self._pending -= 1
                     self._idle.notify_all()
-
-
-# The control --------------------------------------------------------------------------------------
-
-_CONTROL_FIELDS = {"publicKey", "privateKey", "eventsSecret", "integritySecret", "eventsUrl", "settleSeconds", "fail",
-                   "failTimes", "failOn", "hangSeconds", "clearCalls"}
-
-
-def control(state: WompiState, body: dict) -> dict:
-    """Set keys, secrets, the events URL (already checked to be this machine's by the route), the
-    settle delay and faults. A body of another shape raises ValueError (the app answers 400)."""
-    unknown = set(body) - _CONTROL_FIELDS
-    if unknown:
-        raise ValueError(f"unknown fields: {', '.join(sorted(unknown))}")
-    changes = {}
-    for name, attribute, prefix in (("publicKey", "public_key", "pub_"), ("privateKey", "private_key", "prv_"),
-                                    ("eventsSecret", "events_secret", ""), ("integritySecret", "integrity_secret", "")):
-        if name in body:
-            value = body[name]
-            if not isinstance(value, str) or not value.startswith(prefix) or not 8 <= len(value) <= 200:
-                raise ValueError(f"{name}: a text of 8 to 200 characters{' starting ' + prefix if prefix else ''}")
-            changes[attribute] = value
-    if "settleSeconds" in body:
-        value = body["settleSeconds"]
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                  or not 0 <= value <= 7 * 86400):
-            raise ValueError("settleSeconds: null or 0 to 604800")
-        changes["settle_seconds"] = None if value is None else float(value)
-    if "fail" in body:
-        if body["fail"] is not None and body["fail"] not in FAULTS:
-            raise ValueError(f"fail: null or one of {', '.join(FAULTS)}")
-        changes["fail"] = body["fail"]
-        times = body.get("failTimes", 1)
-        if isinstance(times, bool) or not isinstance(times, int) or not 1 <= times <= 100:
-            raise ValueError("failTimes: 1 to 100")
-        changes["fail_times"] = times if body["fail"] else 0
-    if "failOn" in body:
-        if body["failOn"] not in ("writes", "all"):
-            raise ValueError("failOn: writes or all")
-        changes["fail_on"] = body["failOn"]
-    if "hangSeconds" in body:
-        value = body["hangSeconds"]
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.1 <= value <= 60:
-            raise ValueError("hangSeconds: 0.1 to 60")
-        changes["hang_seconds"] = float(value)
-    if "eventsUrl" in body:
-        if body["eventsUrl"] is not None and not isinstance(body["eventsUrl"], str):
-            raise ValueError("eventsUrl: null or an address")
-        changes["events_url"] = body["eventsUrl"]
-    with state.lock:
-        for attribute, value in changes.items():
-            setattr(state, attribute, value)
-        if body.get("clearCalls"):
-            state.calls.clear()
-    return settings(state)
-
-
-def settings(state: WompiState) -> dict:
-    with state.lock:
-        return {"publicKey": state.public_key, "privateKey": state.private_key, "eventsSecret": state.events_secret,
-                "integritySecret": state.integrity_secret, "eventsUrl": state.events_url,
-                "settleSeconds": state.settle_seconds, "fail": state.fail, "failTimes": state.fail_times,
-                "failOn": state.fail_on, "hangSeconds": state.hang_seconds,
-                "transactions": len(state.transactions), "pending": len(state.pending)}
-
-
-def settle(state: WompiState, body: dict, *, wait_seconds: float = 10.0) -> dict:
-    """End pending transactions now: the one `id` names, those of `reference`, or every one; with
-    `status` (APPROVED, DECLINED, ERROR) instead of the sandbox data's outcome. Answers once their
-    events were posted (or `wait_seconds` passed)."""
-    status = body.get("status")
-    if status is not None and status not in (APPROVED, DECLINED, ERROR):
-        raise ValueError("status: APPROVED, DECLINED or ERROR")
-    wanted_id, reference = body.get("id"), body.get("reference")
-    if not isinstance(wanted_id, (str, type(None))) or not isinstance(reference, (str, type(None))):
-        raise ValueError("id and reference are texts")
-    events = settle_due(state)
-    ended = []
-    with state.lock:
-        for transaction_id in list(state.pending):
-            record = state.transactions.get(transaction_id)
-            if record is None or (wanted_id and transaction_id != wanted_id) \
-                    or (reference and record["reference"] != reference):
-                continue
-            event = _end(state, transaction_id, status)
-            if event:
-                events.append(event)
-                ended.append(_public(record))
-    _send(state, events)
-    sender = state.sender
-    idle = sender.wait_idle(wait_seconds) if sender else True
-    return {"settled": ended, "idle": idle}
-
-
-def read(state: WompiState) -> dict:
-    events = settle_due(state)
-    _send(state, events)
-    with state.lock:
-        return {**settings(state),
-                "transactions": [_public(t) for t in state.transactions.values()],
-                "sources": [_public(s) for s in state.sources.values()],
-                "events": [{"transactionId": e["transaction_id"], "status": e["status"],
-                            "attempts": list(e["attempts"]), "body": e["body"]} for e in state.events],
-                "calls": list(state.calls)}

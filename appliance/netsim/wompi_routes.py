@@ -10,7 +10,7 @@ import urllib.parse
 
 from flask import Blueprint, Response, jsonify, request
 
-from appliance.netsim import wompi_double
+from appliance.netsim import wompi_control, wompi_double
 from appliance.netsim.calls import json_body, loopback, simulator
 from appliance.netsim.network import NetworkError
 
@@ -75,20 +75,20 @@ def control_wompi():
     if "eventsUrl" in body:
         body["eventsUrl"] = _local(body["eventsUrl"])
     try:
-        return jsonify(wompi_double.control(simulator().wompi, body))
+        return jsonify(wompi_control.control(simulator().wompi, body))
     except ValueError as exc:
         raise NetworkError(100, str(exc)) from None
 
 
 @wompi.get("/_control/wompi")
 def control_wompi_read():
-    return jsonify(wompi_double.read(simulator().wompi))
+    return jsonify(wompi_control.read(simulator().wompi))
 
 
 @wompi.post("/_control/wompi/settle")
 def control_wompi_settle():
     body = _body()
     try:
-        return jsonify(wompi_double.settle(simulator().wompi, body if isinstance(body, dict) else {}))
+        return jsonify(wompi_control.settle(simulator().wompi, body if isinstance(body, dict) else {}))
     except ValueError as exc:
         raise NetworkError(100, str(exc)) from None

@@ -29,6 +29,7 @@ import requests
 from appliance.core import runtime
 from appliance.installation import addresses
 from appliance.netsim.google_double import CLIENT_ID as GOOGLE_CLIENT_ID, CLIENT_SECRET as GOOGLE_CLIENT_SECRET
+from appliance.netsim import wompi_control
 from appliance.netsim.simulator import Simulator
 
 log = logging.getLogger("appliance.sandbox")
@@ -183,8 +184,7 @@ def start(settings) -> Simulator:
     network.route_simulated_tokens(owns_token, graph_url(settings))
     addresses.note_sandbox_ai_double(ai_doubles_url(settings))
     if settings.wompi_private_key == SANDBOX_WOMPI["wompi_private_key"]:
-        from appliance.netsim import wompi_double
-        wompi_double.control(_simulator.wompi, {
+        wompi_control.control(_simulator.wompi, {
             "publicKey": settings.wompi_public_key, "privateKey": settings.wompi_private_key,
             "eventsSecret": settings.wompi_events_secret, "integritySecret": settings.wompi_integrity_secret,
             "eventsUrl": local_url(settings) + "/billing/wompi/events", "settleSeconds": SANDBOX_SETTLE_SECONDS})
