@@ -185,11 +185,14 @@ PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
-def owner_business(tmp_path):
+def owner_business(tmp_path, request):
     """A sandbox server whose first person (so also the installation's administrator, who sees the
-    Mail section) owns a business with attendance on (the inbox shows the shift control)."""
+    Mail section) owns a business with attendance on (the inbox shows the shift control). A test
+    marked `server_env(APPLIANCE_...=...)` starts it with those settings too."""
     port = free_port()
-    proc = start_server(tmp_path / "data", port, "--sandbox", env={"APPLIANCE_SMTP_URL": ""})
+    marked = request.node.get_closest_marker("server_env")
+    proc = start_server(tmp_path / "data", port, "--sandbox",
+                        env={"APPLIANCE_SMTP_URL": "", **(marked.kwargs if marked else {})})
     base = f"http://127.0.0.1:{port}"
     try:
         olga = requests.post(f"{base}/auth/signup", json={"email": "olga@sol.test", "password": PASSWORD,

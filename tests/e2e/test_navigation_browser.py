@@ -49,6 +49,7 @@ def _go(page, href: str) -> int:
     return clicks
 
 
+@pytest.mark.server_env(APPLIANCE_BILLING="on")  # billing's pages are shown (and walked) only with billing on
 @pytest.mark.parametrize("viewport, locale", SIZES)
 def test_every_page_is_two_clicks_away_and_fits_the_window(owner_business, chromium, screenshot, viewport, locale):
     base, org_id, _ = owner_business
