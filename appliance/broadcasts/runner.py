@@ -21,7 +21,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func
+from sqlalchemy import func, text
 from sqlmodel import Session, select
 
 from appliance.broadcasts import personalize, updates
@@ -33,6 +33,7 @@ from appliance.core.errors import AppError
 from appliance.messages.models import Message
 from appliance.messages.sending import service as sending_service
 from appliance.messages.sending import template_fill
+from appliance.organizations.models import Organization
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.templates.models import Template
 
@@ -43,17 +44,21 @@ MIN_AHEAD = 20
 BATCH = 200  # recipients per write transaction: ~20-40 ms of the write lock
 
 
+# A suspended organization's scheduled broadcasts wait (they start once it is lifted, if still due).
+_ACTIVE = "organization_id NOT IN (SELECT id FROM organizations WHERE suspended_at IS NOT NULL)"
+
+
 def start_due(database, now: datetime | None = None) -> list[str]:
     """SCHEDULED broadcasts whose time came start running; answers their ids."""
     moment = now or clock.now()
     with database.unit_of_work(write=False) as session:  # the runner asks between batches: through the driver
         if driver_connection(session).execute(
-                "SELECT 1 FROM broadcasts WHERE status = 'SCHEDULED' AND scheduled_at <= ? LIMIT 1",
+                f"SELECT 1 FROM broadcasts WHERE status = 'SCHEDULED' AND scheduled_at <= ? AND {_ACTIVE} LIMIT 1",
                 (stored(session, Broadcast.__table__.c.scheduled_at, moment),)).fetchone() is None:
             return []  # the minute check finds nothing most minutes: no write lock for that
     with database.unit_of_work(write=True) as session:
-        due = session.exec(select(Broadcast).where(Broadcast.status == "SCHEDULED",
-                                                   Broadcast.scheduled_at <= moment)).all()
+        due = session.exec(select(Broadcast).where(Broadcast.status == "SCHEDULED", Broadcast.scheduled_at <= moment,
+                                                   text(_ACTIVE))).all()
         for broadcast in due:
             broadcast.status, broadcast.started_at, broadcast.updated_at = "RUNNING", moment, moment
             session.add(broadcast)
@@ -69,7 +74,8 @@ def running(database) -> list[str]:
 
 def next_scheduled(database) -> datetime | None:
     with database.unit_of_work(write=False) as session:
-        return session.exec(select(func.min(Broadcast.scheduled_at)).where(Broadcast.status == "SCHEDULED")).one()
+        return session.exec(select(func.min(Broadcast.scheduled_at)).where(Broadcast.status == "SCHEDULED",
+                                                                            text(_ACTIVE))).one()
 
 
 def step(database, broadcast_id: str) -> float | None:
@@ -80,6 +86,11 @@ def step(database, broadcast_id: str) -> float | None:
         # loaded as a mapped object only to change its status.
         broadcast = read_row(session, Broadcast.__table__, id=broadcast_id, remember=False)
         if broadcast is None or broadcast.status != "RUNNING":
+            return None
+        organization = read_row(session, Organization.__table__, id=broadcast.organization_id, remember=False)
+        if organization is not None and organization.suspended_at is not None:
+            _pause(session, session.get(Broadcast, broadcast_id), "organization_suspended",
+                   "The organization is suspended; resume once the suspension is lifted.")
             return None
         number = read_row(session, PhoneNumber.__table__, id=broadcast.phone_number_pk, remember=False)
         if number is None or number.disconnected_at is not None:

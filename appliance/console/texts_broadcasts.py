@@ -24,6 +24,7 @@ BROADCAST_TEXTS = Words("console_broadcasts", {
         "template_disabled": _l("Meta disabled the template."), "template_rejected": _l("The template was rejected."),
         "template_deleted": _l("The template no longer exists."),
         "number_disconnected": _l("The number was disconnected from the appliance."),
+        "organization_suspended": _l("The organization is suspended: resume once it is lifted."),
     },
     "funnel_hint": _l("Sent counts every message the network accepted; delivered includes the read ones. Replies are "
                       "the customer's first message within 30 days."),

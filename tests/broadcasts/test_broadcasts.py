@@ -292,3 +292,45 @@ def test_opt_in_records_refuse_bad_input_by_field(campaigns):
     unknown = "0190a0a0-0000-7000-8000-000000000000"
     assert_problem(campaigns.call("POST", f"/contacts/{unknown}/opt-ins", {"type": "OUT"}), 404, "contact_not_found")
     assert_problem(campaigns.call("GET", f"/contacts/{unknown}/opt-ins"), 404, "contact_not_found")
+
+
+def test_a_suspended_organizations_broadcasts_wait_and_a_running_one_pauses_saying_why(campaigns, background):
+    from appliance.core import runtime
+    from appliance.organizations import service as organizations_service
+    campaigns.approved_template()
+    ana, _, _ = _three(campaigns)
+    at = (clock.now() + timedelta(hours=1)).isoformat()
+    created = campaigns.create(templateName="oferta", variables=["a", "b"], audience={"contactIds": [ana["id"]]},
+                               scheduledAt=at)
+    broadcast_id = created.json["data"]["id"]
+
+    def suspended(on: bool) -> None:
+        with runtime.get().db.unit_of_work(write=True) as session:
+            organizations_service.do_set_suspension(session, slug="acme", suspended=on,
+                                                    reason="payment_overdue" if on else None)
+    suspended(True)
+    _after(background, 3600 + 60)
+    assert campaigns.get(broadcast_id)["status"] == "SCHEDULED"  # due, but it waits
+    assert campaigns.network_got() == []
+    suspended(False)
+    _after(background, 60)
+    eventually(lambda: campaigns.get(broadcast_id)["status"], lambda status: status == "COMPLETED")
+
+
+def test_a_running_broadcast_of_an_organization_suspended_pauses_saying_why(campaigns):
+    from appliance.broadcasts import runner
+    from appliance.core import runtime
+    from appliance.organizations import service as organizations_service
+    campaigns.approved_template()
+    ana, _, _ = _three(campaigns)
+    created = campaigns.create(templateName="oferta", variables=["a", "b"], audience={"contactIds": [ana["id"]]},
+                               scheduledAt=(clock.now() + timedelta(hours=1)).isoformat())
+    broadcast_id = created.json["data"]["id"]
+    database = runtime.get().db
+    assert runner.start_due(database, now=clock.now() + timedelta(hours=2)) == [broadcast_id]  # running, none sent yet
+    with database.unit_of_work(write=True) as session:
+        organizations_service.do_set_suspension(session, slug="acme", suspended=True, reason="payment_overdue")
+    assert runner.step(database, broadcast_id) is None
+    paused = campaigns.get(broadcast_id)
+    assert (paused["status"], paused["pausedReason"]) == ("PAUSED", "organization_suspended")
+    assert campaigns.network_got() == []
