@@ -57,6 +57,14 @@ BILLING_TEXTS = Words("console_billing", {
     "invoices_title": _l("Invoices"), "no_invoices": _l("No invoices yet: the first one is made when your period begins."),
     "number": _l("Number"), "period": _l("Period"), "total": _l("Total"), "status": _l("Status"),
     "attempts": _l("{count} attempts; last: {reason}"),
+    # What collection.py writes on an invoice when it could not be paid (the processor's own words,
+    # already in the person's language, are shown as they come).
+    "failures": {
+        "The wallet does not cover it and auto-pay is off.": _l("the wallet does not cover it and auto-pay is off."),
+        "The card was removed.": _l("the card was removed."),
+        "Card payments are not set up on this installation.": _l("card payments are not set up on this installation."),
+        "The processor never received this charge.": _l("the card payment never reached the processor."),
+    },
     "banner_unpaid": _l("Invoice {number} ({amount} {currency}) is not paid: {reason} Add funds or fix your card before "
                         "{date}, or the organization is suspended."),
     "banner_suspended": _l("This organization is suspended until its invoices are paid: the inbox can be read, but nothing "
