@@ -202,9 +202,7 @@ class PaymentMethods(MethodView):
     @blp.response(201, schemas.PaymentMethodSchema)
     def post(self, body, org_id):
         """Keep a card from the token the browser made (the first one is the default)"""
-        source = payment_methods.make_source(db_session(), actor=current_org_actor(), token=body["token"],
-                                              email=body["email"])
-        return payment_methods.do_add(db_session(), actor=current_org_actor(), source=source, email=body["email"])
+        return payment_methods.check_add(db_session(), actor=current_org_actor(), **body)
 
 
 @blp.route("/<uuid:org_id>/billing/payment-methods/<uuid:method_id>")
@@ -213,9 +211,7 @@ class PaymentMethodById(MethodView):
     @blp.response(200, schemas.PaymentMethodSchema)
     def delete(self, org_id, method_id):
         """Remove a card at the processor and here"""
-        method = payment_methods.access_method(db_session(), actor=current_org_actor(), method_id=str(method_id))
-        payment_methods.remove_at_processor(payment_methods.source_of(method))
-        return payment_methods.do_remove(db_session(), actor=current_org_actor(), method_id=str(method_id))
+        return payment_methods.check_remove(db_session(), actor=current_org_actor(), method_id=str(method_id))
 
 
 @blp.route("/<uuid:org_id>/billing/payment-methods/<uuid:method_id>/default")

@@ -71,10 +71,18 @@ def source_of(method: PaymentMethod) -> str:
     return runtime.get().keyring.unseal(method.source_sealed)
 
 
-def do_remove(session: Session, *, actor: OrgActor, method_id: str) -> PaymentMethod:
-    """Gone here (after the processor let it go): another card becomes the default, and auto-pay
-    that named this card falls back to the default."""
+def check_add(session: Session, *, actor: OrgActor, token: str, email: str, first_name: str | None = None,
+              last_name: str | None = None) -> PaymentMethod:
+    """Keep a card: its payment source made at the processor (before any write), then the row."""
+    source = make_source(session, actor=actor, token=token, email=email)
+    return do_add(session, actor=actor, source=source, email=email)
+
+
+def check_remove(session: Session, *, actor: OrgActor, method_id: str) -> PaymentMethod:
+    """Void the card at the processor (a refusal leaves it here too), then remove it here: another
+    card becomes the default, and auto-pay that named this card falls back to the default."""
     method = access_method(session, actor=actor, method_id=method_id)
+    remove_at_processor(source_of(method))
     session.delete(method)
     session.flush()
     if method.is_default:

@@ -39,9 +39,13 @@ def balance(session: Session, wallet_id: str) -> int:
                         .where(WalletEntry.organization_id == wallet_id)).one()
 
 
-def recent(session: Session, wallet_id: str, take: int = RECENT) -> list[WalletEntry]:
-    return list(session.exec(select(WalletEntry).where(WalletEntry.organization_id == wallet_id)
-                             .order_by(WalletEntry.id.desc()).limit(take)))
+def recent(session: Session, wallet_id: str, *, for_organization_id: str | None = None,
+           take: int = RECENT) -> list[WalletEntry]:
+    """The wallet's newest movements (only those for one organization of its group, if named)."""
+    query = select(WalletEntry).where(WalletEntry.organization_id == wallet_id)
+    if for_organization_id is not None:
+        query = query.where(WalletEntry.for_organization_id == for_organization_id)
+    return list(session.exec(query.order_by(WalletEntry.id.desc()).limit(take)))
 
 
 @dataclass(frozen=True)
@@ -81,8 +85,5 @@ def view(session: Session, *, organization_id: str) -> WalletView:
     it spends from but only its own movements (not its siblings' transfers and invoices)."""
     wallet_id = payer_id(session, organization_id)
     currency = currency_of(session, wallet_id)
-    entries = (recent(session, wallet_id) if wallet_id == organization_id else
-               list(session.exec(select(WalletEntry).where(WalletEntry.organization_id == wallet_id,
-                                                           WalletEntry.for_organization_id == organization_id)
-                                 .order_by(WalletEntry.id.desc()).limit(RECENT))))
+    entries = recent(session, wallet_id, for_organization_id=None if wallet_id == organization_id else organization_id)
     return WalletView(wallet_id, money.text(balance(session, wallet_id), currency), currency, entries)

@@ -7,6 +7,7 @@ card's (its number goes to the processor from the browser, never here)."""
 from __future__ import annotations
 
 from datetime import datetime, time, timezone
+from typing import Callable
 from urllib.parse import urlsplit
 
 from flask import Response, request
@@ -43,6 +44,15 @@ def _page(actor, error: AppError | None = None, *, preview=None, status: int = 2
                           today=clock.now().date().isoformat())
     parts = urlsplit(wompi_url)
     return html, status, {"Content-Security-Policy": headers.page_policy_reaching(f"{parts.scheme}://{parts.netloc}")}
+
+
+def _done(actor, done: str, work: Callable[[], object]):
+    """A form's work: back to the page saying `done`, or the page again with what went wrong."""
+    try:
+        work()
+    except AppError as error:
+        return _failed(actor, error)
+    return back(_ACTIVE, done, org_id=actor.organization_id)
 
 
 def _failed(actor, error: AppError):
@@ -96,11 +106,8 @@ def billing_addon_change(org_id):
         shown_at = None
     if shown_at is None or shown_at.tzinfo is None:  # only a preview's own moment (UTC, with its offset)
         return _failed(actor, Invalid("Preview the change first.", errors={"prorationAt": ["Preview first."]}))
-    try:
-        addons.do_change(db_session(), actor=actor, proration_at=shown_at, **_addon_form())
-    except AppError as error:
-        return _failed(actor, error)
-    return back(_ACTIVE, "addon_changed", org_id=actor.organization_id)
+    return _done(actor, "addon_changed",
+                 lambda: addons.do_change(db_session(), actor=actor, proration_at=shown_at, **_addon_form()))
 
 
 @console_pages.post("/console/<uuid:org_id>/billing/interval")
@@ -108,12 +115,9 @@ def billing_addon_change(org_id):
 @signed_in_page
 def billing_interval(org_id):
     actor = org_actor(org_id)
-    try:
-        body = check_form(BillingIntervalSchema(), {"interval": forms.text("interval", 10)})
-        periods.do_set_interval(db_session(), organization_id=actor.organization_id, **body)
-    except AppError as error:
-        return _failed(actor, error)
-    return back(_ACTIVE, "interval_saved", org_id=actor.organization_id)
+    return _done(actor, "interval_saved", lambda: periods.do_set_interval(
+        db_session(), organization_id=actor.organization_id,
+        **check_form(BillingIntervalSchema(), {"interval": forms.text("interval", 10)})))
 
 
 @console_pages.post("/console/<uuid:org_id>/billing/nequi")
@@ -121,13 +125,8 @@ def billing_interval(org_id):
 @signed_in_page
 def billing_nequi(org_id):
     actor = org_actor(org_id)
-    try:
-        body = check_form(NequiPushCreateSchema(), {"phoneNumber": forms.text("phoneNumber", 20),
-                                                    "amount": forms.text("amount", 20)})
-        nequi.check_push(db_session(), actor=actor, **body)
-    except AppError as error:
-        return _failed(actor, error)
-    return back(_ACTIVE, "nequi_sent", org_id=actor.organization_id)
+    return _done(actor, "nequi_sent", lambda: nequi.check_push(db_session(), actor=actor, **check_form(
+        NequiPushCreateSchema(), {"phoneNumber": forms.text("phoneNumber", 20), "amount": forms.text("amount", 20)})))
 
 
 @console_pages.post("/console/<uuid:org_id>/billing/reports")
@@ -141,13 +140,10 @@ def billing_report(org_id):
                       clock.now()).isoformat()
     except ValueError:
         paid_at = paid_on
-    try:
-        body = check_form(PaymentReportCreateSchema(), {"amount": forms.text("amount", 20), "bank": forms.text("bank", 80),
-                                                        "reference": forms.text("reference", 80), "paidAt": paid_at})
-        payment_reports.check_report(db_session(), actor=actor, **body)
-    except AppError as error:
-        return _failed(actor, error)
-    return back(_ACTIVE, "reported", org_id=actor.organization_id)
+    body = {"amount": forms.text("amount", 20), "bank": forms.text("bank", 80),
+            "reference": forms.text("reference", 80), "paidAt": paid_at}
+    return _done(actor, "reported", lambda: payment_reports.check_report(
+        db_session(), actor=actor, **check_form(PaymentReportCreateSchema(), body)))
 
 
 @console_pages.post("/console/<uuid:org_id>/billing/cards")
@@ -155,13 +151,9 @@ def billing_report(org_id):
 @signed_in_page
 def billing_card(org_id):
     actor = org_actor(org_id)
-    try:
-        body = check_form(PaymentMethodCreateSchema(), {"token": forms.text("token", 200), "email": forms.text("email", 254)})
-        source = payment_methods.make_source(db_session(), actor=actor, token=body["token"], email=body["email"])
-        payment_methods.do_add(db_session(), actor=actor, source=source, email=body["email"])
-    except AppError as error:
-        return _failed(actor, error)
-    return back(_ACTIVE, "card_added", org_id=actor.organization_id)
+    body = {"token": forms.text("token", 200), "email": forms.text("email", 254)}
+    return _done(actor, "card_added", lambda: payment_methods.check_add(
+        db_session(), actor=actor, **check_form(PaymentMethodCreateSchema(), body)))
 
 
 @console_pages.post("/console/<uuid:org_id>/billing/cards/<uuid:method_id>/default")
@@ -178,13 +170,8 @@ def billing_card_default(org_id, method_id):
 @signed_in_page
 def billing_card_remove(org_id, method_id):
     actor = org_actor(org_id)
-    method = payment_methods.access_method(db_session(), actor=actor, method_id=str(method_id))
-    try:
-        payment_methods.remove_at_processor(payment_methods.source_of(method))
-    except AppError as error:
-        return _failed(actor, error)
-    payment_methods.do_remove(db_session(), actor=actor, method_id=str(method_id))
-    return back(_ACTIVE, "card_removed", org_id=actor.organization_id)
+    return _done(actor, "card_removed",
+                 lambda: payment_methods.check_remove(db_session(), actor=actor, method_id=str(method_id)))
 
 
 @console_pages.post("/console/<uuid:org_id>/billing/auto-pay")
@@ -192,13 +179,10 @@ def billing_card_remove(org_id, method_id):
 @signed_in_page
 def billing_auto_pay(org_id):
     actor = org_actor(org_id)
-    try:
-        body = check_form(AutoPaySchema(), {"enabled": bool(request.form.get("enabled")),
-                                            **({"methodId": forms.text("methodId", 40)} if forms.text("methodId", 40) else {})})
-        payment_methods.do_set_auto_pay(db_session(), actor=actor, **body)
-    except AppError as error:
-        return _failed(actor, error)
-    return back(_ACTIVE, "auto_pay_saved", org_id=actor.organization_id)
+    body = {"enabled": bool(request.form.get("enabled")),
+            **({"methodId": forms.text("methodId", 40)} if forms.text("methodId", 40) else {})}
+    return _done(actor, "auto_pay_saved", lambda: payment_methods.do_set_auto_pay(
+        db_session(), actor=actor, **check_form(AutoPaySchema(), body)))
 
 
 # The installation's administrators: reported transfers to review.
