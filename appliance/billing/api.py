@@ -5,12 +5,13 @@ payment reports; /billing/... the reference's paths that name the organization i
 from flask import Response, request
 from flask.views import MethodView
 
-from appliance.billing import (addons, invoice_pdf, invoices, nequi, payment_methods, payment_reports, periods, processor_events,
-                               schemas, wallet)
+from appliance.billing import (addons, hosted, invoice_pdf, invoices, nequi, payment_methods, payment_reports, periods,
+                               processor_events, schemas, wallet)
 from appliance.core.actor import OrgActor
 from appliance.core.schema import PageArgsSchema
 from appliance.http.api import Blueprint
 from appliance.http.auth import current_actor, current_org_actor
+from appliance.http.files import file_answer, serve_stored_file
 from appliance.http.unit_of_work import db_session
 from appliance.installation import service as installation_service
 from appliance.memberships import service as memberships_service
@@ -20,6 +21,8 @@ by_body_blp = Blueprint("billing_by_body", __name__, url_prefix="/billing",
                         description="Billing routes that name the organization in the body")
 review_blp = Blueprint("payment_reviews", __name__, url_prefix="/installation/payment-reports",
                        description="Payment reports to review (installation administrators)")
+hosted_blp = Blueprint("hosted_organizations", __name__, url_prefix="/installation",
+                       description="The organizations the installation hosts and the plans' catalog (its administrators)")
 
 
 @blp.route("/<uuid:org_id>/billing/addons")
@@ -140,6 +143,18 @@ class Reviews(MethodView):
         return payment_reports.list_for_review(db_session(), **query)
 
 
+@review_blp.route("/<uuid:report_id>/receipt")
+class ReviewReceipt(MethodView):
+    @review_blp.doc(responses=file_answer("The receipt, inline when a picture",
+                                          ("image/jpeg", "image/png", "image/webp", "application/pdf")))
+    def get(self, report_id):
+        """A report's receipt: the file attached with it, or the uploaded media it named (404
+        receipt_not_found without one)"""
+        _admin_id()
+        found = payment_reports.receipt_of(db_session(), report_id=str(report_id))
+        return serve_stored_file(found.path, claimed_type=found.mime_type, filename=found.filename)
+
+
 @review_blp.route("/<uuid:report_id>/approve")
 class Approve(MethodView):
     @review_blp.response(201, schemas.PaymentReportSchema)
@@ -155,6 +170,44 @@ class Reject(MethodView):
     def post(self, body, report_id):
         """Reject with a reason: nothing credited, the reporter told"""
         return payment_reports.do_reject(db_session(), admin_id=_admin_id(), report_id=str(report_id), **body)
+
+
+@hosted_blp.route("/organizations")
+class HostedOrganizations(MethodView):
+    @hosted_blp.arguments(schemas.HostedArgsSchema, location="query")
+    @hosted_blp.response(200, schemas.HostedPageSchema)
+    def get(self, query):
+        """Every organization by name, with its plan, wallet, what it owes and its suspension"""
+        _admin_id()
+        return hosted.list_hosted(db_session(), **query)
+
+
+# `organization_id`, not the `org_id` of an organization's own routes: these act on any organization
+# from outside it, as the installation's administrator.
+@hosted_blp.route("/organizations/<uuid:organization_id>")
+class HostedOrganizationById(MethodView):
+    @hosted_blp.response(200, schemas.HostedOrganizationSchema)
+    def get(self, organization_id):
+        """One organization's billing state"""
+        _admin_id()
+        return hosted.access_hosted(db_session(), str(organization_id))
+
+    @hosted_blp.arguments(schemas.HostedPatchSchema)
+    @hosted_blp.response(200, schemas.HostedOrganizationSchema)
+    def patch(self, body, organization_id):
+        """Change its plan, or suspend it or lift a suspension an administrator made (409
+        suspended_for_payment: paying lifts that one)"""
+        _admin_id()
+        return hosted.do_update(db_session(), organization_id=str(organization_id), **body)
+
+
+@hosted_blp.route("/plans")
+class Plans(MethodView):
+    @hosted_blp.response(200, schemas.CatalogSchema)
+    def get(self):
+        """The plans with their prices and included units, how many organizations are on each, and the add-ons"""
+        _admin_id()
+        return hosted.catalog(db_session())
 
 
 @blp.route("/<uuid:org_id>/billing/invoices")

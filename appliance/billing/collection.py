@@ -53,6 +53,8 @@ def do_pay_from_wallet(session: Session, invoice: Invoice, now: datetime) -> boo
     session.add(invoice)
     session.flush()
     _lift_if_paid_up(session, invoice.organization_id, now)
+    if invoice.total_minor:
+        _send_receipt(session, invoice)
     return True
 
 
@@ -116,6 +118,20 @@ def _tell_owner(session: Session, invoice: Invoice) -> None:
                                reason=invoice.last_failure or "",
                                suspend_on=invoices.overdue_since(invoice).date().isoformat(),
                                link=f"{public_address.base_url()}/console/{payer.id}/billing")
+
+
+def _send_receipt(session: Session, invoice: Invoice) -> None:
+    """A paid invoice (of more than zero) to the organization's billing address, once: an invoice
+    is paid once."""
+    organization = session.get(Organization, invoice.organization_id)
+    owner = session.get(User, organization.created_by)
+    mail_service.do_queue_mail(session, to=organization.billing_email, kind="invoice_paid", locale=owner.locale,
+                               organization=organization.name, number=invoice.number,
+                               amount=money.text(invoice.total_minor, invoice.currency), currency=invoice.currency,
+                               period_start=invoice.period_start.date().isoformat(),
+                               period_end=invoice.period_end.date().isoformat(),
+                               paid_on=invoice.paid_at.date().isoformat(),
+                               link=f"{public_address.base_url()}/console/{organization.id}/billing")
 
 
 def _begin_attempt(session: Session, invoice_id: str, now: datetime) -> Payment | None:

@@ -1,6 +1,6 @@
 from marshmallow import fields, validate
 
-from appliance.billing import addons, payment_reports
+from appliance.billing import addons, hosted, payment_reports
 from appliance.billing.money import text as _text
 from appliance.core import clock
 from appliance.core.schema import ApiSchema, EmailAddress, IsoDateTime, PageArgsSchema, Text, UuidString
@@ -115,6 +115,8 @@ class PaymentReportSchema(ApiSchema):
     reference = fields.String()
     paid_at = IsoDateTime()
     receipt_media_id = fields.String(allow_none=True)
+    has_receipt = fields.Function(lambda r: bool(r.receipt_file_type or r.receipt_media_id), metadata={
+        "description": "Whether a receipt came with it (administrators: GET /installation/payment-reports/{id}/receipt)"})
     status = fields.String(metadata={"description": " | ".join(payment_reports.STATUSES)})
     rejection_reason = fields.String(allow_none=True)
     reported_by = fields.String()
@@ -223,3 +225,69 @@ class SuspensionSchema(ApiSchema):
     suspended_at = IsoDateTime(allow_none=True)
     pending_invoices = fields.List(fields.Nested(InvoiceSchema), metadata={
         "description": "Invoices to pay to lift the suspension"})
+
+
+# The installation's administrators: the organizations it hosts, and the plans' catalog.
+
+class HostedArgsSchema(PageArgsSchema):
+    q = Text(load_default=None, max_length=100, metadata={"description": "Part of a name or slug"})
+    state = fields.String(load_default="all", validate=validate.OneOf(hosted.STATES), metadata={
+        "description": "owing: an open invoice whose payment failed; suspended: suspended for any reason"})
+
+
+class HostedOrganizationSchema(ApiSchema):
+    id = fields.String(attribute="organization.id")
+    name = fields.String(attribute="organization.name")
+    slug = fields.String(attribute="organization.slug")
+    plan_slug = fields.String(attribute="plan.slug")
+    billing_interval = fields.String(attribute="organization.billing_interval")
+    billing_parent_id = fields.String(attribute="organization.billing_parent_id", allow_none=True)
+    members = fields.Integer()
+    balance = fields.Function(lambda h: _text(h.balance_minor, h.currency), metadata={
+        **_MONEY, "description": "Of the wallet it pays from (its billing group's parent's, if in one)"})
+    currency = fields.String()
+    open_invoices = fields.Integer()
+    owed = fields.Function(lambda h: _text(h.owed_minor, h.currency), metadata=_MONEY)
+    oldest_due_at = IsoDateTime(allow_none=True)
+    payment_failing = fields.Boolean(attribute="failing")
+    suspended_at = IsoDateTime(attribute="organization.suspended_at", allow_none=True)
+    suspension_reason = fields.String(attribute="organization.suspension_reason", allow_none=True)
+
+
+class HostedPageSchema(ApiSchema):
+    items = fields.List(fields.Nested(HostedOrganizationSchema))
+    next_cursor = fields.String(allow_none=True)
+
+
+class HostedPatchSchema(ApiSchema):
+    plan_slug = fields.String(load_default=None, validate=validate.OneOf(sorted(plans.plans())))
+    suspended = fields.Boolean(load_default=None)
+    reason = Text(load_default=None, min_length=1, max_length=300, metadata={
+        "description": "Why it is suspended (its people read it)"})
+
+
+def _prices(prices) -> dict[str, str]:
+    return {interval: str(price) for interval, price in prices.items()}
+
+
+class CatalogPlanSchema(ApiSchema):
+    slug = fields.String(attribute="plan.slug")
+    name = fields.Dict(attribute="plan.name", metadata={"description": "Per language"})
+    currency = fields.String(attribute="plan.currency")
+    prices = fields.Function(lambda p: _prices(p.plan.prices), metadata={"description": "Per interval"})
+    included = fields.Dict(attribute="plan.included", metadata={"description": "Units included, per add-on type"})
+    capabilities = fields.Function(lambda p: sorted(p.plan.capabilities))
+    max_phone_numbers = fields.Integer(attribute="plan.max_phone_numbers", allow_none=True)
+    organizations = fields.Integer(metadata={"description": "Organizations on it now"})
+
+
+class CatalogAddonSchema(ApiSchema):
+    addon_type = fields.String()
+    name = fields.Dict(metadata={"description": "Per language"})
+    prices = fields.Function(lambda a: _prices(a.prices), metadata={"description": "One unit, per interval"})
+
+
+class CatalogSchema(ApiSchema):
+    plans = fields.List(fields.Nested(CatalogPlanSchema))
+    addons = fields.List(fields.Nested(CatalogAddonSchema))
+    storage_block_bytes = fields.Integer()

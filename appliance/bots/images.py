@@ -12,26 +12,15 @@ from appliance.bots.models import BotImage, BotRule
 from appliance.core import clock, runtime, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, Invalid, NotFound, TooLarge
-from appliance.core.files import Upload
+from appliance.core.files import Upload, image_type
 from appliance.messages.media_store import write_atomically
 from appliance.messages.sending import local_media
 from appliance.organizations import entitlements
 
 MAX_BYTES = 5 * 1024 * 1024
 ACCEPTED = "JPG, PNG or WEBP"
-SERVED_AS = ("image/jpeg", "image/png", "image/webp")  # what sniff() finds: the only types stored
+SERVED_AS = ("image/jpeg", "image/png", "image/webp")  # what image_type() finds: the only types stored
 SOURCE = "bot_image"  # how a queued message names one of these files (messages/sending/local_media.py)
-
-
-def sniff(content: bytes) -> str | None:
-    """The image type the bytes are, whatever the file claims."""
-    if content.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg"
-    if content.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/png"
-    if content[:4] == b"RIFF" and content[8:12] == b"WEBP":
-        return "image/webp"
-    return None
 
 
 def path_of(organization_id: str, image_id: str) -> Path:
@@ -55,7 +44,7 @@ def do_upload(session: Session, *, actor: OrgActor, upload: Upload | None, label
         raise TooLarge(f"Images may be at most 5 MB; this one is {upload.size // 1024} KB.", code="image_too_large",
                        limitBytes=MAX_BYTES)
     entitlements.check_storage_room(session, actor.organization_id, adding_bytes=upload.size)
-    mime_type = sniff(upload.head(16))
+    mime_type = image_type(upload.head(16))
     if mime_type is None:
         raise Invalid(f"Send a {ACCEPTED} image.", code="unsupported_file_type", errors={"file": [f"Not a {ACCEPTED} image."]})
     now = clock.now()
@@ -119,7 +108,7 @@ def _local_file(organization_id: str, image_id: str, image: BotImage | None) -> 
     if not path.is_file():
         return None
     with open(path, "rb") as handle:
-        return local_media.LocalFile(path, sniff(handle.read(16)) or "image/jpeg", image_id)
+        return local_media.LocalFile(path, image_type(handle.read(16)) or "image/jpeg", image_id)
 
 
 local_media.register(SOURCE, _resolve)

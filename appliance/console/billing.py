@@ -1,8 +1,8 @@
 """Billing in the console: the owner's page (the plan and its interval, what is used against what
 is paid for, the wallet and its movements, add-ons with a preview whose amount is the one charged,
-Nequi and bank-transfer top-ups, cards and auto-pay, invoices, and the banner of an unpaid one),
-and the administrators' review of reported transfers. Every form works without JavaScript but the
-card's (its number goes to the processor from the browser, never here)."""
+Nequi and bank-transfer top-ups, cards and auto-pay, invoices, and the banner of an unpaid one).
+Every form works without JavaScript but the card's (its number goes to the processor from the
+browser, never here). The administrators' pages are console/hosting.py."""
 
 from __future__ import annotations
 
@@ -11,27 +11,25 @@ from typing import Callable
 from urllib.parse import urlsplit
 
 from flask import Response, request
-from sqlmodel import select
 
 from appliance import sandbox
 from appliance.billing import addons, invoice_pdf, nequi, payment_methods, payment_reports, periods, service
 from appliance.billing import api as billing_api
 from appliance.billing.schemas import (AddonChangeSchema, AutoPaySchema, BillingIntervalSchema, NequiPushCreateSchema,
-                                       PaymentMethodCreateSchema, PaymentReportCreateSchema, RejectSchema)
+                                       PaymentMethodCreateSchema, PaymentReportCreateSchema)
 from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_billing import BILLING_TEXTS
 from appliance.core import clock, runtime
 from appliance.core.errors import AppError, Invalid
 from appliance.http import headers
-from appliance.http.browser import browser_actor, signed_in_page
+from appliance.http.api import takes_upload, uploaded_file
+from appliance.http.browser import signed_in_page
 from appliance.http.operations import performs
 from appliance.http.pages import check_form, page_language
 from appliance.http.unit_of_work import db_session
-from appliance.installation import service as installation
-from appliance.organizations.models import Organization
 
-_ACTIVE, _REVIEWS = "console_pages.billing", "console_pages.payment_reviews"
+_ACTIVE = "console_pages.billing"
 
 
 def _page(actor, error: AppError | None = None, *, preview=None, status: int = 200):
@@ -131,6 +129,7 @@ def billing_nequi(org_id):
 
 @console_pages.post("/console/<uuid:org_id>/billing/reports")
 @performs(billing_api.PaymentReports.post)
+@takes_upload(max_bytes=payment_reports.RECEIPT_MAX_BYTES, content_types=())
 @signed_in_page
 def billing_report(org_id):
     actor = org_actor(org_id)
@@ -143,7 +142,8 @@ def billing_report(org_id):
     body = {"amount": forms.text("amount", 20), "bank": forms.text("bank", 80),
             "reference": forms.text("reference", 80), "paidAt": paid_at}
     return _done(actor, "reported", lambda: payment_reports.check_report(
-        db_session(), actor=actor, **check_form(PaymentReportCreateSchema(), body)))
+        db_session(), actor=actor, receipt=uploaded_file(required=False),
+        **check_form(PaymentReportCreateSchema(), body)))
 
 
 @console_pages.post("/console/<uuid:org_id>/billing/cards")
@@ -183,51 +183,3 @@ def billing_auto_pay(org_id):
             **({"methodId": forms.text("methodId", 40)} if forms.text("methodId", 40) else {})}
     return _done(actor, "auto_pay_saved", lambda: payment_methods.do_set_auto_pay(
         db_session(), actor=actor, **check_form(AutoPaySchema(), body)))
-
-
-# The installation's administrators: reported transfers to review.
-
-def _admin_id() -> str:
-    return installation.check_admin(db_session(), browser_actor().user_id, what="reviews payment reports").id
-
-
-def _reviews(error: AppError | None = None, status: int = 200):
-    _admin_id()
-    session = db_session()
-    chosen = payment_reports.PENDING if request.args.get("show") != "reviewed" else None
-    found = payment_reports.list_for_review(session, status=chosen, take=100).items
-    if chosen is None:
-        found = [report for report in found if report.status != payment_reports.PENDING]
-    names = {o.id: o.name for o in session.exec(select(Organization).where(
-        Organization.id.in_({r.organization_id for r in found})))} if found else {}
-    return render("console/payment_reviews.html", None, _REVIEWS, error=error, status=status, texts=BILLING_TEXTS,
-                  reports=found, names=names, pending_only=chosen is not None, done=request.args.get("done"))
-
-
-@console_pages.get("/console/payment-reports")
-@signed_in_page
-def payment_reviews():
-    return _reviews()
-
-
-@console_pages.post("/console/payment-reports/<uuid:report_id>/approve")
-@signed_in_page
-def payment_review_approve(report_id):
-    try:
-        payment_reports.do_approve(db_session(), admin_id=_admin_id(), report_id=str(report_id))
-    except AppError as error:
-        db_session().rollback()
-        return _reviews(error, error.status)
-    return back(_REVIEWS, "approved")
-
-
-@console_pages.post("/console/payment-reports/<uuid:report_id>/reject")
-@signed_in_page
-def payment_review_reject(report_id):
-    try:
-        body = check_form(RejectSchema(), {"reason": forms.text("reason", 300)})
-        payment_reports.do_reject(db_session(), admin_id=_admin_id(), report_id=str(report_id), **body)
-    except AppError as error:
-        db_session().rollback()
-        return _reviews(error, error.status)
-    return back(_REVIEWS, "rejected")

@@ -1,5 +1,5 @@
 """The navigation every signed-in page shows: Home and the Inbox, then the console's sections grouped
-by what people do there (Customers, Automation, Team, Business, Settings). A section whose page
+by what people do there (Customers, Automation, Team, Business, Settings, Hosting). A section whose page
 would refuse the person is not shown (it needs the permission of the API operation it performs:
 http/operations.py), and a group left empty is not shown either; the installation's own pages only
 to its administrators.
@@ -71,8 +71,12 @@ GROUPS = (
         Section("console_pages.backups_page", "nav_backups", scope="installation"),
         Section("console_pages.mail_server", "nav_mail", scope="installation"),
         Section("console_pages.private_servers", "nav_private_servers", scope="installation"),
+    )),
+    Group("nav_group_hosting", (
+        Section("console_pages.hosted_organizations", "nav_hosted", scope="installation"),
         Section("console_pages.payment_reviews", "nav_payment_reviews", scope="installation",
                 when=entitlements.billing_on),
+        Section("console_pages.hosted_plans", "nav_plans", scope="installation", when=entitlements.billing_on),
     )),
 )
 SECTIONS = tuple(section for group in GROUPS for section in group.sections)

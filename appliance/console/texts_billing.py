@@ -73,6 +73,34 @@ BILLING_TEXTS = Words("console_billing", {
     "reviews_intro": _l("Bank transfers organizations reported. Check each against the bank's statement: approving one "
                         "credits its wallet once."),
     "no_reviews": _l("Nothing to review. Reports appear here when an organization says it made a transfer."),
+    "see_receipt": _l("See the receipt"), "no_receipt": _l("No receipt attached."),
+    "receipt": _l("Receipt (picture or PDF, optional)"), "with_receipt": _l("receipt attached"),
+    "uploading": _l("Sending…"),
+    "hosting_tabs": _l("Hosted organizations"),
+    "hosted_title": _l("Organizations"),
+    "hosted_intro": _l("Every organization this installation hosts: its plan, the wallet it pays from, what it owes and "
+                       "whether it is suspended."),
+    "search": _l("Search"), "search_hint": _l("Name or slug"), "more": _l("More"),
+    "states": {"all": _l("All"), "owing": _l("A payment failed"), "suspended": _l("Suspended")},
+    "no_hosted": _l("No organization matches. Clear the search to see them all."),
+    "members": _l("Members"), "owes": _l("Owes"), "state": _l("State"), "active": _l("Active"),
+    "suspended": _l("Suspended"), "pays_from": _l("paid by {name}"),
+    "open_invoices": _l("{count} unpaid since {date}"), "nothing_owed": _l("Nothing"), "payment_failed": _l("payment failed"),
+    "change_plan": _l("Change the plan"),
+    "change_plan_intro": _l("Its functions change at once; with billing on, its price from the next invoice."),
+    "suspension_title": _l("Suspension"),
+    "suspend_intro": _l("A suspended organization can still read its inbox, but sends nothing and its bot is silent."),
+    "suspend_reason": _l("Why (its people read it)"), "suspend": _l("Suspend"), "lift": _l("Lift the suspension"),
+    "suspended_for_payment": _l("Suspended for an unpaid invoice: paying it lifts the suspension at once (approve "
+                                "its transfer under Payment reports)."),
+    "reasons": {"payment_overdue": _l("an invoice is 7 days past due")},
+    "back_to_list": _l("All organizations"),
+    "plans_title": _l("Plans"),
+    "plans_intro": _l("What each plan costs and includes (data/plans.json, shipped with the appliance), and how many "
+                      "organizations are on it. Add-ons are bought on each organization's Billing page."),
+    "monthly": _l("Monthly"), "yearly": _l("Yearly"), "included": _l("Included"), "functions": _l("Functions"),
+    "phone_numbers": _l("WhatsApp numbers"), "unlimited": _l("no limit"), "on_plan": _l("Organizations on it"),
+    "addon_prices": _l("Add-ons, per unit"), "block_size": _l("A storage block holds {size}."),
     "organization": _l("Organization"), "approve": _l("Approve and credit"), "reject": _l("Reject"),
     "reject_reason": _l("Why (the owner reads it)"), "pending_only": _l("To review"), "all_reviewed": _l("Reviewed"),
     "done": {
@@ -80,6 +108,7 @@ BILLING_TEXTS = Words("console_billing", {
         "nequi_sent": _l("Request sent: accept it in your Nequi app."), "reported": _l("Reported: an administrator reviews it."),
         "card_added": _l("Card added."), "card_removed": _l("Card removed."), "default_set": _l("Default card changed."),
         "auto_pay_saved": _l("Auto-pay saved."), "approved": _l("Approved: the wallet was credited."),
-        "rejected": _l("Rejected: the owner was told why."),
+        "rejected": _l("Rejected: the owner was told why."), "plan_changed": _l("Plan changed."),
+        "suspension_saved": _l("Suspension saved."),
     },
 })

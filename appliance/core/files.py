@@ -99,3 +99,19 @@ def write_atomically(path: Path, content: bytes | Upload | BinaryIO) -> None:
             pieces = content.chunks() if isinstance(content, Upload) else iter(lambda: content.read(CHUNK), b"")
             for piece in pieces:
                 out.write(piece)
+
+
+def image_type(head: bytes) -> str | None:
+    """The picture type (JPEG, PNG or WEBP) the first bytes of a file are, whatever it claims."""
+    if head.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+def picture_or_pdf_type(head: bytes) -> str | None:
+    """image_type, or application/pdf (a voucher, a scan): what a person attaches as proof."""
+    return "application/pdf" if head.startswith(b"%PDF-") else image_type(head)

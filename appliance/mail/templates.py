@@ -81,6 +81,12 @@ _TEXTS: dict[str, MailText] = {
                                           "organization is suspended: its inbox can still be read, but nothing is "
                                           "sent and the bot stops until it is paid.\n\n"
                                           "Add funds or fix the card:\n{link}\n")),
+    "invoice_paid": MailText(_l("Invoice {number} of {organization}: paid"),
+                             _l("Hello,\n\n"
+                                "Invoice {number} of {organization}, for the period from {period_start} to "
+                                "{period_end}, was paid on {paid_on}: {amount} {currency}.\n\n"
+                                "This mail is your receipt. The invoice itself (PDF) is on the Billing page:\n"
+                                "{link}\n")),
     "shift_reminder": MailText("{subject}",
                                _l("Hello {name},\n\n"
                                   "{text}\n\n"

@@ -157,7 +157,11 @@ def _by_slug(session: Session, slug: str) -> Organization:
 
 def do_set_plan(session: Session, *, slug: str, plan_slug: str) -> Organization:
     """The service team's `appliance staff plan SLUG PLAN`."""
-    organization = _by_slug(session, slug)
+    return do_change_plan(session, _by_slug(session, slug), plan_slug)
+
+
+def do_change_plan(session: Session, organization: Organization, plan_slug: str) -> Organization:
+    """Its capabilities change at once; with billing on, its price from the next period's invoice."""
     organization.plan_slug = plans.check_plan_slug(plan_slug)
     organization.updated_at = clock.now()
     session.add(organization)
@@ -165,7 +169,11 @@ def do_set_plan(session: Session, *, slug: str, plan_slug: str) -> Organization:
 
 
 def do_set_suspension(session: Session, *, slug: str, suspended: bool, reason: str | None = None) -> Organization:
-    organization = _by_slug(session, slug)
+    return do_change_suspension(session, _by_slug(session, slug), suspended, reason)
+
+
+def do_change_suspension(session: Session, organization: Organization, suspended: bool,
+                         reason: str | None = None) -> Organization:
     organization.suspended_at = clock.now() if suspended else None
     organization.suspension_reason = (reason or "Suspended by the service team.") if suspended else None
     organization.updated_at = clock.now()

@@ -23,7 +23,7 @@ def billing_round() -> None:
     tasks.billing_minute_check.call_local()
 
 
-def test_a_period_is_billed_once_and_paid_from_the_wallet(api, owner):
+def test_a_period_is_billed_once_and_paid_from_the_wallet(api, owner, mailbox):
     token, org_id = owner["token"], owner["org"]["id"]
     fund(api, owner, "500000.00")
     billing_round()
@@ -35,6 +35,9 @@ def test_a_period_is_billed_once_and_paid_from_the_wallet(api, owner):
     assert wallet(api, owner) == "311000.00"
     one = api.get(f"/organizations/{org_id}/billing/invoices/{invoice['id']}", token=token).json["data"]
     assert one["number"] == invoice["number"] and one["paidAt"] is not None
+    [receipt] = mailbox.to(owner["org"]["billingEmail"])  # one receipt, to the billing address, for the round run twice
+    assert receipt["Subject"] == f"Invoice {invoice['number']} of {owner['org']['name']}: paid"
+    assert "189000.00 COP" in receipt.get_content() and f"/console/{org_id}/billing" in receipt.get_content()
 
 
 def test_unpaid_the_owner_is_told_then_suspended_and_paying_lifts_it(api, owner, mailbox):

@@ -7,6 +7,7 @@ process on a real port, so the test moves its clock; the billing round is the wo
 
 from __future__ import annotations
 
+import io
 import re
 import threading
 from decimal import Decimal
@@ -22,6 +23,16 @@ from tests.billing.test_wompi import control
 from tests.e2e.conftest import out_of_reach
 
 PASSWORD = "correct horse battery"
+
+
+def _receipt() -> bytes:
+    from PIL import Image
+    out = io.BytesIO()
+    Image.new("RGB", (240, 120), "white").save(out, "PNG")
+    return out.getvalue()
+
+
+RECEIPT = _receipt()  # a bank voucher's photo, as a phone would attach it
 LAPTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 
 
@@ -114,9 +125,28 @@ def test_an_owner_is_suspended_for_a_declined_card_pays_and_buys_seats(owner, se
     page.fill("form[action$='/reports'] input[name=amount]", "500000")
     page.fill("form[action$='/reports'] input[name=bank]", "Bancolombia")
     page.fill("form[action$='/reports'] input[name=reference]", "TRX-20261128")
+    page.set_input_files("form[action$='/reports'] input[name=file]",
+                         {"name": "comprobante.png", "mimeType": "image/png", "buffer": RECEIPT})
     page.click("form[action$='/reports'] button")
-    page.wait_for_url("**done=reported**")
+    page.wait_for_selector("text=Reported: an administrator reviews it.")
+
+    # The administrator's Hosting pages: the organization owing and suspended, the plans.
+    page.goto(f"{served}/console/installation/organizations")
+    row = page.locator(f"tr[data-organization='{org_id}']")
+    expect(row).to_contain_text("Suspended")
+    expect(row).to_contain_text("payment failed")
+    screenshot(page, "hosting-organizations")
+    row.locator("a").click()
+    expect(page.locator("[data-suspension]")).to_contain_text("an invoice is 7 days past due")
+    screenshot(page, "hosting-organization")
+    page.goto(f"{served}/console/installation/plans")
+    expect(page.locator("[data-plan=business]")).to_contain_text("189000.00 COP")
+    screenshot(page, "hosting-plans")
     page.goto(f"{served}/console/payment-reports")
+    expect(page.locator("[data-receipt] img")).to_be_visible()  # the voucher beside what to check it against
+    assert page.evaluate("document.querySelector('[data-receipt] img').naturalWidth") == 240
+    receipt = page.request.get(served + page.get_attribute("[data-receipt]", "href"))
+    assert receipt.headers["content-type"] == "image/png" and receipt.body() == RECEIPT
     screenshot(page, "billing-payment-reports")
     page.click("[data-approve]")
     page.wait_for_url("**done=approved**")
@@ -154,3 +184,7 @@ def test_an_owner_is_suspended_for_a_declined_card_pays_and_buys_seats(owner, se
     # Nothing wider than the phone: every table and form fits or scrolls inside its own box.
     assert phone.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     screenshot(phone, "billing-phone-es")
+    phone.goto(f"{served}/console/installation/organizations")
+    expect(phone.locator("h1")).to_have_text("Organizaciones")
+    assert phone.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    screenshot(phone, "hosting-organizations-phone-es")

@@ -85,6 +85,7 @@ def one_of_each(line) -> dict[str, str]:
         "task_id": made("/tasks", {"title": "Llamar"})["id"],
     }
     ids["reply_id"] = ids["quick_reply_id"]  # the console's name for a quick reply
+    ids["organization_id"] = org  # the installation administrators' name for one (not an org_id: they stand outside it)
     ids["webhook_id"], ids["delivery_id"] = _webhook_with_a_delivery(org, me)
     # The owner's own records, which the console's account pages name: a signed-in device and a
     # phone that gets notifications.
