@@ -192,6 +192,18 @@ class GraphClient:
         """Answers `{id, status, category}`; approval arrives later as a webhook."""
         return self._call("POST", f"{_id(waba_id)}/message_templates", token, json=template)
 
+    # Catalogs ----------------------------------------------------------------------------------
+
+    def product_catalogs(self, token: str, waba_id: str) -> list[dict]:
+        """The catalogs connected to the business account (Meta connects one at most): `[{id, name}]`."""
+        return self._call("GET", f"{_id(waba_id)}/product_catalogs", token, params={"fields": "id,name"}).get("data", [])
+
+    def items_batch(self, token: str, catalog_id: str, requests_: list[dict]) -> dict:
+        """Create, update or delete catalog items: `{handles, validation_status: [{retailer_id,
+        errors: [{message}]}]}` (the rows Meta refused, with why)."""
+        return self._call("POST", f"{_id(catalog_id)}/items_batch", token,
+                          json={"item_type": "PRODUCT_ITEM", "requests": requests_})
+
     # Plumbing ----------------------------------------------------------------------------------
 
     def _call(self, method: str, path: str, token: str, *, scheme: str = "Bearer", headers: dict | None = None,

@@ -1,5 +1,5 @@
 """The Graph API double: the routes of Meta's Cloud API the appliance calls (numbers, templates,
-messages and read marks, media, the business profile with its resumable upload, coexistence's
+messages and read marks, media, product catalogs, the business profile with its resumable upload, coexistence's
 address book), each proven by one of the simulated accounts' tokens. network.py holds the state
 and the rules; this is only their HTTP."""
 
@@ -52,6 +52,29 @@ def create_template(version, waba_id):
     created = playing.network.create_template(account, body)
     playing.review_later(waba_id, body["name"], body.get("language"))
     return jsonify(created)
+
+
+@graph_api.get("/<version>/<waba_id>/product_catalogs")
+def product_catalogs(version, waba_id):
+    playing = simulator()
+    account = playing.network.account_for_token(token(), waba_id)
+    catalog = playing.catalogs.connected(waba_id, account.name)
+    return jsonify({"data": [{"id": catalog.catalog_id, "name": catalog.name}], "paging": {}})
+
+
+@graph_api.post("/<version>/<catalog_id>/items_batch")
+def items_batch(version, catalog_id):
+    playing = simulator()
+    owner = playing.catalogs.owner_of(catalog_id)
+    if owner is None:
+        raise NetworkError(100, f"Unsupported post request. Object with ID '{catalog_id}' does not exist")
+    playing.network.account_for_token(token(), owner)
+    body = json_body()
+    try:
+        answer = playing.catalogs.batch(playing.catalogs.by_id[catalog_id], body.get("item_type"), body.get("requests"))
+    except ValueError as error:
+        raise NetworkError(100, f"(#100) {error}") from None
+    return jsonify(answer)
 
 
 @graph_api.post("/<version>/<phone_number_id>/register")

@@ -44,7 +44,8 @@ def order_row(message) -> dict:
             "items": items, "note": (str(body.get("text"))[:1000] if body.get("text") else None),
             "total": str(total), "currency": currencies.pop() if len(currencies) == 1 else None,
             "status_code": "PENDING", "status_note": None, "customer_notified": None, "not_notified_reason": None,
-            "status_changed_by_user_id": None, "created_at": now, "updated_at": now}
+            "status_changed_by_user_id": None, "payment_status": "UNPAID", "delivery_status": "NONE",
+            "created_at": now, "updated_at": now}
 
 
 # The listener's name is its outbox cursor: renaming it would make every past order again (ignored).

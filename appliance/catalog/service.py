@@ -1,0 +1,131 @@
+"""Products: the business's catalog (`/catalog/products`): goods and licenses with a price in one
+currency, an optional picture and page, and whether they are for sale. The retailer id is the
+product's id in Meta's catalog and in a customer's cart, so it is unique in an organization and
+an order's items find their product by it. A product with keys given out is not deleted (its
+sales name it): it is made unavailable instead."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from urllib.parse import urlsplit
+
+from babel.numbers import list_currencies
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from appliance.billing import money
+from appliance.catalog.models import KINDS, LicenseKey, Product
+from appliance.core import clock, pagination, tenancy
+from appliance.core.actor import OrgActor
+from appliance.core.errors import Conflict, Invalid
+
+
+def _web_address(value: str | None, field: str) -> str | None:
+    """An address Meta and customers' phones open: https (or http), with a host."""
+    if not value:
+        return None
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise Invalid(f"{field} must be a web address (https://...).", errors={field: ["A web address."]})
+    return value.strip()
+
+
+def _currency(value: str) -> str:
+    currency = value.strip().upper()
+    if currency not in list_currencies():  # CLDR's ISO 4217 codes
+        raise Invalid("currency must be an ISO 4217 code (COP, USD...).", errors={"currency": ["An ISO 4217 code."]})
+    return currency
+
+
+def _check_retailer_free(session: Session, organization_id: str, retailer_id: str, product_id: str | None = None):
+    taken = session.exec(select(Product.id).where(Product.organization_id == organization_id,
+                                                  Product.retailer_id == retailer_id)).first()
+    if taken and taken != product_id:
+        raise Conflict("Another product has this retailerId.", code="retailer_id_taken", productId=taken)
+
+
+def do_create(session: Session, *, actor: OrgActor, retailer_id: str, name: str, price, currency: str,
+              description: str = "", image_url: str | None = None, url: str | None = None, available: bool = True,
+              kind: str = "GOODS", low_stock_at: int = 5) -> Product:
+    currency = _currency(currency)
+    _check_retailer_free(session, actor.organization_id, retailer_id.strip())
+    now = clock.now()
+    product = Product(organization_id=actor.organization_id, retailer_id=retailer_id.strip(), name=name.strip(),
+                      description=description, price_minor=money.parse_amount(price, currency, field="price"),
+                      currency=currency, image_url=_web_address(image_url, "imageUrl"), url=_web_address(url, "url"),
+                      available=available, kind=kind, low_stock_at=low_stock_at, created_at=now, updated_at=now)
+    session.add(product)
+    session.flush()
+    return product
+
+
+def list_products(session: Session, *, actor: OrgActor, take: int = 50, cursor: str | None = None,
+                  kind: str | None = None, q: str | None = None) -> pagination.Page:
+    query = select(Product).where(Product.organization_id == actor.organization_id)
+    if kind:
+        query = query.where(Product.kind == kind)
+    if q:
+        query = query.where(func.lower(Product.name).contains(q.strip().lower(), autoescape=True))
+    return pagination.paginate(session, query, key=[Product.name, Product.id], take=take, cursor=cursor,
+                               descending=False)
+
+
+def access_product(session: Session, *, actor: OrgActor, product_id: str) -> Product:
+    return tenancy.access_in_org(session, Product, product_id, actor, what="product", code="product_not_found")
+
+
+def do_update(session: Session, *, actor: OrgActor, product_id: str, **changes) -> Product:
+    """Change what is named; a new price is read in the (new) currency."""
+    product = access_product(session, actor=actor, product_id=product_id)
+    if "kind" in changes and changes["kind"] != product.kind and _given_out(session, product.id):
+        raise Conflict("Keys of this product were delivered: its kind stays LICENSE.", code="product_has_sales")
+    if "currency" in changes:
+        product.currency = _currency(changes.pop("currency"))
+    if "price" in changes:
+        product.price_minor = money.parse_amount(changes.pop("price"), product.currency, field="price")
+    if "retailer_id" in changes:
+        changes["retailer_id"] = changes["retailer_id"].strip()
+        _check_retailer_free(session, actor.organization_id, changes["retailer_id"], product.id)
+    for name, field in (("image_url", "imageUrl"), ("url", "url")):
+        if name in changes:
+            changes[name] = _web_address(changes[name], field)
+    for name, value in changes.items():
+        if name in ("retailer_id", "name", "description", "image_url", "url", "available", "kind", "low_stock_at"):
+            setattr(product, name, value.strip() if name == "name" else value)
+    product.updated_at = clock.now()
+    session.add(product)
+    session.flush()
+    return product
+
+
+def _given_out(session: Session, product_id: str) -> bool:
+    return session.exec(select(LicenseKey.id).where(LicenseKey.product_id == product_id,
+                                                    LicenseKey.assigned_at.is_not(None))).first() is not None
+
+
+def do_delete(session: Session, *, actor: OrgActor, product_id: str) -> Product:
+    product = access_product(session, actor=actor, product_id=product_id)
+    if _given_out(session, product.id):
+        raise Conflict("Keys of this product were delivered; make it unavailable instead of deleting it.",
+                       code="product_has_sales")
+    session.delete(product)
+    session.flush()
+    return product
+
+
+def by_retailer_ids(session: Session, organization_id: str, retailer_ids: list[str]) -> dict[str, Product]:
+    """An order's products, by the retailer ids its items name."""
+    if not retailer_ids:
+        return {}
+    return {p.retailer_id: p for p in session.exec(select(Product).where(
+        Product.organization_id == organization_id, Product.retailer_id.in_(set(retailer_ids))))}
+
+
+def do_mark_synced(session: Session, products: list[Product], at: datetime, errors: dict[str, str]) -> None:
+    """What Meta answered for each product pushed: its reason, or the moment it took it."""
+    for product in products:
+        product.sync_error = errors.get(product.retailer_id)
+        if product.sync_error is None:
+            product.synced_at = at
+        session.add(product)
+    session.flush()
