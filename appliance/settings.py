@@ -141,6 +141,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_WOMPI_PRIVATE_KEY", "", "Wompi's private key (prv_prod_...): payment sources and charges."),
     Setting("APPLIANCE_WOMPI_EVENTS_SECRET", "", "Wompi's events secret: the checksum of every event it posts to /billing/wompi/events is checked with it."),
     Setting("APPLIANCE_WOMPI_INTEGRITY_SECRET", "", "Wompi's integrity secret: each charge is signed with it."),
+    Setting("APPLIANCE_WOMPI_CHECKOUT_URL", "https://checkout.wompi.co", "Where customers pay an order's payment link (Wompi's checkout: {this}/l/{link id}); the sandbox points it at the Wompi double's checkout page."),
     Setting("APPLIANCE_ORG_QUOTA", "3", "Organizations one person may create.", _positive_int),
     Setting("APPLIANCE_SANDBOX", "false", "Sandbox mode: the built-in network simulator runs in-process (at /netsim) and every new organization gets a simulated business account and number; no Meta account needed.", _bool),
     Setting("APPLIANCE_SANDBOX_CONTROL_FROM_ANYWHERE", "false", "Let other machines use the simulator's control API (/netsim/_control: play customers, read what was sent); by default only this machine may. People play customers from the inbox either way.", _bool),

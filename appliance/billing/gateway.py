@@ -25,9 +25,9 @@ def processor() -> PaymentProcessor:
     check_configured()
     settings = runtime.get().settings
     shape = (settings.wompi_url, settings.wompi_public_key, settings.wompi_private_key, settings.wompi_events_secret,
-             settings.wompi_integrity_secret)
+             settings.wompi_integrity_secret, settings.wompi_checkout_url)
     if shape not in _made:
         _made.clear()
         _made[shape] = Wompi(url=shape[0], public_key=shape[1], private_key=shape[2], events_secret=shape[3],
-                             integrity_secret=shape[4])
+                             integrity_secret=shape[4], checkout_url=shape[5])
     return _made[shape]

@@ -43,7 +43,13 @@ class Transaction:
     currency: str
     method: str  # CARD, NEQUI
     status_message: str | None = None
+    payment_link_id: str | None = None  # paid through a payment link (an order's)
 
+
+@dataclass(frozen=True)
+class PaymentLink:
+    link_id: str
+    url: str  # where the customer pays
 
 @dataclass(frozen=True)
 class ProcessorEvent:
@@ -65,6 +71,9 @@ class PaymentProcessor(Protocol):
 
     def charge_nequi(self, *, phone_number: str, amount_minor: int, currency: str, reference: str,
                      email: str) -> Transaction: ...
+
+    def create_payment_link(self, *, name: str, description: str, amount_minor: int, currency: str,
+                            sku: str) -> PaymentLink: ...
 
     def transaction(self, transaction_id: str) -> Transaction: ...
 

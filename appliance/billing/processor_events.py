@@ -1,7 +1,8 @@
 """The processor's events (POST /billing/wompi/events): the checksum checked over the event as it
 came (a forged or altered one credits nothing: 401), then the payment it reports settled once
 (collection.do_settle_payment: an event replayed, or one the reconciliation already settled,
-changes nothing; the wallet's ledger is unique per transaction besides)."""
+changes nothing; the wallet's ledger is unique per transaction besides). A transaction of an
+order's payment link is not billing's: it goes on, as `payment.received`, to the orders."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from sqlmodel import Session, select
 
 from appliance.billing import collection, gateway
 from appliance.billing.models import Payment
-from appliance.billing.processor import ProcessorError
+from appliance.billing.processor import FINAL, ProcessorError
+from appliance.core import events
 from appliance.core.errors import Unauthorized
 
 log = logging.getLogger("appliance.billing")
@@ -40,6 +42,13 @@ def receive(session: Session, raw: bytes) -> Receipt:
     # The checksum covers the transaction's id, status and amount, not its reference: one found by
     # reference must be for the amount asked.
     if payment is None or (payment.transaction_id is None and payment.amount_minor != transaction.amount_minor):
+        if transaction.payment_link_id and transaction.status in FINAL:
+            # Not billing's: an order's payment link (orders/payments.py settles it, from the outbox).
+            events.emit(session, events.PAYMENT_RECEIVED, transactionId=transaction.transaction_id,
+                        reference=transaction.reference, paymentLinkId=transaction.payment_link_id,
+                        status=transaction.status, amountMinor=transaction.amount_minor, currency=transaction.currency,
+                        statusMessage=transaction.status_message)
+            return Receipt(True, True)
         log.info("processor event for a transaction that is not ours")
         return Receipt(True, False)
     collection.do_settle_payment(session, payment, transaction)

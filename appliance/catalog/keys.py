@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 from appliance.catalog.models import LICENSE, LicenseKey, Product
 from appliance.catalog.service import access_product
-from appliance.core import clock, runtime
+from appliance.core import clock, events, runtime
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, Invalid
 
@@ -74,6 +74,9 @@ def do_add(session: Session, *, actor: OrgActor, product_id: str, keys: list[str
                         key_hash=digest, created_at=now) for digest, key in by_hash.items() if digest not in present]
     session.add_all(fresh)
     session.flush()
+    if fresh:  # orders waiting for this pool are delivered (orders/listeners.py)
+        events.emit(session, events.LICENSE_KEYS_ADDED, organization_id=product.organization_id, productId=product.id,
+                    added=len(fresh))
     return Added(len(fresh), len(cleaned) - len(fresh), stock_of(session, product))
 
 

@@ -14,7 +14,7 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from appliance.billing import money
-from appliance.catalog.models import KINDS, LicenseKey, Product
+from appliance.catalog.models import LicenseKey, Product
 from appliance.core import clock, pagination, tenancy
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, Invalid
@@ -111,6 +111,10 @@ def do_delete(session: Session, *, actor: OrgActor, product_id: str) -> Product:
     session.delete(product)
     session.flush()
     return product
+
+
+def by_id(session: Session, product_id: str) -> Product | None:
+    return session.get(Product, product_id)
 
 
 def by_retailer_ids(session: Session, organization_id: str, retailer_ids: list[str]) -> dict[str, Product]:

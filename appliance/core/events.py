@@ -51,6 +51,12 @@ MESSAGE_UPDATED = "message.updated"
 BOT_CONFIG_UPDATED = "bot.config_updated"
 QUALITY_CHANGED = "quality.changed"
 AGENT_STATUS_CHANGED = "agent.status_changed"
+SALE_COMPLETED = "sale.completed"  # an order paid: its keys given out (masked here)
+LICENSE_KEY_REPLACED = "license.key_replaced"
+LICENSE_TRANSFER_CONFIRMED = "license.transfer_confirmed"
+LICENSE_PAYMENT_UNMATCHED = "license.payment_unmatched"  # money in that no unpaid order matches
+LICENSE_KEYS_ADDED = "license.keys_added"  # a pool refilled: orders waiting for keys are delivered
+PAYMENT_RECEIVED = "payment.received"  # the processor settled a transaction billing does not own
 
 CATALOG = frozenset(value for name, value in dict(globals()).items()
                     if name.isupper() and isinstance(value, str) and "." in value)

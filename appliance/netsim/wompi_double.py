@@ -90,6 +90,7 @@ class WompiState:
     sources: dict = field(default_factory=lambda: BoundedDict(max_items=MAX_SOURCES))  # int id -> source
     transactions: dict = field(default_factory=lambda: BoundedDict(max_items=MAX_TRANSACTIONS))  # id -> transaction
     references: dict = field(default_factory=lambda: BoundedDict(max_items=MAX_TRANSACTIONS * 2))  # used once
+    links: dict = field(default_factory=lambda: BoundedDict(max_items=MAX_TOKENS))  # payment link id -> link
     pending: dict = field(default_factory=dict)  # transaction id -> created (datetime), oldest first
     retries: list = field(default_factory=list)  # [(due, event)] posts to try again
     events: BoundedLog = field(default_factory=lambda: BoundedLog(max_items=MAX_EVENTS, max_bytes=MAX_EVENTS * 2048))
@@ -492,6 +493,9 @@ def end_transaction(state: WompiState, transaction_id: str, status: str | None) 
     record["status"] = status or record["_outcome"]
     record["finalized_at"] = clock.iso(now)
     record["status_message"] = STATUS_MESSAGES.get(record["status"])
+    link = state.links.get(record.get("_link")) if record.get("_link") else None
+    if link is not None and link["single_use"] and record["status"] == APPROVED:
+        link["active"] = False  # a single-use payment link (wompi_links.py) is spent by its approved payment
     return _event(state, record, now)
 
 

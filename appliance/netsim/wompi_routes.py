@@ -1,5 +1,6 @@
 """Wompi's double over HTTP (wompi_double.py answers): its API v1 under /wompi/v1 (any path it does
-not serve is Wompi's 404, any body it cannot read Wompi's 422), and its control (`/_control/wompi`:
+not serve is Wompi's 404, any body it cannot read Wompi's 422), the checkout page of its payment
+links (wompi_links.py) under /wompi/checkout/l/{id}, and its control (`/_control/wompi`:
 keys, secrets, events URL, settle delay, faults; `/_control/wompi/settle`: end transactions now).
 Its events go only to this machine, as the Graph double's webhooks do."""
 
@@ -10,7 +11,7 @@ import urllib.parse
 
 from flask import Blueprint, Response, jsonify, request
 
-from appliance.netsim import wompi_control, wompi_double
+from appliance.netsim import wompi_control, wompi_double, wompi_links
 from appliance.netsim.calls import json_body, loopback, simulator
 from appliance.netsim.network import NetworkError
 
@@ -45,10 +46,14 @@ def _open_to_browsers(response: Response) -> Response:
 
 @wompi.route("/wompi/v1/<path:path>", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
 def wompi_api(path):
-    answer = wompi_double.api(simulator().wompi, request.method, path,
-                              authorization=request.headers.get("Authorization"),
-                              merchant_key=request.headers.get("x-merchant-public-key"),
-                              query=request.args.to_dict(), body=_body())
+    state = simulator().wompi
+    if path.startswith("payment_links"):
+        answer = wompi_links.api(state, request.method, path, authorization=request.headers.get("Authorization"),
+                                 body=_body())
+    else:
+        answer = wompi_double.api(state, request.method, path, authorization=request.headers.get("Authorization"),
+                                  merchant_key=request.headers.get("x-merchant-public-key"),
+                                  query=request.args.to_dict(), body=_body())
     if answer.hang:  # the call was carried out; its answer comes too late for the caller
         time.sleep(answer.hang)
     if isinstance(answer.body, str):
@@ -57,6 +62,24 @@ def wompi_api(path):
         response = jsonify(answer.body)
         response.status_code = answer.status
     return _open_to_browsers(response) if path.startswith(_FROM_BROWSERS) else response
+
+
+@wompi.route("/wompi/checkout/l/<link_id>", methods=["GET", "POST"])
+def wompi_checkout(link_id):
+    """The customer's checkout page of a payment link (wompi_links.py)."""
+    state = simulator().wompi
+    wompi_double.send_events(state, wompi_double.settle_due(state))  # a payment whose time has come ends now
+    if request.method == "POST":
+        paid = wompi_links.pay(state, link_id, card_number=request.form.get("number", "")[:40],
+                               email=request.form.get("email", "")[:255])
+        if paid.status != 201:
+            messages = (paid.body or {}).get("error", {}).get("messages", {}) if isinstance(paid.body, dict) else {}
+            problem = "; ".join(m for said in messages.values() for m in said) or "No se pudo pagar"
+            status, page = wompi_links.checkout_page(state, link_id, problem=problem)
+            return Response(page, 422 if status == 200 else status, content_type="text/html")
+        return Response(status=303, headers={"Location": f"{link_id}?tx={paid.body['data']['id']}"})
+    status, page = wompi_links.checkout_page(state, link_id, transaction_id=request.args.get("tx"))
+    return Response(page, status, content_type="text/html")
 
 
 def _local(url) -> str | None:

@@ -1,5 +1,8 @@
 """An order is made when a customer's `order` message is stored (an outbox listener of
-message.created, so no inbound delivery waits for it; a repeat writes nothing)."""
+message.created, so no inbound delivery waits for it; a repeat writes nothing). The same way, a
+picture a customer sends is kept as a transfer's receipt on their order waiting for payment, a
+payment link's transaction pays its order, and keys added to a pool go to the orders waiting for
+them."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from appliance.core.rows import insert_many
 from appliance.core.dispatcher import Event
 from appliance.core.ids import new_id
 from appliance.messages.models import Message
+from appliance.orders import delivery, payments
 from appliance.orders.models import Order
 
 
@@ -59,3 +63,19 @@ def record_orders(session: Session, batch: list[Event]) -> None:
     orders = session.exec(select(Message).where(Message.id.in_(ids), Message.type == "order")).all()
     if orders:
         insert_many(session, Order.__table__, [order_row(message) for message in orders], or_ignore=True)
+
+
+@dispatcher.subscribe(events.MESSAGE_CREATED, batch=True,
+                      when=lambda data: data.get("direction") == "in" and data.get("type") in payments.RECEIPT_TYPES)
+def keep_transfer_receipts(session: Session, batch: list[Event]) -> None:
+    payments.do_keep_receipt(session, [event.data["messageId"] for event in batch if event.data.get("messageId")])
+
+
+@dispatcher.subscribe(events.PAYMENT_RECEIVED)
+def settle_order_payments(session: Session, event: Event) -> None:
+    payments.do_receive(session, event.data)
+
+
+@dispatcher.subscribe(events.LICENSE_KEYS_ADDED)
+def deliver_waiting_orders(session: Session, event: Event) -> None:
+    delivery.do_deliver_waiting(session, event.organization_id)

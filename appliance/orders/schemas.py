@@ -1,5 +1,6 @@
 from marshmallow import fields, validate
 
+from appliance.core import clock
 from appliance.core.schema import ApiSchema, IsoDateTime, PageArgsSchema, Text
 from appliance.orders.models import STATUS_CODES
 
@@ -33,6 +34,16 @@ class OrderSchema(ApiSchema):
                                             "customerNotified": order.customer_notified,
                                             "notNotifiedReason": order.not_notified_reason})
     status_changed_by_user_id = fields.String(allow_none=True)
+    payment = fields.Function(lambda order: {
+        "status": order.payment_status, "paidAt": clock.iso(order.paid_at), "paidVia": order.paid_via,
+        "reference": order.payment_reference, "paidByUserId": order.paid_by_user_id, "linkUrl": order.payment_link_url,
+        "receiptMessageId": order.receipt_message_id}, metadata={
+        "description": "status UNPAID | PAID; paidVia LINK | TRANSFER | MANUAL; linkUrl where the customer pays; "
+                       "receiptMessageId the picture the customer sent as a transfer's proof"})
+    delivery = fields.Function(lambda order: {
+        "status": order.delivery_status, "reason": order.delivery_note, "deliveredAt": clock.iso(order.delivered_at)},
+        metadata={"description": "Its license keys: status NONE | WAITING | DELIVERED; reason no_keys | "
+                                 "window_closed while it waits"})
     created_at = IsoDateTime()
     updated_at = IsoDateTime()
 
@@ -48,3 +59,30 @@ class OrderArgsSchema(PageArgsSchema):
 
 class OrderPatchSchema(ApiSchema):
     status = fields.Nested(OrderStatusSchema, required=True)
+
+
+class PaymentLinkArgsSchema(ApiSchema):
+    send_to_customer = fields.Boolean(load_default=False, metadata={
+        "description": "Also send the link to the customer in the conversation (inside the 24-hour window)"})
+
+
+class PaidSchema(ApiSchema):
+    reference = Text(load_default=None, max_length=100, metadata={
+        "description": "What identifies the payment (a transfer's number, a receipt's)"})
+
+
+class ReplaceKeySchema(ApiSchema):
+    reason = Text(required=True, min_length=1, max_length=300)
+
+
+class OrderKeySchema(ApiSchema):
+    id = fields.String()
+    product_id = fields.String()
+    key = fields.String(metadata={"description": "Masked: its last four characters"})
+    assigned_at = IsoDateTime(allow_none=True)
+    replaced_at = IsoDateTime(allow_none=True)
+    replaced_reason = fields.String(allow_none=True)
+
+
+class OrderKeysSchema(ApiSchema):
+    items = fields.List(fields.Nested(OrderKeySchema))

@@ -25,7 +25,9 @@ WEBHOOK_TEST = "webhook.test"
 # of the outbox are the appliance's own business.
 SUBSCRIBABLE = (WEBHOOK_TEST, events.CONVERSATION_HANDOFF_REQUESTED, events.CONVERSATION_UNANSWERED,
                 events.CONVERSATION_UPDATED, events.CONVERSATION_ASSIGNMENT_CHANGED, events.QUALITY_CHANGED,
-                events.TEMPLATE_STATUS, events.AGENT_STATUS_CHANGED, events.MESSAGE_CREATED, events.MESSAGE_UPDATED)
+                events.TEMPLATE_STATUS, events.AGENT_STATUS_CHANGED, events.MESSAGE_CREATED, events.MESSAGE_UPDATED,
+                events.SALE_COMPLETED, events.LICENSE_KEY_REPLACED, events.LICENSE_TRANSFER_CONFIRMED,
+                events.LICENSE_PAYMENT_UNMATCHED)
 GENERIC, TEAMCHAT = "GENERIC", "TEAMCHAT"
 FORMATS = (GENERIC, TEAMCHAT)
 _CHAT_HOSTS = ("hooks.slack.com", "chat.googleapis.com")
@@ -88,6 +90,11 @@ _SENTENCES = Words("webhook_sentences", {
     events.AGENT_STATUS_CHANGED: _l("{userName} went from {from} to {to}."),
     events.MESSAGE_CREATED: _l("New {direction} message in conversation {conversationId}."),
     events.MESSAGE_UPDATED: _l("A message of conversation {conversationId} is now {status}."),
+    events.SALE_COMPLETED: _l("Order {orderId} was paid ({total} {currency}): the sale is complete."),
+    events.LICENSE_KEY_REPLACED: _l("A license key of order {orderId} was replaced: {reason}"),
+    events.LICENSE_TRANSFER_CONFIRMED: _l("The transfer for order {orderId} was confirmed."),
+    events.LICENSE_PAYMENT_UNMATCHED: _l("A payment of {amount} {currency} matches no unpaid order ({reason}); "
+                                         "check order {orderId}."),
     "assigned": _l("assigned"), "released": _l("released"), "in": _l("incoming"), "out": _l("outgoing"),
     "unknown": _l("unknown"),
 })

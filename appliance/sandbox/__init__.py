@@ -74,7 +74,8 @@ def wompi_settings(settings) -> dict:
     browser makes card tokens at its public address, we call it at ours."""
     if settings.wompi_private_key:
         return {}
-    return {"wompi_url": graph_url(settings) + "/wompi/v1", **SANDBOX_WOMPI}
+    return {"wompi_url": graph_url(settings) + "/wompi/v1", "wompi_checkout_url": public_url(settings) + "/wompi/checkout",
+            **SANDBOX_WOMPI}
 
 
 def wompi_public_url(settings) -> str:

@@ -133,9 +133,9 @@ def _queue(session: Session, organization_id: str, phone_number_pk: str, rows: l
 
 
 def sent_by(actor: OrgActor) -> str:
-    """Who wrote an outbound message, as `sentBy` says: the bot, a survey, a person (the inbox, or
+    """Who wrote an outbound message, as `sentBy` says: the bot, a survey, a sale's delivery, a person (the inbox, or
     an application acting with a person's grant), or an integration's API key."""
-    if actor.kind in ("bot", "survey"):
+    if actor.kind in ("bot", "survey", "sale"):
         return actor.kind
     return "api" if actor.kind == "api_key" else "user"
 

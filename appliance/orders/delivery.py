@@ -1,0 +1,219 @@
+"""A sale completed: what happens once an order is paid, and only then. Each LICENSE item gets its
+keys in one step (all of the order's, or none: a pool that runs dry leaves the order paid and
+WAITING, saying `no_keys`, until keys are added), the keys go to the customer in one WhatsApp
+message of the conversation, and `sale.completed` tells the webhooks (keys masked). A delivery
+retried (keys added, a person resending) reuses the keys the order already holds and the same
+client id, so nothing is given or sent twice.
+
+Outside the customer's 24-hour window the keys cannot go as a free message: the order says so
+(`window_closed`) and a person resends them (or writes with a template) from the order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+
+from sqlmodel import Session, select
+
+from appliance.catalog import keys as license_keys
+from appliance.catalog import service as catalog_service
+from appliance.catalog.models import LICENSE, LicenseKey
+from appliance.contacts.models import Contact
+from appliance.core import clock, events
+from appliance.core.actor import OrgActor
+from appliance.core.errors import AppError, Conflict, NotFound
+from appliance.core.i18n import _l
+from appliance.core.locales import customer_language
+from appliance.messages.sending.service import Outgoing, do_send
+from appliance.orders.models import DELIVERED, NO_DELIVERY, PAID, WAITING, Order
+from appliance.orders.service import access_order
+from appliance.organizations.models import Organization
+
+NO_KEYS, WINDOW_CLOSED = "no_keys", "window_closed"
+KEYS_MESSAGE = _l("Thank you for your purchase! Your {product} license:")
+REPLACED_MESSAGE = _l("Here is a new {product} license, in place of the one that did not work:")
+
+
+def sale_actor(organization_id: str) -> OrgActor:
+    """Who delivers a sale: the appliance on the organization's behalf (sentBy "sale")."""
+    return OrgActor(user_id=None, kind="sale", organization_id=organization_id, membership_id=None, role_key=None,
+                    permissions=frozenset())
+
+
+def _units(quantity) -> int:
+    try:
+        value = Decimal(str(quantity))
+    except (InvalidOperation, ValueError):
+        return 0
+    return int(value) if value == value.to_integral_value() and value > 0 else 0
+
+
+def license_lines(session: Session, order: Order) -> list[tuple]:
+    """(product, units) of the order's LICENSE items, by the retailer ids its cart named."""
+    found = catalog_service.by_retailer_ids(session, order.organization_id,
+                                            [item.get("productRetailerId") for item in order.items or []])
+    lines = []
+    for item in order.items or []:
+        product = found.get(item.get("productRetailerId"))
+        if product is not None and product.kind == LICENSE and _units(item.get("quantity")):
+            lines.append((product, _units(item.get("quantity"))))
+    return lines
+
+
+def do_complete(session: Session, order: Order) -> None:
+    """The order was just paid: give out its keys, send them, and say the sale is complete (once:
+    now, or when a delivery that waits reaches the customer)."""
+    assert order.payment_status == PAID
+    lines = license_lines(session, order)
+    delivered_keys = do_deliver(session, order, lines) if lines else []
+    if not lines:
+        order.delivery_status = NO_DELIVERY
+        session.add(order)
+    elif order.delivery_status != DELIVERED:
+        return  # waiting (for keys, for the window): the sale completes when they reach the customer
+    events.emit(session, events.SALE_COMPLETED, organization_id=order.organization_id, orderId=order.id,
+                phoneNumberId=order.phone_number_pk, contactId=order.contact_id, items=order.items,
+                total=order.total, currency=order.currency, paidVia=order.paid_via,
+                keys=[license_keys.masked(key) for key in delivered_keys])
+
+
+def do_deliver(session: Session, order: Order, lines: list[tuple] | None = None) -> list[str]:
+    """Give out the keys of a paid order (all, or none) and send them; answers the keys in clear
+    (for the event's masks) or [] when it must wait (the order says why)."""
+    lines = license_lines(session, order) if lines is None else lines
+    now = clock.now()
+    held: list[tuple] = []
+    try:
+        with session.begin_nested():  # every product's keys, or none (leaving by _Short rolls it back)
+            for product, units in lines:
+                got = license_keys.try_assign(session, organization_id=order.organization_id, product_id=product.id,
+                                              order_id=order.id, quantity=units, now=now)
+                if got is None:
+                    raise _Short()
+                held.append((product, got))
+    except _Short:
+        return _waiting(session, order, NO_KEYS)
+    texts = {product.id: [license_keys.clear(key) for key in got] for product, got in held}
+    if not _send(session, order, held, texts):
+        return _waiting(session, order, WINDOW_CLOSED, keep=[k for values in texts.values() for k in values])
+    order.delivery_status, order.delivery_note, order.delivered_at = DELIVERED, None, now
+    session.add(order)
+    session.flush()
+    return [key for values in texts.values() for key in values]
+
+
+class _Short(Exception):
+    pass
+
+
+def _waiting(session: Session, order: Order, reason: str, keep: list[str] | None = None) -> list[str]:
+    order.delivery_status, order.delivery_note = WAITING, reason
+    session.add(order)
+    session.flush()
+    return keep or []
+
+
+def _send(session: Session, order: Order, held: list[tuple], texts: dict[str, list[str]]) -> bool:
+    contact = session.get(Contact, order.contact_id)
+    country = session.get(Organization, order.organization_id).country
+    language = customer_language(country)
+    parts = []
+    for product, _ in held:
+        parts.append(KEYS_MESSAGE.resolve(language).format(product=product.name))
+        parts.extend(texts[product.id])
+    try:
+        with session.begin_nested():  # a refusal leaves nothing half-written
+            do_send(session, actor=sale_actor(order.organization_id), outgoing=Outgoing(
+                phone_number_pk=order.phone_number_pk, to=contact.wa_id, type="text",
+                payload={"body": "\n".join(parts)[:4096]}, client_id=f"sale:{order.id}"))
+    except AppError:
+        return False
+    return True
+
+
+def do_deliver_waiting(session: Session, organization_id: str | None) -> int:
+    """Keys came in: the organization's paid orders waiting for keys are delivered, oldest first,
+    while the pools last. Answers how many were delivered."""
+    waiting = session.exec(select(Order).where(Order.organization_id == organization_id, Order.payment_status == PAID,
+                                               Order.delivery_status == WAITING, Order.delivery_note == NO_KEYS)
+                           .order_by(Order.paid_at)).all()
+    delivered = 0
+    for order in waiting:
+        keys = do_deliver(session, order)
+        if keys:
+            delivered += 1
+            _completed_late(session, order, keys)
+    return delivered
+
+
+def _completed_late(session: Session, order: Order, keys: list[str]) -> None:
+    """The keys of a sale that waited reached the customer: the webhooks hear of them now."""
+    events.emit(session, events.SALE_COMPLETED, organization_id=order.organization_id, orderId=order.id,
+                phoneNumberId=order.phone_number_pk, contactId=order.contact_id, items=order.items,
+                total=order.total, currency=order.currency, paidVia=order.paid_via,
+                keys=[license_keys.masked(key) for key in keys])
+
+
+def do_retry(session: Session, order: Order) -> Order:
+    """A person asks again for a paid order that waits (keys added, the customer wrote back)."""
+    if order.payment_status != PAID:
+        raise Conflict("The order is not paid: no key is given for an unpaid order.", code="order_not_paid")
+    if order.delivery_status != WAITING:
+        raise Conflict("Nothing waits to be delivered for this order.", code="nothing_to_deliver")
+    keys = do_deliver(session, order)
+    if keys and order.delivery_status == DELIVERED:
+        _completed_late(session, order, keys)
+    return order
+
+
+def do_replace(session: Session, order: Order, key_id: str, reason: str, by: str | None) -> Order:
+    """A key that does not work: it is set aside (kept, marked replaced) and another of the pool
+    goes to the customer; `license.key_replaced` says which (masked)."""
+    old = session.get(LicenseKey, key_id)
+    if old is None or old.order_id != order.id or old.replaced_at is not None:
+        raise NotFound("This order holds no such key.", code="license_key_not_found")
+    product = catalog_service.by_id(session, old.product_id)
+    got = license_keys.try_assign(session, organization_id=order.organization_id, product_id=old.product_id,
+                                  order_id=order.id, quantity=len(license_keys.held_by(session, order.id, old.product_id)) + 1)
+    if got is None:
+        raise Conflict("No key is left in this product's pool: add keys, then replace it.", code="no_keys_left")
+    old.replaced_at, old.replaced_reason = clock.now(), reason[:300]
+    session.add(old)
+    session.flush()
+    new = got[-1]
+    contact = session.get(Contact, order.contact_id)
+    language = customer_language(session.get(Organization, order.organization_id).country)
+    text = "\n".join([REPLACED_MESSAGE.resolve(language).format(product=product.name), license_keys.clear(new)])
+    try:
+        with session.begin_nested():
+            do_send(session, actor=sale_actor(order.organization_id), outgoing=Outgoing(
+                phone_number_pk=order.phone_number_pk, to=contact.wa_id, type="text", payload={"body": text},
+                client_id=f"sale:{order.id}:replace:{old.id}"))
+    except AppError as error:
+        raise Conflict("The new key is kept for the order, but WhatsApp refused the message "
+                       f"({error.code}); send it from the conversation.", code="key_not_sent") from None
+    events.emit(session, events.LICENSE_KEY_REPLACED, organization_id=order.organization_id, orderId=order.id,
+                phoneNumberId=order.phone_number_pk, contactId=order.contact_id, productId=old.product_id,
+                replacedKey=license_keys.masked(license_keys.clear(old)), key=license_keys.masked(license_keys.clear(new)),
+                reason=reason[:300], replacedBy=by)
+    return order
+
+
+@dataclass(frozen=True)
+class OrderKey:
+    id: str
+    product_id: str
+    key: str  # masked
+    assigned_at: datetime | None
+    replaced_at: datetime | None
+    replaced_reason: str | None
+
+
+def keys_of(session: Session, *, actor: OrgActor, order_id: str) -> list[OrderKey]:
+    """The keys an order was given, masked, oldest first (replaced ones too)."""
+    order = access_order(session, actor=actor, order_id=order_id)
+    found = session.exec(select(LicenseKey).where(LicenseKey.order_id == order.id)
+                         .order_by(LicenseKey.assigned_at, LicenseKey.id)).all()
+    return [OrderKey(k.id, k.product_id, license_keys.masked(license_keys.clear(k)), k.assigned_at, k.replaced_at,
+                     k.replaced_reason) for k in found]
