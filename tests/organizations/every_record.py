@@ -10,7 +10,10 @@ import requests
 
 import pytest
 
+from sqlmodel import select
+
 from appliance.backups.models import Backup
+from appliance.catalog.models import LicenseKey
 from appliance.core import clock, ids as new_ids, runtime
 from appliance.outbound_webhooks.models import OutboundWebhook, WebhookDelivery
 
@@ -85,6 +88,12 @@ def one_of_each(line) -> dict[str, str]:
         "task_id": made("/tasks", {"title": "Llamar"})["id"],
     }
     ids["reply_id"] = ids["quick_reply_id"]  # the console's name for a quick reply
+    product = made("/catalog/products", {"retailerId": "pan", "name": "Pan", "price": "1000", "currency": "COP",
+                                         "kind": "LICENSE"})
+    made(f"/catalog/products/{product['id']}/license-keys", {"keys": ["KEY-1"]})
+    ids["product_id"] = product["id"]
+    with runtime.get().db.unit_of_work(write=False) as session:
+        ids["license_key_id"] = session.exec(select(LicenseKey.id)).first()
     ids["organization_id"] = org  # the installation administrators' name for one (not an org_id: they stand outside it)
     ids["webhook_id"], ids["delivery_id"] = _webhook_with_a_delivery(org, me)
     # The owner's own records, which the console's account pages name: a signed-in device and a
@@ -151,6 +160,8 @@ def key_for(name: str, path: str) -> str:
         return "person_id"
     if name == "session_id" and path.startswith("/console/account/"):
         return "auth_session_id"
+    if name == "key_id" and "/license-keys/" in path:
+        return "license_key_id"
     return name
 
 
