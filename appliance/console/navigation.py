@@ -43,6 +43,7 @@ GROUPS = (
         Section("console_pages.broadcasts", "nav_broadcasts"),
         Section("console_pages.surveys", "nav_surveys"),
         Section("console_pages.orders", "nav_orders"),
+        Section("console_pages.products", "nav_products"),
         Section("console_pages.agenda", "nav_agenda"),
     )),
     Group("nav_group_automation", (

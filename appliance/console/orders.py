@@ -1,5 +1,7 @@
 """Orders in the console: the carts customers sent, newest first, by status, each with its items and
-total, a link to its conversation, and a form to move its status (telling the customer if asked)."""
+total, a link to its conversation, a form to move its status (telling the customer if asked), and
+its payment (a link sent to the customer, a transfer confirmed, marked paid) and the delivery of
+its license keys."""
 
 from __future__ import annotations
 
@@ -15,10 +17,11 @@ from appliance.http.browser import signed_in_page
 from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
-from appliance.orders import service
+from appliance.catalog import service as catalog_service
+from appliance.orders import delivery, payments, service
 from appliance.orders import api as orders_api
 from appliance.orders.models import STATUS_CODES
-from appliance.orders.schemas import OrderPatchSchema
+from appliance.orders.schemas import OrderPatchSchema, PaidSchema
 
 _ACTIVE = "console_pages.orders"
 
@@ -29,8 +32,10 @@ def _page(actor, error: AppError | None = None):
     found = service.list_orders(session, actor=actor, take=50, cursor=request.args.get("cursor") or None, status=status)
     contact_ids = {order.contact_id for order in found.items}
     contacts = {c.id: c for c in session.exec(select(Contact).where(Contact.id.in_(contact_ids)))} if contact_ids else {}
+    names = {retailer: product.name for retailer, product in catalog_service.by_retailer_ids(
+        session, actor.organization_id, [i.get("productRetailerId") for o in found.items for i in o.items or []]).items()}
     return render("console/orders.html", actor, _ACTIVE, error=error, texts=ORDER_TEXTS, page=found, chosen=status,
-                  statuses=STATUS_CODES, contacts=contacts, done=request.args.get("done"))
+                  statuses=STATUS_CODES, contacts=contacts, names=names, done=request.args.get("done"))
 
 
 @console_pages.get("/console/<uuid:org_id>/orders")
@@ -56,3 +61,54 @@ def order_status(org_id, order_id):
         return _page(actor, error)
     done = "notified" if order.customer_notified else ("not_notified" if order.customer_notified is False else "saved")
     return back("console_pages.orders", done, org_id=actor.organization_id, status=request.args.get("status"))
+
+
+def _after(actor, done: str, work):
+    """A payment or delivery form: its work, then back to the orders (or the page saying why not)."""
+    try:
+        work()
+    except AppError as error:
+        db_session().rollback()
+        return _page(actor, error)
+    return back("console_pages.orders", done, org_id=actor.organization_id, status=request.args.get("status"))
+
+
+@console_pages.post("/console/<uuid:org_id>/orders/<uuid:order_id>/payment-link")
+@performs(orders_api.PaymentLink.post)
+@signed_in_page
+def order_payment_link(org_id, order_id):
+    actor = org_actor(org_id)
+    return _after(actor, "link_sent", lambda: payments.check_payment_link(actor=actor, order_id=str(order_id),
+                                                                         send_to_customer=True))
+
+
+@console_pages.post("/console/<uuid:org_id>/orders/<uuid:order_id>/mark-paid")
+@performs(orders_api.MarkPaid.post)
+@signed_in_page
+def order_mark_paid(org_id, order_id):
+    actor = org_actor(org_id)
+    return _after(actor, "paid", lambda: payments.do_mark_paid(
+        db_session(), actor=actor, order_id=str(order_id), **check_form(PaidSchema(), _reference())))
+
+
+@console_pages.post("/console/<uuid:org_id>/orders/<uuid:order_id>/confirm-transfer")
+@performs(orders_api.ConfirmTransfer.post)
+@signed_in_page
+def order_confirm_transfer(org_id, order_id):
+    actor = org_actor(org_id)
+    return _after(actor, "transfer_confirmed", lambda: payments.do_confirm_transfer(
+        db_session(), actor=actor, order_id=str(order_id), **check_form(PaidSchema(), _reference())))
+
+
+@console_pages.post("/console/<uuid:org_id>/orders/<uuid:order_id>/deliver")
+@performs(orders_api.Deliver.post)
+@signed_in_page
+def order_deliver(org_id, order_id):
+    actor = org_actor(org_id)
+    return _after(actor, "delivered", lambda: delivery.do_retry(
+        db_session(), service.access_order(db_session(), actor=actor, order_id=str(order_id))))
+
+
+def _reference() -> dict:
+    reference = forms.optional("reference", 100)
+    return {"reference": reference} if reference else {}

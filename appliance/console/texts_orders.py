@@ -16,8 +16,21 @@ ORDER_TEXTS = Words("console_orders", {
     "status": _l("Status"), "note": _l("Note for the customer (optional)"), "notify": _l("Tell the customer"),
     "save": _l("Save"), "conversation": _l("Conversation"), "their_note": _l("Their note"), "more": _l("Older orders"),
     "reasons": {"window_closed": _l("not told: more than 24 hours since their last message")},
+    "payment": _l("Payment"), "unpaid": _l("Unpaid"), "paid_via": {
+        "LINK": _l("Paid with the payment link"), "TRANSFER": _l("Paid by transfer (confirmed)"),
+        "MANUAL": _l("Marked paid")},
+    "send_link": _l("Send a payment link"), "link_sent": _l("Payment link"), "mark_paid": _l("Mark paid"),
+    "confirm_transfer": _l("Confirm the transfer"), "reference": _l("Reference (optional)"),
+    "receipt_sent": _l("The customer sent a receipt: check it in the conversation against your bank before "
+                       "confirming."),
+    "keys": _l("License keys"), "delivered": _l("Delivered"), "deliver_again": _l("Deliver again"),
+    "waiting": {"no_keys": _l("Paid, waiting for keys: add keys to the product and they go out at once."),
+                "window_closed": _l("Keys kept for the customer, not sent: more than 24 hours since their last "
+                                    "message. Deliver again once they write.")},
     "done": {
         "saved": _l("Status saved."), "notified": _l("Status saved and the customer told."),
         "not_notified": _l("Status saved; the customer was not told (more than 24 hours since their last message)."),
+        "link_sent": _l("Payment link sent to the customer."), "paid": _l("Marked paid."),
+        "transfer_confirmed": _l("Transfer confirmed: the order is paid."), "delivered": _l("Delivery tried again."),
     },
 })

@@ -1,0 +1,32 @@
+"""What the console's catalog pages say (products, their license keys, the push to Meta)."""
+
+from appliance.core.i18n import Words, _l
+
+PRODUCT_TEXTS = Words("console_products", {
+    "products_title": _l("Catalog"),
+    "products_intro": _l("What you sell on WhatsApp. Licenses carry keys: when an order is paid, its keys go to the "
+                         "customer in the chat by themselves."),
+    "search": _l("Search"), "search_hint": _l("Product name"),
+    "no_products": _l("No products yet. Add the first one below; then push the catalog to Meta so customers can "
+                      "order from WhatsApp."),
+    "no_match": _l("No product matches."),
+    "name": _l("Name"), "retailer_id": _l("Product code (retailer id)"), "price": _l("Price"), "currency": _l("Currency"),
+    "description": _l("Description"), "image_url": _l("Picture address (https)"), "url": _l("Product page (optional)"),
+    "kind": _l("Kind"), "kinds": {"GOODS": _l("Goods"), "LICENSE": _l("License (keys)")},
+    "available": _l("For sale"), "not_available": _l("Not for sale"), "low_stock_at": _l("Warn when keys left are at most"),
+    "add": _l("Add the product"), "add_title": _l("Add a product"), "save": _l("Save"), "delete": _l("Delete"),
+    "delete_confirm": _l("Delete this product and its keys not given out?"),
+    "stock": _l("Keys"), "stock_line": _l("{available} left · {delivered} delivered"), "low": _l("Few keys left"),
+    "keys_title": _l("License keys"),
+    "keys_intro": _l("One key per line. They are stored sealed and shown to nobody; each key is added once (repeated "
+                     "ones are left out). Paid orders waiting for keys get them at once."),
+    "keys_field": _l("Keys"), "add_keys": _l("Add the keys"),
+    "sync": _l("Push the catalog to Meta"),
+    "sync_intro": _l("Customers see and order your products in WhatsApp once they are in the Meta catalog connected to "
+                     "your business account."),
+    "synced": _l("In Meta's catalog since {date}"), "not_synced": _l("Not in Meta's catalog yet"),
+    "sync_refused": _l("Meta refused it: {reason}"),
+    "back": _l("All products"), "more": _l("More"),
+    "done": {"created": _l("Product added."), "saved": _l("Product saved."), "deleted": _l("Product deleted."),
+             "keys_added": _l("Keys added."), "synced": _l("Catalog pushed to Meta: see each product's state.")},
+})

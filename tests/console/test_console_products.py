@@ -1,0 +1,50 @@
+"""The catalog's pages (console/products.py) and the orders' payment forms, without JavaScript: a
+license added with its keys (counted, never shown), pushed to Meta; a customer's order paid by a
+person, its key sent in the chat, and not paid twice. (Who may open which page is the matrix's:
+tests/organizations/test_matrix.py.)"""
+
+import re
+
+from tests.browser_forms import csrf_of, sign_in
+
+
+def test_a_license_with_keys_is_sold_from_the_console(client, line):
+    org_id = line.org_id
+    sign_in(client, email="owner@example.com")
+    page = client.get(f"/console/{org_id}/catalog")
+    assert page.status_code == 200 and "No products yet" in page.text
+    assert f'href="/console/{org_id}/catalog"' in page.text  # in the navigation
+    refused = client.post(f"/console/{org_id}/catalog", data={
+        "csrf": csrf_of(page), "name": "Office", "retailerId": "office-2024", "price": "-5", "currency": "COP"})
+    assert refused.status_code == 400 and 'value="office-2024"' in refused.text  # what was typed stays
+    made = client.post(f"/console/{org_id}/catalog", data={
+        "csrf": csrf_of(page), "name": "Office 2024 Pro", "retailerId": "office-2024", "price": "45000",
+        "currency": "COP", "kind": "LICENSE", "available": "1", "lowStockAt": "1",
+        "imageUrl": "https://tienda.example.com/office.png"})
+    assert made.status_code == 302 and "done=created" in made.headers["Location"]
+    listed = client.get(f"/console/{org_id}/catalog")
+    product_path = re.search(r'href="(/console/[^"]+/catalog/[0-9a-f-]{36})"', listed.text).group(1)
+    detail = client.get(product_path)
+    added = client.post(f"{product_path}/keys", data={"csrf": csrf_of(detail), "keys": "AAA-111\nBBB-222\nAAA-111\n"})
+    assert added.status_code == 302 and "done=keys_added" in added.headers["Location"]
+    detail = client.get(product_path)
+    assert "2 left · 0 delivered" in detail.text and "AAA-111" not in detail.text
+    synced = client.post(f"/console/{org_id}/catalog/sync", data={"csrf": csrf_of(detail)})
+    assert synced.status_code == 302
+    assert "In Meta" in client.get(f"/console/{org_id}/catalog").text
+
+    line.customer_writes({"type": "order", "order": {"catalog_id": "c", "product_items": [
+        {"product_retailer_id": "office-2024", "quantity": 1, "item_price": "45000", "currency": "COP"}]}})
+    line.deliver()
+    orders = client.get(f"/console/{org_id}/orders")
+    assert "Office 2024 Pro" in orders.text and 'data-payment="UNPAID"' in orders.text
+    order_id = re.search(r'data-order="([^"]+)"', orders.text).group(1)
+    paid = client.post(f"/console/{org_id}/orders/{order_id}/mark-paid", data={"csrf": csrf_of(orders),
+                                                                               "reference": "efectivo"})
+    assert paid.status_code == 302 and "done=paid" in paid.headers["Location"]
+    orders = client.get(f"/console/{org_id}/orders")
+    assert 'data-delivery="DELIVERED"' in orders.text and "Marked paid" in orders.text
+    assert "1 left · 1 delivered" in client.get(product_path).text
+    again = client.post(f"/console/{org_id}/orders/{order_id}/mark-paid", data={"csrf": csrf_of(orders)})
+    assert again.status_code == 409 and "already paid" in again.text
+
