@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, update
+from sqlalchemy import func
 from sqlmodel import Session, select
 
 from appliance.catalog.models import LICENSE, LicenseKey, Product
@@ -20,6 +20,7 @@ from appliance.catalog.service import access_product
 from appliance.core import clock, events, runtime
 from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, Invalid
+from appliance.core.rows import driver_connection, stored
 
 MAX_KEYS_PER_CALL = 1000
 
@@ -94,39 +95,54 @@ def stocks(session: Session, products: list[Product]) -> dict[str, Stock]:
     return {p.id: Stock(p.id, *counts.get(p.id, (0, 0)), p.low_stock_at) for p in products if p.kind == LICENSE}
 
 
+@dataclass(frozen=True)
+class Held:
+    """A key an order holds, as the delivery needs it (read through the driver)."""
+    id: str
+    product_id: str
+    key_sealed: str
+
+
+def _held(driver, order_id: str, product_id: str) -> list[Held]:
+    return [Held(*row) for row in driver.execute(
+        "SELECT id, product_id, key_sealed FROM license_keys WHERE order_id = ? AND product_id = ? "
+        "AND replaced_at IS NULL ORDER BY assigned_at, id", (order_id, product_id)).fetchall()]
+
+
 def do_assign(session: Session, *, organization_id: str, product_id: str, order_id: str, quantity: int,
-              now: datetime | None = None) -> list[LicenseKey]:
+              now: datetime | None = None) -> list[Held]:
     """Give `quantity` keys of the product to the order, or none at all (the pool is short: the
-    caller keeps the order waiting). Keys the order already holds count (a delivery retried)."""
-    held = held_by(session, order_id, product_id)
+    caller keeps the order waiting). Keys the order already holds count (a delivery retried).
+    Through the driver: a sale's hot path (each payment event passes here)."""
+    driver = driver_connection(session)
+    held = _held(driver, order_id, product_id)
     wanted = quantity - len(held)
     if wanted <= 0:
         return held
-    now = now or clock.now()
-    taken: list[str] = []
+    stamp = stored(session, LicenseKey.__table__.c.assigned_at, now or clock.now())
+    taken = 0
     with session.begin_nested():  # all or nothing: a short pool gives back what it took
-        while len(taken) < wanted:
-            candidates = session.exec(select(LicenseKey.id).where(
-                LicenseKey.product_id == product_id, LicenseKey.organization_id == organization_id,
-                LicenseKey.assigned_at.is_(None)).order_by(LicenseKey.id).limit(wanted - len(taken))).all()
-            if not candidates:
-                break
-            for key_id in candidates:
-                claimed = session.execute(update(LicenseKey).where(
-                    LicenseKey.id == key_id, LicenseKey.assigned_at.is_(None)).values(
-                    order_id=order_id, assigned_at=now).execution_options(synchronize_session=False))
-                if claimed.rowcount == 1:
-                    taken.append(key_id)
-        if len(taken) < wanted:
-            raise _Short()  # leaving the block by it rolls the savepoint back: nothing taken
-    return held_by(session, order_id, product_id)
+        while taken < wanted:
+            # The candidates, then each claimed only where still free: a writer that took one
+            # meanwhile (PostgreSQL's concurrent payments) leaves it unchanged here, and the loop
+            # reads the next ones.
+            free = [row[0] for row in driver.execute(
+                "SELECT id FROM license_keys WHERE product_id = ? AND organization_id = ? AND assigned_at IS NULL "
+                "ORDER BY id LIMIT ?", (product_id, organization_id, wanted - taken)).fetchall()]
+            if not free:
+                raise _Short()  # leaving the block by it rolls the savepoint back: nothing taken
+            for key_id in free:
+                claimed = driver.execute("UPDATE license_keys SET order_id = ?, assigned_at = ? "
+                                         "WHERE id = ? AND assigned_at IS NULL", (order_id, stamp, key_id))
+                taken += claimed.rowcount
+    return _held(driver, order_id, product_id)
 
 
 class _Short(Exception):
     pass
 
 
-def try_assign(session: Session, **kwargs) -> list[LicenseKey] | None:
+def try_assign(session: Session, **kwargs) -> list[Held] | None:
     """do_assign, or None when the pool cannot cover the order (nothing taken)."""
     try:
         return do_assign(session, **kwargs)
@@ -139,8 +155,10 @@ def held_by(session: Session, order_id: str, product_id: str | None = None) -> l
     query = select(LicenseKey).where(LicenseKey.order_id == order_id, LicenseKey.replaced_at.is_(None))
     if product_id is not None:
         query = query.where(LicenseKey.product_id == product_id)
-    return list(session.exec(query.order_by(LicenseKey.assigned_at, LicenseKey.id)))
+    # populate_existing: a key this session read while free is read again as the driver left it
+    return list(session.exec(query.order_by(LicenseKey.assigned_at, LicenseKey.id)
+                             .execution_options(populate_existing=True)))
 
 
-def clear(key: LicenseKey) -> str:
+def clear(key: LicenseKey | Held) -> str:
     return runtime.get().keyring.unseal(key.key_sealed)
