@@ -27,6 +27,7 @@ from appliance.billing.api import (blp as billing, by_body_blp as billing_by_bod
                                   review_blp as payment_reviews)
 from appliance.installation.pages import acme_pages
 from appliance.catalog.api import blp as catalog
+from appliance.einvoicing.api import blp as einvoicing
 from appliance.operations.api import blp as installation_status
 from appliance.operations.pages import metrics_pages
 from appliance.invitations.pages import invitation_pages
@@ -63,5 +64,5 @@ BLUEPRINTS = (health, auth, users, password, organizations, memberships, members
               bot_services, bot_knowledge, bot_providers, bot_agents, conversation_agent, broadcasts, webhooks_outbound,
               push, attendance, shift_reminders, chat_links, link_pages, orders, surveys, agenda, agenda_feed,
               whatsapp_webhook, installation, installation_status, installation_backups, billing, billing_by_body,
-              payment_reviews, hosted_organizations, catalog)
+              payment_reviews, hosted_organizations, catalog, einvoicing)
 PAGES = (acme_pages, metrics_pages, home, auth_pages, invitation_pages, oauth_pages, inbox_pages, console_pages, link_pages_public, agenda_pages)

@@ -10,6 +10,7 @@ from appliance.attendance import tasks as attendance_tasks  # noqa: F401
 from appliance.auth import listeners as auth_listeners, tasks as auth_tasks  # noqa: F401
 from appliance.backups import tasks as backups_tasks  # noqa: F401
 from appliance.billing import tasks as billing_tasks  # noqa: F401
+from appliance.einvoicing import tasks as einvoicing_tasks  # noqa: F401
 from appliance.bots import listeners as bots_listeners, tasks as bots_tasks  # noqa: F401
 from appliance.broadcasts import listeners as broadcasts_listeners, tasks as broadcasts_tasks  # noqa: F401
 from appliance.conversations import tasks as conversations_tasks  # noqa: F401

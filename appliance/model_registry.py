@@ -37,5 +37,6 @@ from appliance.chat_links import models as chat_links_models  # noqa: F401
 from appliance.link_pages import models as link_pages_models  # noqa: F401
 from appliance.orders import models as orders_models  # noqa: F401
 from appliance.catalog import models as catalog_models  # noqa: F401
+from appliance.einvoicing import models as einvoicing_models  # noqa: F401
 from appliance.surveys import models as surveys_models  # noqa: F401
 from appliance.agenda import models as agenda_models  # noqa: F401

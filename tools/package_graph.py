@@ -36,7 +36,7 @@ LAYERS: list[tuple[str, frozenset[str]]] = [
                           "templates", "business_profiles", "contacts", "contact_lists", "tags", "conversations", "messages",
                           "whatsapp_flows", "bots", "team_tasks", "quick_replies", "services_catalog", "knowledge", "ai_agents",
                           "broadcasts", "outbound_webhooks", "push", "attendance", "shift_reminders", "chat_links", "link_pages", "orders", "surveys", "agenda",
-                          "billing", "catalog"})),
+                          "billing", "catalog", "einvoicing"})),
     ("http", frozenset({"http"})),
     ("core", frozenset({"core"})),
     ("protocol", frozenset({"graph_api", "ai_providers", "google_calendar"})),

@@ -14,7 +14,7 @@ bounded (bounded.py).
 
 This module builds the app and keeps what every route shares (the limits, the gate, the errors);
 each double's routes are a module of their own: graph_routes.py, control_routes.py, ai_routes.py,
-google_routes.py, wompi_routes.py.
+google_routes.py, wompi_routes.py, factus_routes.py.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from appliance.netsim.graph_routes import graph_api
 from appliance.netsim.network import NetworkError
 from appliance.netsim.simulator import Simulator
 from appliance.netsim.wompi_routes import wompi
+from appliance.netsim.factus_routes import factus
 
 
 # The largest body each kind of route takes (more is 413): media as Meta takes it, the chat models'
@@ -115,8 +116,8 @@ def create_netsim_app(simulator: Simulator | None = None, *, sandbox: bool = Tru
                 return jsonify(NetworkError(10, "The simulator's control API answers only on its own machine "
                                                 "(APPLIANCE_SANDBOX_CONTROL_FROM_ANYWHERE)").envelope()), 403
             return None
-        if request.path.startswith(("/ai/", "/google/", "/wompi/")):
-            return None  # the AI, Google and Wompi doubles have faults of their own (/_control/ai, ...)
+        if request.path.startswith(("/ai/", "/google/", "/wompi/", "/factus/")):
+            return None  # the AI, Google, Wompi and Factus doubles have faults of their own (/_control/ai, ...)
         if simulator.faults.slow_seconds:
             time.sleep(simulator.faults.slow_seconds)
         if random.random() < simulator.faults.error_rate:
@@ -143,6 +144,6 @@ def create_netsim_app(simulator: Simulator | None = None, *, sandbox: bool = Tru
 
     app.register_blueprint(graph_api)
     if sandbox:  # outside sandbox mode the Graph API alone: neither the control API nor the doubles
-        for blueprint in (control_api, ai_providers, google, wompi):
+        for blueprint in (control_api, ai_providers, google, wompi, factus):
             app.register_blueprint(blueprint)
     return app

@@ -8,6 +8,7 @@ import threading
 from appliance.netsim import webhooks
 from appliance.netsim.ai_double import AIState
 from appliance.netsim.catalogs import Catalogs
+from appliance.netsim.factus_double import FactusState
 from appliance.netsim.google_double import GoogleState
 from appliance.netsim.network import Network, NetworkError, new_wamid
 from appliance.netsim.webhooks import Deliverer, Faults
@@ -25,6 +26,7 @@ class Simulator:
         self.google = GoogleState()  # the Google double's grants, events and busy times
         self.wompi = WompiState()  # the Wompi double's merchant: keys, card sources, transactions, events
         self.catalogs = Catalogs()  # each business account's Meta catalog
+        self.factus = FactusState()  # the e-invoicing provider's double
         # Meta reviews a new template in minutes to hours; the sandbox sets this so a new user's
         # template is approved (and announced) that many seconds after it is made. None: a test or
         # a demo approves by the control API.

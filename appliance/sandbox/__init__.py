@@ -29,7 +29,7 @@ import requests
 from appliance.core import runtime
 from appliance.installation import addresses
 from appliance.netsim.google_double import CLIENT_ID as GOOGLE_CLIENT_ID, CLIENT_SECRET as GOOGLE_CLIENT_SECRET
-from appliance.netsim import wompi_control
+from appliance.netsim import factus_double, wompi_control
 from appliance.netsim.simulator import Simulator
 
 log = logging.getLogger("appliance.sandbox")
@@ -67,6 +67,9 @@ SANDBOX_WOMPI = {"wompi_public_key": "pub_test_sandbox_appliance", "wompi_privat
                  "wompi_events_secret": "test_events_sandbox_appliance",
                  "wompi_integrity_secret": "test_integrity_sandbox_appliance"}
 SANDBOX_SETTLE_SECONDS = 3  # a sandbox card or Nequi payment is answered this long after it was asked
+# The sandbox organizations' e-invoicing account at the Factus double (einvoicing.service.SANDBOX_URL).
+SANDBOX_FACTUS = {"clientId": "sandbox-client", "clientSecret": "sandbox-client-secret",
+                  "username": "sandbox@factus.test", "password": "sandbox-password"}
 
 
 def wompi_settings(settings) -> dict:
@@ -189,6 +192,7 @@ def start(settings) -> Simulator:
             "publicKey": settings.wompi_public_key, "privateKey": settings.wompi_private_key,
             "eventsSecret": settings.wompi_events_secret, "integritySecret": settings.wompi_integrity_secret,
             "eventsUrl": local_url(settings) + "/billing/wompi/events", "settleSeconds": SANDBOX_SETTLE_SECONDS})
+    factus_double.control(_simulator.factus, SANDBOX_FACTUS)
     restored = service.restore(_simulator, webhook_url(settings))
     service.repoint_ai_doubles(ai_double_url(settings))
     log.info("sandbox: simulated network at %s (%d business accounts restored)", graph_url(settings), restored)

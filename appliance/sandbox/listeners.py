@@ -18,3 +18,5 @@ def connect_sandbox_account(session: Session, event: Event) -> None:
                                webhook_url=sandbox.webhook_url(settings))
     service.do_configure_ai_double(session, organization_id=event.organization_id,
                                    base_url=sandbox.ai_double_url(settings))
+    service.do_configure_factus_double(session, organization_id=event.organization_id,
+                                       credentials=sandbox.SANDBOX_FACTUS)

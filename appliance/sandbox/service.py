@@ -11,6 +11,7 @@ from appliance.ai_agents import providers as ai_providers
 from appliance.ai_agents.models import ProviderCredential
 from appliance.core import runtime
 from appliance.core.actor import OrgActor
+from appliance.einvoicing import service as einvoicing
 from appliance.core.errors import Invalid, NotFound
 from appliance.netsim.network import new_graph_id
 from appliance.phone_numbers.models import PhoneNumber
@@ -57,9 +58,22 @@ def do_configure_ai_double(session: Session, *, organization_id: str, base_url: 
     no key and no outside service (an owner's own LOCAL setting is kept)."""
     if session.get(ProviderCredential, (organization_id, "LOCAL")) is not None:
         return
-    system = OrgActor(user_id=None, kind="system", organization_id=organization_id, membership_id=None, role_key=None,
-                      permissions=frozenset())
-    ai_providers.do_put(session, actor=system, provider="LOCAL", base_url=base_url)
+    ai_providers.do_put(session, actor=_system(organization_id), provider="LOCAL", base_url=base_url)
+
+
+def do_configure_factus_double(session: Session, *, organization_id: str, credentials: dict) -> None:
+    """E-invoices made at the simulator's Factus double, so a sale is invoiced in the sandbox with
+    no provider account (an owner's own account is kept)."""
+    if einvoicing.get_account(session, actor=_system(organization_id)).configured:
+        return
+    einvoicing.do_put_account(session, actor=_system(organization_id), url=einvoicing.SANDBOX_URL,
+                              client_id=credentials["clientId"], client_secret=credentials["clientSecret"],
+                              username=credentials["username"], password=credentials["password"])
+
+
+def _system(organization_id: str) -> OrgActor:
+    return OrgActor(user_id=None, kind="system", organization_id=organization_id, membership_id=None, role_key=None,
+                    permissions=frozenset())
 
 
 def repoint_ai_doubles(url: str) -> int:
