@@ -62,6 +62,7 @@ GROUPS = (
         Section("console_pages.whatsapp", "nav_whatsapp"),
         Section("console_pages.templates", "nav_templates"),
         Section("console_pages.links", "nav_links"),
+        Section("console_pages.einvoicing", "nav_einvoicing"),
         Section("console_pages.billing", "nav_billing", when=entitlements.billing_on),
     )),
     Group("nav_group_settings", (

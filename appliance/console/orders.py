@@ -12,12 +12,16 @@ from appliance.console import forms
 from appliance.console.common import back, console_pages, org_actor, render
 from appliance.console.texts_orders import ORDER_TEXTS
 from appliance.contacts.models import Contact
-from appliance.core.errors import AppError
+from appliance.core.errors import AppError, NotFound
 from appliance.http.browser import signed_in_page
+from appliance.http.files import serve_stored_file
 from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
 from appliance.catalog import service as catalog_service
+from appliance.einvoicing import api as einvoicing_api
+from appliance.einvoicing import service as einvoicing
+from appliance.einvoicing.schemas import EInvoiceCreateSchema
 from appliance.orders import delivery, payments, service
 from appliance.orders import api as orders_api
 from appliance.orders.models import STATUS_CODES
@@ -35,7 +39,9 @@ def _page(actor, error: AppError | None = None):
     names = {retailer: product.name for retailer, product in catalog_service.by_retailer_ids(
         session, actor.organization_id, [i.get("productRetailerId") for o in found.items for i in o.items or []]).items()}
     return render("console/orders.html", actor, _ACTIVE, error=error, texts=ORDER_TEXTS, page=found, chosen=status,
-                  statuses=STATUS_CODES, contacts=contacts, names=names, done=request.args.get("done"))
+                  statuses=STATUS_CODES, contacts=contacts, names=names, done=request.args.get("done"),
+                  invoices=einvoicing.invoices_of(session, [o.id for o in found.items]),
+                  einvoicing_ready=einvoicing.get_account(session, actor=actor).configured)
 
 
 @console_pages.get("/console/<uuid:org_id>/orders")
@@ -107,6 +113,29 @@ def order_deliver(org_id, order_id):
     actor = org_actor(org_id)
     return _after(actor, "delivered", lambda: delivery.do_retry(
         db_session(), service.access_order(db_session(), actor=actor, order_id=str(order_id))))
+
+
+@console_pages.post("/console/<uuid:org_id>/orders/<uuid:order_id>/e-invoice")
+@performs(einvoicing_api.OrderEInvoice.post)
+@signed_in_page
+def order_einvoice(org_id, order_id):
+    actor = org_actor(org_id)
+    customer = {"documentType": forms.text("documentType", 10), "identification": forms.text("identification", 20),
+                "name": forms.text("customerName", 200), **({"email": forms.text("customerEmail", 254)}
+                                                             if forms.text("customerEmail", 254) else {})}
+    body = {"customer": customer} if customer["identification"] else {}
+    return _after(actor, "einvoice", lambda: einvoicing.check_invoice(
+        actor=actor, order_id=str(order_id), **check_form(EInvoiceCreateSchema(), body)))
+
+
+@console_pages.get("/console/<uuid:org_id>/orders/<uuid:order_id>/e-invoice.pdf")
+@performs(einvoicing_api.OrderEInvoicePdf.get)
+@signed_in_page
+def order_einvoice_pdf(org_id, order_id):
+    invoice = einvoicing.access_invoice(db_session(), actor=org_actor(org_id), order_id=str(order_id))
+    if not invoice.has_pdf or not einvoicing.pdf_path(invoice).exists():
+        raise NotFound("This invoice has no PDF yet.", code="einvoice_pdf_not_found")
+    return serve_stored_file(einvoicing.pdf_path(invoice), claimed_type="application/pdf", filename=f"{invoice.number}.pdf")
 
 
 def _reference() -> dict:

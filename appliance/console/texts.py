@@ -26,6 +26,7 @@ TEXTS = Words("console", {
     "nav_group_customers": _l("Customers"), "nav_group_automation": _l("Automation"), "nav_group_team": _l("Team"),
     "nav_group_business": _l("Business"), "nav_group_settings": _l("Settings"), "nav_group_hosting": _l("Hosting"),
     "nav_hosted": _l("Organizations"), "nav_plans": _l("Plans"), "nav_products": _l("Catalog"),
+    "nav_einvoicing": _l("E-invoicing"),
     # first run, sign-up, password reset, new organization
     "setup_title": _l("Set up your appliance"),
     "setup_intro": _l("Two minutes: you, your business, then WhatsApp. You become the owner; you can invite your "

@@ -27,10 +27,19 @@ ORDER_TEXTS = Words("console_orders", {
     "waiting": {"no_keys": _l("Paid, waiting for keys: add keys to the product and they go out at once."),
                 "window_closed": _l("Keys kept for the customer, not sent: more than 24 hours since their last "
                                     "message. Deliver again once they write.")},
+    "einvoice": _l("E-invoice"), "make_einvoice": _l("Make the e-invoice"),
+    "einvoice_states": {"PENDING": _l("Waiting for the provider"), "ISSUED": _l("Issued"), "REJECTED": _l("Rejected")},
+    "einvoice_customer": _l("Customer (leave empty for the final consumer)"),
+    "document_type": _l("Document"), "identification": _l("Number"), "customer_name": _l("Name"),
+    "customer_email": _l("Email (optional)"),
+    "document_types": {"CC": _l("Cédula"), "NIT": _l("NIT"), "CE": _l("Cédula de extranjería"),
+                       "PASSPORT": _l("Passport"), "TI": _l("Tarjeta de identidad")},
+    "einvoice_pdf": _l("PDF"), "einvoice_setup": _l("Set up e-invoicing to invoice paid orders."),
     "done": {
         "saved": _l("Status saved."), "notified": _l("Status saved and the customer told."),
         "not_notified": _l("Status saved; the customer was not told (more than 24 hours since their last message)."),
         "link_sent": _l("Payment link sent to the customer."), "paid": _l("Marked paid."),
         "transfer_confirmed": _l("Transfer confirmed: the order is paid."), "delivered": _l("Delivery tried again."),
+        "einvoice": _l("E-invoice asked for: see its state on the order."),
     },
 })

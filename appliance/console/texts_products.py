@@ -1,4 +1,5 @@
-"""What the console's catalog pages say (products, their license keys, the push to Meta)."""
+"""What the console's selling pages say: the catalog (products, their license keys, the push to Meta)
+and the e-invoicing account."""
 
 from appliance.core.i18n import Words, _l
 
@@ -27,6 +28,16 @@ PRODUCT_TEXTS = Words("console_products", {
     "synced": _l("In Meta's catalog since {date}"), "not_synced": _l("Not in Meta's catalog yet"),
     "sync_refused": _l("Meta refused it: {reason}"),
     "back": _l("All products"), "more": _l("More"),
+    "einvoicing_title": _l("E-invoicing"),
+    "einvoicing_intro": _l("Paid orders are invoiced before DIAN through your provider (Factus). Its API keys are here; "
+                           "invoices are made from each paid order."),
+    "einvoicing_sandbox": _l("In the sandbox, invoices are made at the built-in Factus double: they have no validity "
+                             "before DIAN."),
+    "provider_url": _l("Provider's address"), "client_id": _l("Client ID"), "client_secret": _l("Client secret"),
+    "username": _l("User (email)"), "password": _l("Password"), "numbering_range": _l("Numbering range ID (optional)"),
+    "tax_rate": _l("IVA included in prices"), "kept_secret": _l("Leave empty to keep the one saved."),
+    "not_configured": _l("Not set up yet: paid orders cannot be invoiced."), "configured": _l("Set up"),
     "done": {"created": _l("Product added."), "saved": _l("Product saved."), "deleted": _l("Product deleted."),
-             "keys_added": _l("Keys added."), "synced": _l("Catalog pushed to Meta: see each product's state.")},
+             "keys_added": _l("Keys added."), "synced": _l("Catalog pushed to Meta: see each product's state."),
+             "einvoicing_saved": _l("E-invoicing account saved.")},
 })

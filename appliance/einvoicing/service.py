@@ -218,3 +218,10 @@ def retry_due(database: Database, now: datetime | None = None) -> int:
     for invoice_id in due:
         issue(database, invoice_id)
     return len(due)
+
+
+def invoices_of(session: Session, order_ids: list[str]) -> dict[str, ElectronicInvoice]:
+    """The invoices of a page of orders, by order."""
+    if not order_ids:
+        return {}
+    return {i.order_id: i for i in session.exec(select(ElectronicInvoice).where(ElectronicInvoice.order_id.in_(order_ids)))}

@@ -48,3 +48,33 @@ def test_a_license_with_keys_is_sold_from_the_console(client, line):
     again = client.post(f"/console/{org_id}/orders/{order_id}/mark-paid", data={"csrf": csrf_of(orders)})
     assert again.status_code == 409 and "already paid" in again.text
 
+
+
+def test_a_paid_order_is_invoiced_from_the_orders_page(client, line, simulator, netsim_url):
+    from tests.orders.test_sales import ordered, product_with_keys
+    org_id, state = line.org_id, simulator.factus
+    sign_in(client, email="owner@example.com")
+    product_with_keys(line)
+    order = ordered(line)
+    page = client.get(f"/console/{org_id}/e-invoicing")
+    assert page.status_code == 200 and "Not set up yet" in page.text
+    refused = client.post(f"/console/{org_id}/e-invoicing", data={"csrf": csrf_of(page), "url": "not a url",
+                                                                  "clientId": "x", "username": "u"})
+    assert refused.status_code == 400
+    saved = client.post(f"/console/{org_id}/e-invoicing", data={
+        "csrf": csrf_of(page), "url": f"{netsim_url}/factus", "clientId": state.client_id,
+        "clientSecret": state.client_secret, "username": state.username, "password": state.password, "taxRate": "19.00"})
+    assert saved.status_code == 302 and "done=einvoicing_saved" in saved.headers["Location"]
+    page = client.get(f"/console/{org_id}/e-invoicing")
+    assert state.client_secret not in page.text and state.password not in page.text
+    orders = client.get(f"/console/{org_id}/orders")
+    client.post(f"/console/{org_id}/orders/{order['id']}/mark-paid", data={"csrf": csrf_of(orders)})
+    orders = client.get(f"/console/{org_id}/orders")
+    assert 'data-einvoice="NONE"' in orders.text
+    made = client.post(f"/console/{org_id}/orders/{order['id']}/e-invoice", data={
+        "csrf": csrf_of(orders), "documentType": "CC", "identification": "1020304050", "customerName": "Ana Pérez"})
+    assert made.status_code == 302 and "done=einvoice" in made.headers["Location"]
+    orders = client.get(f"/console/{org_id}/orders")
+    assert 'data-einvoice="ISSUED"' in orders.text and "SETP99" in orders.text
+    pdf = client.get(re.search(r'href="([^"]+e-invoice\.pdf)"', orders.text).group(1))
+    assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
