@@ -31,6 +31,7 @@ class Product(SQLModel, table=True):
     kind: str = Field(default=GOODS, max_length=10)
     low_stock_at: int = 5  # a LICENSE's keys left at or below this: the stock is shown as low
     synced_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # pushed to Meta's catalog
+    meta_catalog_id: str | None = Field(default=None, max_length=40)  # which one (product messages name it)
     sync_error: str | None = Field(default=None, max_length=300)  # Meta's reason, when the push failed
     created_at: datetime = Field(sa_type=UTCDateTime)
     updated_at: datetime = Field(sa_type=UTCDateTime)

@@ -125,11 +125,20 @@ def by_retailer_ids(session: Session, organization_id: str, retailer_ids: list[s
         Product.organization_id == organization_id, Product.retailer_id.in_(set(retailer_ids))))}
 
 
-def do_mark_synced(session: Session, products: list[Product], at: datetime, errors: dict[str, str]) -> None:
-    """What Meta answered for each product pushed: its reason, or the moment it took it."""
+def do_mark_synced(session: Session, products: list[Product], at: datetime, errors: dict[str, str],
+                   catalog_id: str) -> None:
+    """What Meta answered for each product pushed: its reason, or the moment (and the catalog) it
+    took it in."""
     for product in products:
         product.sync_error = errors.get(product.retailer_id)
         if product.sync_error is None:
-            product.synced_at = at
+            product.synced_at, product.meta_catalog_id = at, catalog_id
         session.add(product)
     session.flush()
+
+
+def in_meta_catalog(session: Session, organization_id: str, take: int = 30) -> list[Product]:
+    """Products a customer can be sent in WhatsApp (for sale, and in Meta's catalog), by name."""
+    return list(session.exec(select(Product).where(Product.organization_id == organization_id, Product.available.is_(True),
+                                                   Product.meta_catalog_id.is_not(None))
+                             .order_by(Product.name, Product.id).limit(take)))

@@ -75,5 +75,5 @@ def check_sync(*, actor: OrgActor, waba_pk: str | None = None) -> SyncResult:
         raise as_app_error(error, what="when pushing the catalog") from None
     with database.unit_of_work(write=True) as writing:
         fresh = list(writing.exec(select(Product).where(Product.id.in_([p.id for p in products]))))
-        service.do_mark_synced(writing, fresh, clock.now(), refused)
+        service.do_mark_synced(writing, fresh, clock.now(), refused, catalog_id)
     return SyncResult(catalog_id, len(products) - len(refused), refused)

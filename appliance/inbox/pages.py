@@ -12,6 +12,7 @@ from flask import Blueprint, abort, current_app, redirect, request, url_for
 from appliance.attendance import closing as attendance_activity, sessions as attendance_sessions
 from appliance.attendance import api as attendance_api
 from appliance.attendance.models import STATUSES
+from appliance.catalog import service as catalog_service
 from appliance.console.navigation import navigation
 from appliance.console.texts import TEXTS as CONSOLE_TEXTS
 from appliance.conversations import api as conversations_api, inbox
@@ -33,6 +34,7 @@ from appliance.memberships import service as memberships_service
 from appliance.messages import api as messages_api, media_files
 from appliance.messages import service as messages_service
 from appliance.messages import tasks as messages_tasks
+from appliance.messages.sending import rich
 from appliance.messages.sending.service import Outgoing, do_send
 from appliance.organizations import service as organizations_service
 from appliance.organizations.zones import zone_of
@@ -232,6 +234,25 @@ def _template(actor, conversation):
     _send(actor, conversation, type="template", template_id=template_id, variables=variables)
 
 
+def _product(actor, conversation):
+    """The product picker: the whole catalog, one product, or a list of the ones ticked (at most 30)."""
+    offered = {p.retailer_id: p for p in catalog_service.in_meta_catalog(db_session(), actor.organization_id)}
+    chosen = [offered[r] for r in request.form.getlist("product")[:31] if r in offered]
+    words = TEXTS[page_language()]
+    body = _field("product_text", 1024)
+    if request.form.get("whole") or not chosen:
+        if not offered:
+            raise Invalid("No product is in Meta's catalog yet: push the catalog first.", errors={"product": ["None."]})
+        args = {"catalog_message": True, "body_text": body or str(words["catalog_body"])}
+    elif len(chosen) == 1:
+        args = {"product_retailer_id": chosen[0].retailer_id, **({"body_text": body} if body else {})}
+    else:
+        args = {"products": [p.retailer_id for p in chosen], "header_text": str(words["products_header"]),
+                "body_text": body or str(words["products_body"])}
+    catalog_id = (chosen[0] if chosen else next(iter(offered.values()))).meta_catalog_id
+    _send(actor, conversation, type="interactive", payload=rich.product({"catalog_id": catalog_id, **args}))
+
+
 def _retry(actor, conversation):
     messages_service.check_send_again(db_session(), actor=actor, conversation_id=conversation.id,
                                       phone_number_pk=conversation.phone_number_pk, to=conversation.contact.wa_id,
@@ -253,6 +274,7 @@ def _tag(actor, conversation):
 ACTIONS = {
     "reply": (messages_api.Messages.post, _reply),
     "template": (messages_api.Messages.post, _template),
+    "product": (messages_api.ProductMessages.post, _product),
     "retry": (messages_api.Messages.post, _retry),  # sending a failed message again
     "react": (messages_api.MessageReactions.put, lambda a, c: messages_service.do_react(db_session(), actor=a, message_id=_message_id(),
                                                                emoji=request.form.get("emoji", "")[:32])),

@@ -29,6 +29,7 @@ from appliance.messages.text import plain_text
 from appliance.phone_numbers import service as phone_numbers_service
 from appliance.sandbox import service as sandbox_service
 from appliance.phone_numbers.models import PhoneNumber
+from appliance.catalog import service as catalog_service
 from appliance.quick_replies import service as quick_replies_service
 from appliance.shift_reminders import service as reminders_service
 from appliance.tags import service as tags_service
@@ -105,6 +106,7 @@ class ConversationView:
     older_cursor: str | None = None
     quick_replies: list = field(default_factory=list)
     played: bool = False  # the sandbox's simulated customer: people may tap their buttons and write as them
+    products: list = field(default_factory=list)  # what the product picker offers (in Meta's catalog, for sale)
 
 
 @dataclass
@@ -158,6 +160,7 @@ def conversation_view(session: Session, actor: OrgActor, conversation_id: str) -
                             tags=tags_service.list_tags(session, actor=actor), templates=templates,
                             older_cursor=page.older_cursor,
                             quick_replies=quick_replies_service.list_quick_replies(session, actor=actor),
+                            products=catalog_service.in_meta_catalog(session, actor.organization_id) if window_left else [],
                             played=sandbox_service.plays_customer(
                                 session, organization_id=actor.organization_id,
                                 phone_number_pk=conversation.phone_number_pk,

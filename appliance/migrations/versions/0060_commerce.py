@@ -37,6 +37,7 @@ def upgrade() -> None:
     sa.Column('kind', sqlmodel.sql.sqltypes.AutoString(length=10), nullable=False),
     sa.Column('low_stock_at', sa.Integer(), nullable=False),
     sa.Column('synced_at', appliance.core.db.UTCDateTime(), nullable=True),
+    sa.Column('meta_catalog_id', sqlmodel.sql.sqltypes.AutoString(length=40), nullable=True),
     sa.Column('sync_error', sqlmodel.sql.sqltypes.AutoString(length=300), nullable=True),
     sa.Column('created_at', appliance.core.db.UTCDateTime(), nullable=False),
     sa.Column('updated_at', appliance.core.db.UTCDateTime(), nullable=False),
