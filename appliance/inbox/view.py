@@ -107,6 +107,7 @@ class ConversationView:
     quick_replies: list = field(default_factory=list)
     played: bool = False  # the sandbox's simulated customer: people may tap their buttons and write as them
     products: list = field(default_factory=list)  # what the product picker offers (in Meta's catalog, for sale)
+    product_names: dict = field(default_factory=dict)  # retailer id -> name, for the carts and products shown
 
 
 @dataclass
@@ -143,6 +144,22 @@ def _quoted(session: Session, conversation_id: str, messages: list) -> dict:
     return quoted
 
 
+def _retailer_ids(items: list) -> list[str]:
+    """The products a page of the thread names: customers' carts and the products sent to them."""
+    found = []
+    for kind, row in items:
+        if kind != "message" or row.type not in ("order", "interactive") or not isinstance(row.payload, dict):
+            continue
+        inner = row.payload.get("order") if row.type == "order" else row.payload.get("action")
+        inner = inner if isinstance(inner, dict) else {}
+        found += [str(i.get("product_retailer_id")) for i in inner.get("product_items") or [] if isinstance(i, dict)]
+        found += [str(inner["product_retailer_id"])] if inner.get("product_retailer_id") else []
+        for section in inner.get("sections") or []:
+            found += [str(i.get("product_retailer_id")) for i in (section or {}).get("product_items") or []
+                      if isinstance(i, dict)]
+    return found
+
+
 def conversation_view(session: Session, actor: OrgActor, conversation_id: str) -> ConversationView:
     conversation = inbox.view_conversation(session, actor=actor, conversation_id=conversation_id)
     page = thread_page(session, actor, conversation_id)
@@ -161,6 +178,8 @@ def conversation_view(session: Session, actor: OrgActor, conversation_id: str) -
                             older_cursor=page.older_cursor,
                             quick_replies=quick_replies_service.list_quick_replies(session, actor=actor),
                             products=catalog_service.in_meta_catalog(session, actor.organization_id) if window_left else [],
+                            product_names={r: p.name for r, p in catalog_service.by_retailer_ids(
+                                session, actor.organization_id, _retailer_ids(page.items)).items()},
                             played=sandbox_service.plays_customer(
                                 session, organization_id=actor.organization_id,
                                 phone_number_pk=conversation.phone_number_pk,

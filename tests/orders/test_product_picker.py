@@ -33,3 +33,16 @@ def test_the_picker_sends_one_product_a_list_or_the_catalog(client, line):
     assert [i["product_retailer_id"] for i in kinds["product_list"]["action"]["sections"][0]["product_items"]] == [
         "office-2024", "win-11"]
     assert kinds["catalog_message"]["body"]["text"] == "Take a look at our catalog"
+
+
+def test_a_cart_shows_its_products_in_the_conversation(client, line):
+    token, org_id = line.owner["token"], line.org_id
+    line.api.post(f"/organizations/{org_id}/catalog/products", LICENSE, token=token)
+    line.customer_writes({"type": "order", "order": {"catalog_id": "c", "text": "¿Me lo envían hoy?", "product_items": [
+        {"product_retailer_id": "office-2024", "quantity": 2, "item_price": "45000", "currency": "COP"}]}})
+    line.deliver()
+    conversation = line.get("/conversations")["items"][0]
+    sign_in(client, email="owner@example.com")
+    page = client.get(f"/inbox/{org_id}/c/{conversation['id']}")
+    cart = page.text[page.text.index("data-cart"):]
+    assert "Office 2024 Pro × 2 · 45000 COP" in cart and "¿Me lo envían hoy?" in cart and "See it in Orders" in cart
