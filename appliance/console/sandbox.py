@@ -54,6 +54,21 @@ def sandbox_customer_taps(org_id):
     return _played(actor)
 
 
+@console_pages.post("/console/<uuid:org_id>/sandbox/customer/order")
+@performs(conversations_api.Conversations.get)  # who reads the inbox may play its sandbox customer
+@signed_in_page
+def sandbox_customer_orders(org_id):
+    """From a sandbox conversation: the simulated customer orders products they were sent."""
+    actor = org_actor(org_id)
+    quantities = {}
+    for retailer_id in request.form.getlist("product")[:30]:
+        count = forms.text(f"quantity-{retailer_id}", 3)
+        quantities[retailer_id[:100]] = int(count) if count.isdigit() else 1
+    sandbox_service.check_customer_orders(db_session(), sandbox.simulator(), actor=actor,
+                                          phone_number_pk=forms.text("phone_number_pk", 40), quantities=quantities)
+    return _played(actor)
+
+
 def _played(actor):
     """With JavaScript a 204 (what the customer did arrives by the live stream); without, back to
     the conversation it was played in (or the inbox)."""

@@ -23,7 +23,7 @@ ORDER_TEXTS = Words("console_orders", {
     "confirm_transfer": _l("Confirm the transfer"), "reference": _l("Reference (optional)"),
     "receipt_sent": _l("The customer sent a receipt: check it in the conversation against your bank before "
                        "confirming."),
-    "keys": _l("License keys"), "delivered": _l("Delivered"), "deliver_again": _l("Deliver again"),
+    "license_keys": _l("License keys"), "delivered": _l("Delivered"), "deliver_again": _l("Deliver again"),
     "waiting": {"no_keys": _l("Paid, waiting for keys: add keys to the product and they go out at once."),
                 "window_closed": _l("Keys kept for the customer, not sent: more than 24 hours since their last "
                                     "message. Deliver again once they write.")},

@@ -21,7 +21,7 @@ TEXTS = Words("inbox", {
     "window_closed": _l("The 24-hour window is closed: only templates can be sent."), "reply": _l("Write a reply…"),
     "send": _l("Send"), "attach": _l("Attach"), "template": _l("Template"), "choose_template": _l("Choose a template"),
     "no_templates": _l("No approved templates: create and sync them first."), "send_template": _l("Send template"),
-    "cart": _l("Cart"), "see_orders": _l("See it in Orders"), "catalog_sent": _l("The catalog"),
+    "cart": _l("Cart"), "sale": _l("Sale delivered"), "quantity": _l("Quantity"), "order_as_customer": _l("Order as the customer"), "see_orders": _l("See it in Orders"), "catalog_sent": _l("The catalog"),
     "products": _l("Products"), "products_intro": _l("Tick one product or several (at most 30), or send the whole catalog."),
     "send_products": _l("Send the products ticked"), "send_catalog": _l("Send the whole catalog"),
     "product_text": _l("Text (optional)"), "catalog_body": _l("Take a look at our catalog"),

@@ -4,8 +4,8 @@ filled with `POST /{catalog_id}/items_batch` (item_type PRODUCT_ITEM, requests o
 DELETE with the retailer id in `data.id`; UPDATE creates what is missing, as allow_upsert does).
 Each item is checked as Meta checks a feed row: a title, a price written "45000.00 COP" (major units
 and the ISO code), an availability of "in stock" or "out of stock", and an https image_link; a row
-that fails is refused with its reason in `validation_status`, the others are taken. Customers'
-carts (an `order` message) can name only items the catalog holds."""
+that fails is refused with its reason in `validation_status`, the others are taken. (The sandbox's
+customer orders only what the catalog took: sandbox/service.check_customer_orders.)"""
 
 from __future__ import annotations
 

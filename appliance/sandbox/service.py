@@ -9,6 +9,8 @@ from sqlmodel import Session, select
 
 from appliance.ai_agents import providers as ai_providers
 from appliance.ai_agents.models import ProviderCredential
+from appliance.billing import money
+from appliance.catalog import service as catalog_service
 from appliance.core import runtime
 from appliance.core.actor import OrgActor
 from appliance.einvoicing import service as einvoicing
@@ -172,6 +174,24 @@ def check_customer_taps(session: Session, simulator, *, actor: OrgActor, phone_n
     wa_id, name = SIMULATED_CUSTOMER
     return simulator.customer_writes(number.phone_number_id, wa_id, {
         "type": "interactive", "interactive": {"type": kind, kind: {"id": reply_id, "title": title}}}, name=name)
+
+
+def check_customer_orders(session: Session, simulator, *, actor: OrgActor, phone_number_pk: str,
+                          quantities: dict[str, int]) -> str:
+    """The simulated customer sends a cart of products they were shown (WhatsApp's `order`
+    message), each at its price in the catalog Meta holds. Answers the wamid."""
+    number = _played_number(session, actor, phone_number_pk)
+    products = catalog_service.by_retailer_ids(session, actor.organization_id, list(quantities))
+    items = [(products[r], q) for r, q in quantities.items() if r in products and products[r].meta_catalog_id and 0 < q <= 99]
+    if not items:
+        raise Invalid("Choose at least one product of the catalog (1 to 99 of each).", code="empty_cart",
+                      errors={"product": ["None."]})
+    wa_id, name = SIMULATED_CUSTOMER
+    return simulator.customer_writes(number.phone_number_id, wa_id, {"type": "order", "order": {
+        "catalog_id": items[0][0].meta_catalog_id,
+        "product_items": [{"product_retailer_id": p.retailer_id, "quantity": q,
+                           "item_price": money.text(p.price_minor, p.currency), "currency": p.currency} for p, q in items]}},
+        name=name)
 
 
 def plays_customer(session: Session, *, organization_id: str, phone_number_pk: str, wa_id: str | None) -> bool:
