@@ -95,7 +95,7 @@ def receipt_of(session: Session, *, report_id: str) -> Receipt:
     report = session.get(PaymentReport, report_id)
     if report is None:
         raise NotFound("No payment report with this id.", code="payment_report_not_found")
-    if report.receipt_file_type:
+    if report.receipt_file_type and receipt_path(report.organization_id, report.id).exists():
         return Receipt(receipt_path(report.organization_id, report.id), report.receipt_file_type,
                        report.receipt_file_name)
     media = session.get(UploadedMedia, report.receipt_media_id) if report.receipt_media_id else None

@@ -2,7 +2,8 @@
 came (a forged or altered one credits nothing: 401), then the payment it reports settled once
 (collection.do_settle_payment: an event replayed, or one the reconciliation already settled,
 changes nothing; the wallet's ledger is unique per transaction besides). A transaction of an
-order's payment link is not billing's: it goes on, as `payment.received`, to the orders."""
+order's payment link is not billing's: confirmed with the processor, it goes on, as
+`payment.received`, to the orders."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from appliance.billing import collection, gateway
 from appliance.billing.models import Payment
 from appliance.billing.processor import FINAL, ProcessorError
 from appliance.core import events
-from appliance.core.errors import Unauthorized
+from appliance.core.errors import Unauthorized, Unavailable
 
 log = logging.getLogger("appliance.billing")
 
@@ -37,6 +38,15 @@ def receive(session: Session, raw: bytes) -> Receipt:
         raise Unauthorized("The event's checksum does not match: nothing was done.",
                            code="invalid_event_checksum") from None
     transaction = event.transaction
+    if transaction.payment_link_id and transaction.status in FINAL:
+        # An order's payment link: the checksum covers the id, status and amount, not which link
+        # or currency; those are asked of the processor itself (before any statement: no lock is
+        # held while it answers). Not reachable now: 503, and Wompi posts the event again.
+        try:
+            transaction = gateway.processor().transaction(transaction.transaction_id)
+        except ProcessorError as error:
+            raise Unavailable(f"The processor could not confirm the transaction ({error.kind}); post it again.",
+                              code="processor_unavailable") from None
     payment = session.exec(select(Payment).where(or_(Payment.transaction_id == transaction.transaction_id,
                                                      Payment.reference == transaction.reference))).first()
     # The checksum covers the transaction's id, status and amount, not its reference: one found by

@@ -56,11 +56,9 @@ class LicenseKeys(MethodView):
     @blp.requires("orders:read")
     @blp.response(200, schemas.StockSchema)
     def get(self, org_id, product_id):
-        """How many keys are left and were delivered (never the keys)"""
+        """How many keys are left and were delivered (never the keys; 409 product_not_license)"""
         session = db_session()
-        product = service.access_product(session, actor=current_org_actor(), product_id=str(product_id))
-        return keys.stock_of(session, product) if product.kind == "LICENSE" else keys.Stock(product.id, 0, 0,
-                                                                                            product.low_stock_at)
+        return keys.stock_of(session, keys.access_license(session, actor=current_org_actor(), product_id=str(product_id)))
 
     @blp.requires("orders:write")
     @blp.arguments(schemas.LicenseKeysAddSchema)

@@ -1,10 +1,11 @@
 """License keys: a LICENSE product's pool, sealed at rest (the keyring), each key once per product
 (by its SHA-256), counted (available, delivered, low), and handed out to paid orders.
 
-Handing out is a conditional write per key (`assigned_at IS NULL` in the UPDATE's own WHERE), so
-two payments racing for the last keys never both get one, on either engine: a write that changed
-no row lost the race and the next key is tried. Keys are read back in clear only to deliver them
-and for the order's people; everywhere else they are masked."""
+Handing out is a conditional write per key (`assigned_at IS NULL` in the UPDATE's own WHERE).
+Writers already take turns (SQLite's one writer, PostgreSQL's writers' lock), so no two payments
+run this at once; the condition is the guard that keeps it so if that ever changes: a write that
+changed no row lost the key, and the next one is tried. Keys are read in clear only to send them;
+everywhere else (lists, events) they are masked."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ class Added:
     stock: Stock
 
 
-def _license(session: Session, actor: OrgActor, product_id: str) -> Product:
+def access_license(session: Session, *, actor: OrgActor, product_id: str) -> Product:
     product = access_product(session, actor=actor, product_id=product_id)
     if product.kind != LICENSE:
         raise Conflict("Only a LICENSE product has keys.", code="product_not_license")
@@ -63,10 +64,11 @@ def _license(session: Session, actor: OrgActor, product_id: str) -> Product:
 
 def do_add(session: Session, *, actor: OrgActor, product_id: str, keys: list[str]) -> Added:
     """Add keys to the pool; ones already in it (or repeated) are counted and left out."""
-    product = _license(session, actor, product_id)
+    product = access_license(session, actor=actor, product_id=product_id)
     cleaned = [key.strip() for key in keys]
     if not cleaned or len(cleaned) > MAX_KEYS_PER_CALL or any(not key or len(key) > 500 for key in cleaned):
-        raise Invalid(f"keys: 1 to {MAX_KEYS_PER_CALL} keys of 1 to 500 characters.", errors={"keys": ["1 to 1000 keys."]})
+        raise Invalid(f"keys: 1 to {MAX_KEYS_PER_CALL} keys of 1 to 500 characters.",
+                      errors={"keys": [f"1 to {MAX_KEYS_PER_CALL} keys."]})
     by_hash = {key_hash(key): key for key in cleaned}
     present = set(session.exec(select(LicenseKey.key_hash).where(LicenseKey.product_id == product.id,
                                                                  LicenseKey.key_hash.in_(list(by_hash)))))
@@ -123,9 +125,8 @@ def do_assign(session: Session, *, organization_id: str, product_id: str, order_
     taken = 0
     with session.begin_nested():  # all or nothing: a short pool gives back what it took
         while taken < wanted:
-            # The candidates, then each claimed only where still free: a writer that took one
-            # meanwhile (PostgreSQL's concurrent payments) leaves it unchanged here, and the loop
-            # reads the next ones.
+            # The candidates, then each claimed only where still free: one taken meanwhile is left
+            # as it is here, and the loop reads the next ones.
             free = [row[0] for row in driver.execute(
                 "SELECT id FROM license_keys WHERE product_id = ? AND organization_id = ? AND assigned_at IS NULL "
                 "ORDER BY id LIMIT ?", (product_id, organization_id, wanted - taken)).fetchall()]

@@ -6,11 +6,12 @@ sales name it): it is made unavailable instead."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from urllib.parse import urlsplit
 
 from babel.numbers import list_currencies
-from sqlalchemy import func
+from sqlalchemy import func, text
 from sqlmodel import Session, select
 
 from appliance.billing import money
@@ -20,13 +21,18 @@ from appliance.core.actor import OrgActor
 from appliance.core.errors import Conflict, Invalid
 
 
-def _web_address(value: str | None, field: str) -> str | None:
-    """An address Meta and customers' phones open: https (or http), with a host."""
+def _web_address(value: str | None, field: str, *, schemes: tuple[str, ...] = ("https", "http")) -> str | None:
+    """An address Meta and customers' phones open, with a host (a picture's: https only, as Meta
+    takes it and the pages show it)."""
     if not value:
         return None
-    parts = urlsplit(value.strip())
-    if parts.scheme not in ("https", "http") or not parts.hostname:
-        raise Invalid(f"{field} must be a web address (https://...).", errors={field: ["A web address."]})
+    try:
+        parts = urlsplit(value.strip())
+        host = parts.hostname
+    except ValueError:  # an address that does not parse ("https://[abc")
+        parts, host = None, None
+    if parts is None or parts.scheme not in schemes or not host:
+        raise Invalid(f"{field} must be a web address ({schemes[0]}://...).", errors={field: ["A web address."]})
     return value.strip()
 
 
@@ -52,7 +58,8 @@ def do_create(session: Session, *, actor: OrgActor, retailer_id: str, name: str,
     now = clock.now()
     product = Product(organization_id=actor.organization_id, retailer_id=retailer_id.strip(), name=name.strip(),
                       description=description, price_minor=money.parse_amount(price, currency, field="price"),
-                      currency=currency, image_url=_web_address(image_url, "imageUrl"), url=_web_address(url, "url"),
+                      currency=currency, image_url=_web_address(image_url, "imageUrl", schemes=("https",)),
+                      url=_web_address(url, "url"),
                       available=available, kind=kind, low_stock_at=low_stock_at, created_at=now, updated_at=now)
     session.add(product)
     session.flush()
@@ -79,6 +86,8 @@ def do_update(session: Session, *, actor: OrgActor, product_id: str, **changes) 
     product = access_product(session, actor=actor, product_id=product_id)
     if "kind" in changes and changes["kind"] != product.kind and _given_out(session, product.id):
         raise Conflict("Keys of this product were delivered: its kind stays LICENSE.", code="product_has_sales")
+    if any(changes.get(name, getattr(product, name)) != getattr(product, name) for name in ("kind", "retailer_id")):
+        _check_no_order_waits(session, product)
     if "currency" in changes:
         product.currency = _currency(changes.pop("currency"))
     if "price" in changes:
@@ -86,9 +95,10 @@ def do_update(session: Session, *, actor: OrgActor, product_id: str, **changes) 
     if "retailer_id" in changes:
         changes["retailer_id"] = changes["retailer_id"].strip()
         _check_retailer_free(session, actor.organization_id, changes["retailer_id"], product.id)
-    for name, field in (("image_url", "imageUrl"), ("url", "url")):
-        if name in changes:
-            changes[name] = _web_address(changes[name], field)
+    if "image_url" in changes:
+        changes["image_url"] = _web_address(changes["image_url"], "imageUrl", schemes=("https",))
+    if "url" in changes:
+        changes["url"] = _web_address(changes["url"], "url")
     for name, value in changes.items():
         if name in ("retailer_id", "name", "description", "image_url", "url", "available", "kind", "low_stock_at"):
             setattr(product, name, value.strip() if name == "name" else value)
@@ -103,11 +113,26 @@ def _given_out(session: Session, product_id: str) -> bool:
                                                     LicenseKey.assigned_at.is_not(None))).first() is not None
 
 
+def _check_no_order_waits(session: Session, product: Product) -> None:
+    """A paid order waiting for this product's keys finds it by its retailer id and kind: neither
+    changes (nor is the product deleted) until it is delivered. (The orders' table by its name:
+    the orders import the catalog, not the other way round.)"""
+    waiting = session.execute(text("SELECT id, items FROM orders WHERE organization_id = :organization AND "
+                                   "payment_status = 'PAID' AND delivery_status = 'WAITING'"),
+                              {"organization": product.organization_id}).all()
+    for order_id, items in waiting:
+        items = json.loads(items) if isinstance(items, str) else items or []
+        if any(isinstance(i, dict) and i.get("productRetailerId") == product.retailer_id for i in items):
+            raise Conflict("A paid order waits for this product's keys: add keys to deliver it first.",
+                           code="product_has_waiting_orders", orderId=order_id)
+
+
 def do_delete(session: Session, *, actor: OrgActor, product_id: str) -> Product:
     product = access_product(session, actor=actor, product_id=product_id)
     if _given_out(session, product.id):
         raise Conflict("Keys of this product were delivered; make it unavailable instead of deleting it.",
                        code="product_has_sales")
+    _check_no_order_waits(session, product)
     session.delete(product)
     session.flush()
     return product

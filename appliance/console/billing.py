@@ -68,7 +68,7 @@ def billing(org_id):
 def _addon_form() -> dict:
     quantity = forms.text("quantity", 6)
     return check_form(AddonChangeSchema(), {"addonType": forms.text("addonType", 20),
-                                            "quantity": int(quantity) if quantity.isdigit() else quantity})
+                                            "quantity": forms.whole_number(quantity)})
 
 
 @console_pages.get("/console/<uuid:org_id>/billing/invoices/<uuid:invoice_id>.pdf")

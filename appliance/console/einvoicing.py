@@ -21,10 +21,10 @@ _ACTIVE = "console_pages.einvoicing"
 
 
 def _page(actor, error: AppError | None = None, values: dict | None = None):
+    account = service.get_account(db_session(), actor=actor)
     return render("console/einvoicing.html", actor, _ACTIVE, error=error, status=error.status if error else 200,
-                  texts=PRODUCT_TEXTS, account=service.get_account(db_session(), actor=actor), values=values or {},
-                  sandboxed=service.get_account(db_session(), actor=actor).url == service.SANDBOX_URL,
-                  done=request.args.get("done"))
+                  texts=PRODUCT_TEXTS, account=account, values=values or {},
+                  sandboxed=account.url == service.SANDBOX_URL, done=request.args.get("done"))
 
 
 @console_pages.get("/console/<uuid:org_id>/e-invoicing")
@@ -46,7 +46,7 @@ def einvoicing_save(org_id):
             body[name] = request.form.get(name, "")[:500]
     numbering = forms.text("numberingRangeId", 10)
     if numbering:
-        body["numberingRangeId"] = int(numbering) if numbering.isdigit() else numbering
+        body["numberingRangeId"] = forms.whole_number(numbering)
     try:
         service.do_put_account(db_session(), actor=actor, **check_form(InvoicingAccountPutSchema(), body))
     except AppError as error:

@@ -38,3 +38,9 @@ def organization_fields() -> dict:
 def checked(name: str) -> list[str]:
     """The values of a group of checkboxes."""
     return [value[:100] for value in request.form.getlist(name)][:200]
+
+
+def whole_number(value: str) -> int | str:
+    """A form's count as a number when it is one (ASCII digits only: "²" is a digit to Python, not
+    to int()); else as typed, for the schema to refuse naming the field."""
+    return int(value) if value.isascii() and value.isdecimal() else value

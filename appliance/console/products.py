@@ -46,7 +46,7 @@ def _fields(*, creating: bool) -> dict:
             "kind": forms.text("kind", 10) or "GOODS"}
     low = forms.text("lowStockAt", 6)
     if low:
-        body["lowStockAt"] = int(low) if low.isdigit() else low
+        body["lowStockAt"] = forms.whole_number(low)
     if creating or forms.text("retailerId", 100):
         body["retailerId"] = forms.text("retailerId", 100)
     return body

@@ -62,8 +62,8 @@ def sandbox_customer_orders(org_id):
     actor = org_actor(org_id)
     quantities = {}
     for retailer_id in request.form.getlist("product")[:30]:
-        count = forms.text(f"quantity-{retailer_id}", 3)
-        quantities[retailer_id[:100]] = int(count) if count.isdigit() else 1
+        count = forms.whole_number(forms.text(f"quantity-{retailer_id}", 3))
+        quantities[retailer_id[:100]] = count if isinstance(count, int) else 1
     sandbox_service.check_customer_orders(db_session(), sandbox.simulator(), actor=actor,
                                           phone_number_pk=forms.text("phone_number_pk", 40), quantities=quantities)
     return _played(actor)

@@ -35,7 +35,7 @@ PRODUCT_TEXTS = Words("console_products", {
                              "before DIAN."),
     "provider_url": _l("Provider's address"), "client_id": _l("Client ID"), "client_secret": _l("Client secret"),
     "username": _l("User (email)"), "password": _l("Password"), "numbering_range": _l("Numbering range ID (optional)"),
-    "tax_rate": _l("IVA included in prices"), "kept_secret": _l("Leave empty to keep the one saved."),
+    "tax_rate": _l("IVA included in prices"), "kept_secret": _l("Leave empty to keep the one saved (give it again when the address, the client or the user changes)."),
     "not_configured": _l("Not set up yet: paid orders cannot be invoiced."), "configured": _l("Set up"),
     "done": {"created": _l("Product added."), "saved": _l("Product saved."), "deleted": _l("Product deleted."),
              "keys_added": _l("Keys added."), "synced": _l("Catalog pushed to Meta: see each product's state."),

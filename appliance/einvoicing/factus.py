@@ -42,8 +42,9 @@ def _reasons(data: Any, status: int) -> str:
 
 class Factus:
     def __init__(self, *, url: str, client_id: str, client_secret: str, username: str, password: str,
-                 timeout: float = TIMEOUT):
+                 timeout: float = TIMEOUT, session: requests.Session | None = None):
         self.url, self.timeout = url.rstrip("/"), timeout
+        self._http = session or requests.Session()  # the installation's rule on addresses keeps it (service.py)
         self._client = (client_id, client_secret)
         self._user = (username, password)
         self._token: tuple[str, float] | None = None
@@ -54,9 +55,12 @@ class Factus:
 
     def _request(self, method: str, path: str, **kwargs) -> requests.Response:
         try:
-            answer = requests.request(method, self.url + path, timeout=self.timeout, **kwargs)
+            answer = self._http.request(method, self.url + path, timeout=self.timeout, **kwargs)
         except requests.RequestException as error:
             raise InvoicingError("unavailable", f"Factus could not be reached ({type(error).__name__}).") from None
+        except ValueError as error:  # the installation's rule on addresses refused where it leads
+            raise InvoicingError("refused", f"The provider's address is not one the appliance may reach: {error}") \
+                from None
         if answer.status_code == 429 or answer.status_code >= 500:
             raise InvoicingError("unavailable", f"Factus answered {answer.status_code}: it is tried again later.")
         return answer
@@ -86,7 +90,7 @@ class Factus:
 
     def issue(self, request: InvoiceRequest) -> Issued:
         customer = request.customer
-        body = {"reference_code": request.reference, "payment_form": "1", "payment_method_code": "10",
+        body = {"reference_code": request.reference, "payment_form": "1", "payment_method_code": request.payment_means,
                 "customer": {"identification_document_id": DOCUMENT_IDS.get(customer.document_type, "3"),
                              "identification": customer.identification, "names": customer.name,
                              "legal_organization_id": COMPANY if customer.document_type == "NIT" else NATURAL_PERSON,
@@ -100,35 +104,46 @@ class Factus:
         status, data = self._call("POST", "/v1/bills/validate", json=body)
         if status == 409:  # this reference was issued already (an answer lost on the way): that invoice
             return self._by_reference(request.reference)
-        if status >= 400 or not isinstance(data, dict):
+        if status >= 400:
             raise InvoicingError("refused", _reasons(data, status))
-        return self._issued((data.get("data") or {}).get("bill") or {})
+        bill = _object(_object(data).get("data")).get("bill")
+        if not isinstance(bill, dict):
+            raise InvoicingError("unavailable", "Factus answered without the invoice: it is looked up later.")
+        return self._issued(bill)
 
     def _by_reference(self, reference: str) -> Issued:
         status, data = self._call("GET", "/v1/bills", params={"filter[reference_code]": reference})
-        found = (data.get("data") or {}).get("data") if isinstance(data, dict) and isinstance(data.get("data"), dict) \
-            else (data or {}).get("data") if isinstance(data, dict) else None
-        if status >= 400 or not isinstance(found, list) or not found:
+        found = _object(_object(data).get("data")).get("data")
+        if status >= 400 or not isinstance(found, list) or not found or not isinstance(found[0], dict):
             raise InvoicingError("unavailable", "Factus says this invoice exists but did not find it: tried again later.")
         return self._issued(found[0])
 
     def _issued(self, bill: dict) -> Issued:
         number, cufe = bill.get("number"), bill.get("cufe")
-        errors = bill.get("errors")
         if not number or not cufe:
             raise InvoicingError("refused", _reasons({"message": "DIAN did not validate the invoice",
-                                                      "errors": errors or []}, 422))
+                                                      "errors": bill.get("errors") or []}, 422))
         return Issued(str(number), str(cufe), str(bill.get("qr") or "") or None, self._pdf(str(number)))
 
     def _pdf(self, number: str) -> bytes | None:
-        status, data = self._call("GET", f"/v1/bills/download-pdf/{number}")
-        encoded = ((data or {}).get("data") or {}).get("pdf_base_64_encoded") if isinstance(data, dict) else None
-        if status >= 400 or not encoded:
-            return None  # issued all the same: the PDF is asked again from the order's page
+        """The issued invoice's PDF, or None (issued all the same: nothing the PDF's call says may
+        undo that; the PDF is asked again later)."""
+        try:
+            status, data = self._call("GET", f"/v1/bills/download-pdf/{number}")
+        except InvoicingError:
+            return None
+        encoded = _object(_object(data).get("data")).get("pdf_base_64_encoded")
+        if status >= 400 or not isinstance(encoded, str):
+            return None
         try:
             return base64.b64decode(encoded, validate=True)
         except (binascii.Error, ValueError):
             return None
+
+
+def _object(value: Any) -> dict:
+    """A part of Factus's answer that should be an object (anything else read as empty)."""
+    return value if isinstance(value, dict) else {}
 
 
 def _json(answer: requests.Response) -> Any:

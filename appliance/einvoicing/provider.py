@@ -42,6 +42,7 @@ class InvoiceRequest:
     customer: Customer
     lines: list[Line]
     numbering_range_id: int | None = None
+    payment_means: str = "10"  # DIAN's: 10 cash, 47 bank transfer, 48 credit card
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ from appliance.core.actor import OrgActor
 from appliance.core.db import Database
 from appliance.core.errors import Conflict, NotFound
 from appliance.core.files import write_atomically
+from appliance.address_rule import requests_session
+from appliance.installation import addresses
 from appliance.einvoicing.factus import Factus
 from appliance.einvoicing.models import ISSUED, PENDING, REJECTED, ElectronicInvoice, InvoicingAccount
 from appliance.einvoicing.provider import Customer, InvoiceRequest, InvoicingError, Line
@@ -36,6 +38,7 @@ RETRY_AFTER = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=15)
 SANDBOX_URL = "sandbox:factus"  # the simulator's Factus double, wherever this server serves it
 FINAL_CONSUMER = {"documentType": "CC", "identification": "222222222222"}  # DIAN's "consumidor final"
 DOCUMENT_TYPES = ("CC", "NIT", "CE", "PASSPORT", "TI")
+PAYMENT_MEANS = {"LINK": "48", "TRANSFER": "47", "MANUAL": "10"}  # DIAN's: a card, a bank transfer, cash
 
 
 # The account ----------------------------------------------------------------------------------
@@ -63,15 +66,21 @@ def get_account(session: Session, *, actor: OrgActor) -> AccountView:
 def do_put_account(session: Session, *, actor: OrgActor, url: str, client_id: str, username: str,
                    client_secret: str | None = None, password: str | None = None, numbering_range_id: int | None = None,
                    tax_rate: str = "19.00", provider: str = "FACTUS") -> AccountView:
-    """Set the account; the secrets may be left out to keep the ones stored (never shown again)."""
+    """Set the account; the secrets may be left out to keep the ones stored (never shown again),
+    unless where they go or whose they are changes (the address, the client, the user). Checked
+    against the installation's rule on addresses before anything is read (a lookup may take time)."""
+    url = addresses.check_url(url, field="url", base=True).rstrip("/")
     keyring = runtime.get().keyring
     account = session.get(InvoicingAccount, actor.organization_id)
-    if account is None and (not client_secret or not password):
-        raise Conflict("The first time, give the client secret and the password too.", code="secrets_required")
+    moved = account is None or (account.url, account.client_id, account.username) != (url, client_id, username)
+    if moved and (not client_secret or not password):
+        raise Conflict("Give the client secret and the password: the first time, and whenever the address, the "
+                       "client or the user changes (the saved ones are sent only where they were given).",
+                       code="secrets_required")
     account = account or InvoicingAccount(organization_id=actor.organization_id, url=url, client_id=client_id,
                                           client_secret_sealed="", username=username, password_sealed="",
                                           updated_at=clock.now())
-    account.provider, account.url, account.client_id, account.username = provider, url.rstrip("/"), client_id, username
+    account.provider, account.url, account.client_id, account.username = provider, url, client_id, username
     account.numbering_range_id, account.tax_rate, account.updated_at = numbering_range_id, tax_rate, clock.now()
     if client_secret:
         account.client_secret_sealed = keyring.seal(client_secret)
@@ -86,14 +95,28 @@ def do_put_account(session: Session, *, actor: OrgActor, url: str, client_id: st
 _providers: dict[str, tuple[tuple, Factus]] = {}  # organization -> (its account's shape, its client): tokens kept
 
 
+def do_use_sandbox_double(session: Session, *, organization_id: str, credentials: dict) -> None:
+    """The sandbox's account at the simulator's Factus double (an owner's own account is kept)."""
+    if session.get(InvoicingAccount, organization_id) is not None:
+        return
+    keyring = runtime.get().keyring
+    session.add(InvoicingAccount(organization_id=organization_id, url=SANDBOX_URL, client_id=credentials["clientId"],
+                                 client_secret_sealed=keyring.seal(credentials["clientSecret"]),
+                                 username=credentials["username"], password_sealed=keyring.seal(credentials["password"]),
+                                 updated_at=clock.now()))
+    session.flush()
+
+
 def _provider(account: InvoicingAccount) -> Factus:
     keyring, settings = runtime.get().keyring, runtime.get().settings
-    url = settings.graph_api_url.rstrip("/") + "/factus" if account.url == SANDBOX_URL else account.url
+    sandboxed = account.url == SANDBOX_URL  # our own simulator, at the address this server gives it
+    url = settings.graph_api_url.rstrip("/") + "/factus" if sandboxed else account.url
     shape = (url, account.client_id, account.client_secret_sealed, account.username, account.password_sealed)
     kept = _providers.get(account.organization_id)
     if kept is None or kept[0] != shape:
         kept = (shape, Factus(url=url, client_id=account.client_id, client_secret=keyring.unseal(account.client_secret_sealed),
-                              username=account.username, password=keyring.unseal(account.password_sealed)))
+                              username=account.username, password=keyring.unseal(account.password_sealed),
+                              session=None if sandboxed else requests_session(addresses.rule())))
         _providers[account.organization_id] = kept
     return kept[1]
 
@@ -138,7 +161,11 @@ def do_request(session: Session, *, actor: OrgActor, order_id: str, customer: di
         session.flush()
         invoice = ElectronicInvoice(organization_id=order.organization_id, order_id=order.id, created_at=now,
                                     updated_at=now)
-    invoice.customer, invoice.status, invoice.next_attempt_at = _customer(session, order, customer), PENDING, now
+    if order.currency != "COP":
+        raise Conflict("DIAN's electronic invoices are in COP; this order is not.", code="einvoice_currency")
+    invoice.customer, invoice.status = _customer(session, order, customer), PENDING
+    # Asked now by the request itself; the minute task only once this first attempt is long over.
+    invoice.next_attempt_at = now + RETRY_AFTER[0]
     session.add(invoice)
     session.flush()
     return invoice
@@ -153,13 +180,14 @@ def _request_of(session: Session, invoice: ElectronicInvoice, account: Invoicing
         try:
             quantity, price = Decimal(str(item.get("quantity"))), Decimal(str(item.get("itemPrice")))
         except (InvalidOperation, ValueError):
-            continue
+            raise InvoicingError("refused", "An item of the order has no readable quantity or price: it cannot be "
+                                            "invoiced as it was paid.") from None
         retailer = str(item.get("productRetailerId") or "item")
         lines.append(Line(retailer, names.get(retailer, retailer), quantity, price, account.tax_rate))
     customer = invoice.customer
     return InvoiceRequest(invoice.id, Customer(customer.get("documentType", "CC"), str(customer.get("identification")),
                                                str(customer.get("name")), customer.get("email")),
-                          lines, account.numbering_range_id)
+                          lines, account.numbering_range_id, PAYMENT_MEANS.get(order.paid_via or "", "10"))
 
 
 def issue(database: Database, invoice_id: str) -> None:
@@ -169,15 +197,21 @@ def issue(database: Database, invoice_id: str) -> None:
         if invoice is None or invoice.status != PENDING:
             return
         account = reading.get(InvoicingAccount, invoice.organization_id)
-        request = _request_of(reading, invoice, account) if account else None
-        provider = _provider(account) if account else None
-    outcome: Exception | None = None
+        try:
+            request = _request_of(reading, invoice, account) if account else None
+            problem = None
+        except InvoicingError as error:
+            request, problem = None, error
+        provider = _provider(account) if account and request else None
+    outcome: Exception | None = problem
+    issued = None
     try:
-        if provider is None:
-            raise InvoicingError("refused", "The e-invoicing account was removed.")
-        issued = provider.issue(request)
+        if problem is None:
+            if provider is None:
+                raise InvoicingError("refused", "The e-invoicing account was removed.")
+            issued = provider.issue(request)
     except InvoicingError as error:
-        outcome, issued = error, None
+        outcome = error
     with database.unit_of_work(write=True) as writing:
         invoice = writing.get(ElectronicInvoice, invoice_id)
         if invoice is None or invoice.status != PENDING:
@@ -216,7 +250,17 @@ def retry_due(database: Database, now: datetime | None = None) -> int:
         due = list(reading.exec(select(ElectronicInvoice.id).where(ElectronicInvoice.status == PENDING,
                                                                   ElectronicInvoice.next_attempt_at <= now)))
     for invoice_id in due:
-        issue(database, invoice_id)
+        try:
+            issue(database, invoice_id)
+        except Exception:  # one invoice's trouble (a file, the keyring) never stops the others'
+            log.exception("e-invoice %s: the attempt failed; tried again later", invoice_id)
+            with database.unit_of_work(write=True) as writing:
+                invoice = writing.get(ElectronicInvoice, invoice_id)
+                if invoice is not None and invoice.status == PENDING:
+                    invoice.attempts += 1
+                    invoice.next_attempt_at = clock.now() + RETRY_AFTER[-1]
+                    invoice.reason = "the appliance could not make the attempt: see its log"
+                    writing.add(invoice)
     return len(due)
 
 

@@ -30,7 +30,8 @@ from appliance.orders.models import DELIVERED, NO_DELIVERY, PAID, WAITING, Order
 from appliance.orders.service import access_order
 from appliance.organizations.models import Organization
 
-NO_KEYS, WINDOW_CLOSED = "no_keys", "window_closed"
+NO_KEYS, WINDOW_CLOSED, NO_PRODUCT = "no_keys", "window_closed", "not_a_license"
+TEXT_MAX = 4096  # WhatsApp's longest text
 KEYS_MESSAGE = _l("Thank you for your purchase! Your {product} license:")
 REPLACED_MESSAGE = _l("Here is a new {product} license, in place of the one that did not work:")
 
@@ -50,15 +51,16 @@ def _units(quantity) -> int:
 
 
 def license_lines(session: Session, order: Order) -> list[tuple]:
-    """(product, units) of the order's LICENSE items, by the retailer ids its cart named."""
+    """(product, units) of the order's LICENSE items, by the retailer ids its cart named (a product
+    named on two lines of the cart: their units added)."""
     found = catalog_service.by_retailer_ids(session, order.organization_id,
                                             [item.get("productRetailerId") for item in order.items or []])
-    lines = []
+    units: dict[str, int] = {}
     for item in order.items or []:
         product = found.get(item.get("productRetailerId"))
         if product is not None and product.kind == LICENSE and _units(item.get("quantity")):
-            lines.append((product, _units(item.get("quantity"))))
-    return lines
+            units[product.retailer_id] = units.get(product.retailer_id, 0) + _units(item.get("quantity"))
+    return [(found[retailer_id], count) for retailer_id, count in units.items()]
 
 
 def do_complete(session: Session, order: Order) -> None:
@@ -80,8 +82,10 @@ def do_complete(session: Session, order: Order) -> None:
 
 def do_deliver(session: Session, order: Order, lines: list[tuple] | None = None) -> list[str]:
     """Give out the keys of a paid order (all, or none) and send them; answers the keys in clear
-    (for the event's masks) or [] when it must wait (the order says why)."""
+    once they were sent (for the event's masks), else [] and the order says why it waits."""
     lines = license_lines(session, order) if lines is None else lines
+    if not lines:  # its products are no longer licenses of the catalog: nothing to give
+        return _waiting(session, order, NO_PRODUCT)
     now = clock.now()
     held: list[tuple] = []
     try:
@@ -95,8 +99,9 @@ def do_deliver(session: Session, order: Order, lines: list[tuple] | None = None)
     except _Short:
         return _waiting(session, order, NO_KEYS)
     texts = {product.id: [license_keys.clear(key) for key in got] for product, got in held}
-    if not _send(session, order, held, texts):
-        return _waiting(session, order, WINDOW_CLOSED, keep=[k for values in texts.values() for k in values])
+    refused = _send(session, order, held, texts)
+    if refused:  # the keys stay the order's; a person delivers again (the reason says when)
+        return _waiting(session, order, refused)
     order.delivery_status, order.delivery_note, order.delivered_at = DELIVERED, None, now
     session.add(order)
     session.flush()
@@ -107,29 +112,41 @@ class _Short(Exception):
     pass
 
 
-def _waiting(session: Session, order: Order, reason: str, keep: list[str] | None = None) -> list[str]:
-    order.delivery_status, order.delivery_note = WAITING, reason
+def _waiting(session: Session, order: Order, reason: str) -> list[str]:
+    order.delivery_status, order.delivery_note = WAITING, reason[:40]
     session.add(order)
     session.flush()
-    return keep or []
+    return []
 
 
-def _send(session: Session, order: Order, held: list[tuple], texts: dict[str, list[str]]) -> bool:
+def _messages(header: str, keys: list[str]) -> list[str]:
+    """A product's keys as texts of at most WhatsApp's 4,096 characters, never a key cut in two."""
+    texts, current = [], header
+    for key in keys:
+        if len(current) + 1 + len(key) > TEXT_MAX:
+            texts.append(current)
+            current = key
+        else:
+            current = f"{current}\n{key}"
+    return texts + [current]
+
+
+def _send(session: Session, order: Order, held: list[tuple], texts: dict[str, list[str]]) -> str | None:
+    """Send the keys (as many texts as they need, each under its own client id, so a retry sends
+    none twice); answers why not, or None once they are queued."""
     contact = session.get(Contact, order.contact_id)
-    country = session.get(Organization, order.organization_id).country
-    language = customer_language(country)
-    parts = []
-    for product, _ in held:
-        parts.append(KEYS_MESSAGE.resolve(language).format(product=product.name))
-        parts.extend(texts[product.id])
+    language = customer_language(session.get(Organization, order.organization_id).country)
+    bodies = [body for product, _ in held
+              for body in _messages(KEYS_MESSAGE.resolve(language).format(product=product.name), texts[product.id])]
     try:
         with session.begin_nested():  # a refusal leaves nothing half-written
-            do_send(session, actor=sale_actor(order.organization_id), outgoing=Outgoing(
-                phone_number_pk=order.phone_number_pk, to=contact.wa_id, type="text",
-                payload={"body": "\n".join(parts)[:4096]}, client_id=f"sale:{order.id}"))
-    except AppError:
-        return False
-    return True
+            for n, body in enumerate(bodies):
+                do_send(session, actor=sale_actor(order.organization_id), outgoing=Outgoing(
+                    phone_number_pk=order.phone_number_pk, to=contact.wa_id, type="text", payload={"body": body},
+                    client_id=f"sale:{order.id}" if n == 0 else f"sale:{order.id}:{n}"))
+    except AppError as error:
+        return WINDOW_CLOSED if error.code == "outside_service_window" else error.code
+    return None
 
 
 def do_deliver_waiting(session: Session, organization_id: str | None) -> int:
@@ -141,7 +158,7 @@ def do_deliver_waiting(session: Session, organization_id: str | None) -> int:
     delivered = 0
     for order in waiting:
         keys = do_deliver(session, order)
-        if keys:
+        if order.delivery_status == DELIVERED:
             delivered += 1
             _completed_late(session, order, keys)
     return delivered
@@ -174,14 +191,15 @@ def do_replace(session: Session, order: Order, key_id: str, reason: str, by: str
     if old is None or old.order_id != order.id or old.replaced_at is not None:
         raise NotFound("This order holds no such key.", code="license_key_not_found")
     product = catalog_service.by_id(session, old.product_id)
+    before = {key.id for key in license_keys.held_by(session, order.id, old.product_id)}
     got = license_keys.try_assign(session, organization_id=order.organization_id, product_id=old.product_id,
-                                  order_id=order.id, quantity=len(license_keys.held_by(session, order.id, old.product_id)) + 1)
+                                  order_id=order.id, quantity=len(before) + 1)
     if got is None:
         raise Conflict("No key is left in this product's pool: add keys, then replace it.", code="no_keys_left")
     old.replaced_at, old.replaced_reason = clock.now(), reason[:300]
     session.add(old)
     session.flush()
-    new = got[-1]
+    [new] = [key for key in got if key.id not in before]  # the one just taken, whatever the clock says
     contact = session.get(Contact, order.contact_id)
     language = customer_language(session.get(Organization, order.organization_id).country)
     text = "\n".join([REPLACED_MESSAGE.resolve(language).format(product=product.name), license_keys.clear(new)])
@@ -190,9 +208,9 @@ def do_replace(session: Session, order: Order, key_id: str, reason: str, by: str
             do_send(session, actor=sale_actor(order.organization_id), outgoing=Outgoing(
                 phone_number_pk=order.phone_number_pk, to=contact.wa_id, type="text", payload={"body": text},
                 client_id=f"sale:{order.id}:replace:{old.id}"))
-    except AppError as error:
-        raise Conflict("The new key is kept for the order, but WhatsApp refused the message "
-                       f"({error.code}); send it from the conversation.", code="key_not_sent") from None
+    except AppError as error:  # nothing changes (this request's work is rolled back): try again later
+        raise Conflict(f"WhatsApp refused the message ({error.code}): nothing was replaced. Try again once the "
+                       "customer writes (within 24 hours of their last message).", code="key_not_sent") from None
     events.emit(session, events.LICENSE_KEY_REPLACED, organization_id=order.organization_id, orderId=order.id,
                 phoneNumberId=order.phone_number_pk, contactId=order.contact_id, productId=old.product_id,
                 replacedKey=license_keys.masked(license_keys.clear(old)), key=license_keys.masked(license_keys.clear(new)),

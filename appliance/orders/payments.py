@@ -3,8 +3,9 @@
 Three ways an order is paid, each deciding once (an order already paid is not paid again; a
 second payment for it is money to give back, said as `license.payment_unmatched`):
 - a payment link made through the billing wave's processor (Wompi checkout), whose approved
-  transaction comes back as `payment.received` (billing/processor_events.py, checksum checked):
-  it pays the order whose link it names when the amount is the order's;
+  transaction comes back as `payment.received` (billing/processor_events.py: the event's checksum
+  checked, then the transaction asked of the processor itself, since the checksum does not cover
+  the link): it pays the order whose link it names when the amount and currency are the order's;
 - a transfer the customer reports in the chat: the picture they send while an order waits for
   payment is kept on the order (`receiptMessageId`), and a person who checked the bank confirms
   it (`license.transfer_confirmed`); a screenshot alone never pays anything;
@@ -101,14 +102,20 @@ def check_payment_link(*, actor: OrgActor, order_id: str, send_to_customer: bool
             link = gateway.processor().create_payment_link(name=name, description=f"Pedido {order_id}",
                                                            amount_minor=amount, currency=currency, sku=order_id)
         except ProcessorError as error:
-            raise Unavailable(f"The payment processor did not make the link: {error.message}",
+            if error.kind == "refused":
+                raise Conflict(f"The payment processor refused the link: {error.message}",
+                               code="payment_link_refused") from None
+            raise Unavailable(f"The payment processor did not answer: {error.message}",
                               code="payment_link_failed") from None
+        with database.unit_of_work(write=True) as writing:  # kept, whatever sending it comes to
+            order = access_order(writing, actor=actor, order_id=order_id)
+            if not order.payment_link_url:  # two people asking at once: the first link stays
+                order.payment_link_id, order.payment_link_url, order.updated_at = link.link_id, link.url, clock.now()
+                writing.add(order)
     with database.unit_of_work(write=True) as writing:
         order = access_order(writing, actor=actor, order_id=order_id)
-        if not order.payment_link_url:  # two people asking at once: the first link stays
-            order.payment_link_id, order.payment_link_url, order.updated_at = link.link_id, link.url, clock.now()
-            writing.add(order)
         if send_to_customer:
+            _check_payable(order)  # paid meanwhile: no link goes out
             contact = writing.get(Contact, order.contact_id)
             country = writing.get(Organization, order.organization_id).country
             text = PAY_HERE.resolve(customer_language(country)).format(

@@ -66,11 +66,7 @@ def do_configure_ai_double(session: Session, *, organization_id: str, base_url: 
 def do_configure_factus_double(session: Session, *, organization_id: str, credentials: dict) -> None:
     """E-invoices made at the simulator's Factus double, so a sale is invoiced in the sandbox with
     no provider account (an owner's own account is kept)."""
-    if einvoicing.get_account(session, actor=_system(organization_id)).configured:
-        return
-    einvoicing.do_put_account(session, actor=_system(organization_id), url=einvoicing.SANDBOX_URL,
-                              client_id=credentials["clientId"], client_secret=credentials["clientSecret"],
-                              username=credentials["username"], password=credentials["password"])
+    einvoicing.do_use_sandbox_double(session, organization_id=organization_id, credentials=credentials)
 
 
 def _system(organization_id: str) -> OrgActor:

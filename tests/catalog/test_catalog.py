@@ -27,6 +27,7 @@ def test_a_product_is_validated_and_its_retailer_id_is_its_own(line):
     assert_problem(line.api.post(products(line), LICENSE, token=token), 409, "retailer_id_taken")
     for wrong, field in (({"price": "-1"}, "price"), ({"price": "12.345"}, "price"), ({"price": "abc"}, "price"),
                          ({"currency": "XYZ"}, "currency"), ({"imageUrl": "javascript:alert(1)"}, "imageUrl"),
+                         ({"imageUrl": "http://tienda.example.com/a.png"}, "imageUrl"), ({"url": "https://[abc"}, "url"),
                          ({"kind": "SERVICE"}, "kind")):
         refused = line.api.post(products(line), {**LICENSE, "retailerId": "other", **wrong}, token=token)
         assert refused.status_code == 400 and field in refused.json["errors"], (wrong, refused.json)
@@ -61,6 +62,7 @@ def test_keys_are_sealed_once_each_and_counted(line):
                           token=token).json["data"]
     assert_problem(line.api.post(f"{products(line)}/{goods['id']}/license-keys", {"keys": ["X"]}, token=token),
                    409, "product_not_license")
+    assert_problem(line.api.get(f"{products(line)}/{goods['id']}/license-keys", token=token), 409, "product_not_license")
 
 
 def test_the_catalog_is_pushed_to_meta_and_each_product_says_what_meta_said(line, simulator):

@@ -89,6 +89,18 @@ def test_a_provider_down_keeps_it_pending_and_it_is_issued_later(line, simulator
     assert issued["status"] == "ISSUED" and issued["attempts"] == 3, issued["reason"]
 
 
+def test_the_secrets_go_only_where_they_were_given(line, simulator, netsim_url):
+    account(line, simulator, netsim_url)
+    moved = line.api.put(f"/organizations/{line.org_id}/e-invoicing/account",
+                         {"url": "https://factus.attacker.example", "clientId": simulator.factus.client_id,
+                          "username": simulator.factus.username}, token=line.owner["token"])
+    assert_problem(moved, 409, "secrets_required")
+    private = line.api.put(f"/organizations/{line.org_id}/e-invoicing/account",
+                           {"url": "http://169.254.169.254/latest", "clientId": "x", "clientSecret": "s", "username": "u",
+                            "password": "p"}, token=line.owner["token"])
+    assert_problem(private, 400, "url_not_allowed")
+
+
 def test_wrong_credentials_are_said(line, simulator, netsim_url):
     account(line, simulator, netsim_url, clientSecret="wrong")
     order_id = paid_order(line)

@@ -111,6 +111,8 @@ def test_a_dry_pool_keeps_the_paid_order_waiting_until_keys_come(line):
                                                                         "deliveredAt": None})
     assert line.api.get(f"{path}/license-keys", token=token).json["data"]["items"] == []  # none given: all or none
     assert not any("ONLY-ONE" in text for text in sent_texts(line, order))
+    assert_problem(line.api.patch(f"/organizations/{line.org_id}/catalog/products/{product['id']}", {"kind": "GOODS"},
+                                  token=token), 409, "product_has_waiting_orders")  # the waiting order finds it
     line.api.post(f"/organizations/{line.org_id}/catalog/products/{product['id']}/license-keys",
                   {"keys": ["SECOND-0002"]}, token=token)
     line.deliver()
@@ -155,3 +157,14 @@ def test_money_that_pays_no_unpaid_order_is_said(line):
                                                                             "license.key_replaced",
                                                                             "license.transfer_confirmed"]}, token=token)
     assert hook.status_code == 201, hook.json
+
+
+def test_many_long_keys_go_in_as_many_texts_as_they_need(line):
+    long_keys = [f"{n:02d}-" + "X" * 400 for n in range(12)]
+    product_with_keys(line, keys=long_keys)
+    order = ordered(line, quantity=12)
+    paid = line.api.post(f"/organizations/{line.org_id}/orders/{order['id']}/mark-paid", {}, token=line.owner["token"])
+    assert paid.json["data"]["delivery"]["status"] == "DELIVERED"
+    texts = [text for text in sent_texts(line, order) if "XXXX" in text]
+    assert len(texts) == 2 and all(len(text) <= 4096 for text in texts)
+    assert sorted(key for text in texts for key in text.split("\n") if key.endswith("X")) == long_keys  # none cut

@@ -45,6 +45,7 @@ BODIES = {
     ("patch", "/bot/agents/{agent_id}"): {"name": "Cambiado"},
     ("patch", "/chatapp-links/{link_id}"): {"name": "Cambiado"},
     ("patch", "/agenda/appointments/{appointment_id}"): {"title": "Cambiado"},
+    ("post", "/replace"): {"reason": "No funciona"},
 }
 SKIPPED = {
     # A multipart upload: its body is checked before the number (the number's profile routes are
