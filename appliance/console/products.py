@@ -17,6 +17,9 @@ from appliance.http.browser import signed_in_page
 from appliance.http.operations import performs
 from appliance.http.pages import check_form
 from appliance.http.unit_of_work import db_session
+from appliance.orders import api as orders_api
+from appliance.orders import delivery_template
+from appliance.orders.schemas import SalesSettingsPutSchema
 
 _ACTIVE = "console_pages.products"
 
@@ -28,7 +31,9 @@ def _list_page(actor, error: AppError | None = None, values: dict | None = None)
                                   q=search or None)
     return render("console/products.html", actor, _ACTIVE, error=error, status=error.status if error else 200,
                   texts=PRODUCT_TEXTS, page=found, stocks=keys.stocks(session, found.items), search=search,
-                  values=values or {}, done=request.args.get("done"))
+                  values=values or {}, done=request.args.get("done"),
+                  delivery=delivery_template.get(session, organization_id=actor.organization_id),
+                  templates=delivery_template.candidates(session, actor=actor))
 
 
 def _product_page(actor, product_id, error: AppError | None = None):
@@ -120,6 +125,23 @@ def product_delete(org_id, product_id):
         db_session().rollback()
         return _product_page(actor, product_id, error)
     return back(_ACTIVE, "deleted", org_id=actor.organization_id)
+
+
+@console_pages.post("/console/<uuid:org_id>/catalog/delivery-template")
+@performs(orders_api.SalesSettings.put)
+@signed_in_page
+def products_delivery_template(org_id):
+    actor = org_actor(org_id)
+    name, _, language = forms.text("template", 600).partition("|")
+    chosen = {"deliveryTemplate": {"name": name, "language": language} if name else None}
+    try:
+        delivery_template.do_put(db_session(), actor=actor,
+                                 **(check_form(SalesSettingsPutSchema(), chosen)["delivery_template"] or
+                                    {"name": None, "language": None}))
+    except AppError as error:
+        db_session().rollback()
+        return _list_page(actor, error)
+    return back(_ACTIVE, "delivery_saved", org_id=actor.organization_id)
 
 
 @console_pages.post("/console/<uuid:org_id>/catalog/sync")

@@ -28,6 +28,12 @@ PRODUCT_TEXTS = Words("console_products", {
     "synced": _l("In Meta's catalog since {date}"), "not_synced": _l("Not in Meta's catalog yet"),
     "sync_refused": _l("Meta refused it: {reason}"),
     "back": _l("All products"), "more": _l("More"),
+    "delivery_title": _l("Keys after 24 hours"),
+    "delivery_intro": _l("A customer who pays more than 24 hours after their last message can only get a template. "
+                         "Choose the approved template that carries their keys."),
+    "delivery_template": _l("Template"), "no_template": _l("None: the delivery waits for the customer to write"),
+    "no_fitting_templates": _l("No template can carry keys yet: create one whose body has one variable (the keys) or "
+                               "two (the product's name, then the keys), and wait for its approval."),
     "einvoicing_title": _l("E-invoicing"),
     "einvoicing_intro": _l("Paid orders are invoiced before DIAN through your provider (Factus). Its API keys are here; "
                            "invoices are made from each paid order."),
@@ -39,5 +45,5 @@ PRODUCT_TEXTS = Words("console_products", {
     "not_configured": _l("Not set up yet: paid orders cannot be invoiced."), "configured": _l("Set up"),
     "done": {"created": _l("Product added."), "saved": _l("Product saved."), "deleted": _l("Product deleted."),
              "keys_added": _l("Keys added."), "synced": _l("Catalog pushed to Meta: see each product's state."),
-             "einvoicing_saved": _l("E-invoicing account saved.")},
+             "einvoicing_saved": _l("E-invoicing account saved."), "delivery_saved": _l("Saved.")},
 })

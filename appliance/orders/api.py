@@ -6,7 +6,7 @@ from flask.views import MethodView
 from appliance.http.api import Blueprint
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
-from appliance.orders import delivery, payments, schemas, service
+from appliance.orders import delivery, delivery_template, payments, schemas, service
 
 blp = Blueprint("orders", __name__, url_prefix="/organizations/<uuid:org_id>/orders",
                 description="Orders: carts customers send from a catalog, and their status")
@@ -20,6 +20,24 @@ class Orders(MethodView):
     def get(self, args, org_id):
         """Orders, newest first, by status"""
         return service.list_orders(db_session(), actor=current_org_actor(), **args)
+
+
+@blp.route("/settings")
+class SalesSettings(MethodView):
+    @blp.requires("orders:read")
+    @blp.response(200, schemas.SalesSettingsSchema)
+    def get(self, org_id):
+        """How sales are delivered: the template for keys outside the 24-hour window"""
+        return delivery_template.get(db_session(), organization_id=current_org_actor().organization_id)
+
+    @blp.requires("orders:write")
+    @blp.arguments(schemas.SalesSettingsPutSchema)
+    @blp.response(200, schemas.SalesSettingsSchema)
+    def put(self, body, org_id):
+        """Choose the template that carries keys outside the window (400 for one that cannot), or none"""
+        chosen = body["delivery_template"] or {}
+        return delivery_template.do_put(db_session(), actor=current_org_actor(), name=chosen.get("name"),
+                                        language=chosen.get("language"))
 
 
 @blp.route("/by-message/<uuid:message_id>")

@@ -5,8 +5,9 @@ message of the conversation, and `sale.completed` tells the webhooks (keys maske
 retried (keys added, a person resending) reuses the keys the order already holds and the same
 client id, so nothing is given or sent twice.
 
-Outside the customer's 24-hour window the keys cannot go as a free message: the order says so
-(`window_closed`) and a person resends them (or writes with a template) from the order."""
+Outside the customer's 24-hour window the keys go by the organization's delivery template
+(delivery_template.py); without one the order says so (`window_closed`) and a person delivers
+again once the customer writes."""
 
 from __future__ import annotations
 
@@ -26,9 +27,11 @@ from appliance.core.errors import AppError, Conflict, NotFound
 from appliance.core.i18n import _l
 from appliance.core.locales import customer_language
 from appliance.messages.sending.service import Outgoing, do_send
+from appliance.orders import delivery_template
 from appliance.orders.models import DELIVERED, NO_DELIVERY, PAID, WAITING, Order
 from appliance.orders.service import access_order
 from appliance.organizations.models import Organization
+from appliance.phone_numbers.models import PhoneNumber
 
 NO_KEYS, WINDOW_CLOSED, NO_PRODUCT = "no_keys", "window_closed", "not_a_license"
 TEXT_MAX = 4096  # WhatsApp's longest text
@@ -133,7 +136,8 @@ def _messages(header: str, keys: list[str]) -> list[str]:
 
 def _send(session: Session, order: Order, held: list[tuple], texts: dict[str, list[str]]) -> str | None:
     """Send the keys (as many texts as they need, each under its own client id, so a retry sends
-    none twice); answers why not, or None once they are queued."""
+    none twice); outside the customer's window, by the organization's delivery template if it has
+    one. Answers why not, or None once they are queued."""
     contact = session.get(Contact, order.contact_id)
     language = customer_language(session.get(Organization, order.organization_id).country)
     bodies = [body for product, _ in held
@@ -145,7 +149,29 @@ def _send(session: Session, order: Order, held: list[tuple], texts: dict[str, li
                     phone_number_pk=order.phone_number_pk, to=contact.wa_id, type="text", payload={"body": body},
                     client_id=f"sale:{order.id}" if n == 0 else f"sale:{order.id}:{n}"))
     except AppError as error:
-        return WINDOW_CLOSED if error.code == "outside_service_window" else error.code
+        if error.code != "outside_service_window":
+            return error.code
+        return _send_by_template(session, order, contact, held, texts)
+    return None
+
+
+def _send_by_template(session: Session, order: Order, contact: Contact, held: list[tuple],
+                      texts: dict[str, list[str]]) -> str | None:
+    number = session.get(PhoneNumber, order.phone_number_pk)
+    template = delivery_template.template_of(session, order.organization_id, number.waba_pk) if number else None
+    if template is None:
+        return WINDOW_CLOSED
+    try:
+        with session.begin_nested():
+            n = 0
+            for product, _ in held:
+                for variables in delivery_template.bodies(template, product.name, texts[product.id]):
+                    do_send(session, actor=sale_actor(order.organization_id), outgoing=Outgoing(
+                        phone_number_pk=order.phone_number_pk, to=contact.wa_id, type="template",
+                        template_id=template.id, variables={"body": variables}, client_id=f"sale:{order.id}:t{n}"))
+                    n += 1
+    except AppError as error:
+        return error.code
     return None
 
 

@@ -52,3 +52,15 @@ class Order(SQLModel, table=True):
     delivered_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     created_at: datetime = Field(sa_type=UTCDateTime)
     updated_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class SalesSettings(SQLModel, table=True):
+    """How an organization delivers its sales: the approved template that carries license keys when
+    the customer's 24-hour window has closed (its body takes the keys, after the product's name
+    when it has two variables). None: such a delivery waits for the customer to write."""
+    __tablename__ = "sales_settings"
+
+    organization_id: str = Field(foreign_key="organizations.id", ondelete="CASCADE", primary_key=True)
+    delivery_template_name: str | None = Field(default=None, max_length=512)
+    delivery_template_language: str | None = Field(default=None, max_length=15)
+    updated_at: datetime = Field(sa_type=UTCDateTime)

@@ -86,3 +86,19 @@ class OrderKeySchema(ApiSchema):
 
 class OrderKeysSchema(ApiSchema):
     items = fields.List(fields.Nested(OrderKeySchema))
+
+
+class TemplateChoiceSchema(ApiSchema):
+    name = Text(required=True, min_length=1, max_length=512)
+    language = Text(required=True, min_length=2, max_length=15)
+
+
+class SalesSettingsPutSchema(ApiSchema):
+    delivery_template = fields.Nested(TemplateChoiceSchema, required=True, allow_none=True, metadata={
+        "description": "The approved template that carries license keys outside the 24-hour window (its body: the "
+                       "keys, or the product's name and the keys); null: such deliveries wait for the customer"})
+
+
+class SalesSettingsSchema(ApiSchema):
+    delivery_template = fields.Function(lambda s: {"name": s.name, "language": s.language} if s.name else None)
+    updated_at = IsoDateTime(allow_none=True)

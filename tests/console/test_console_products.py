@@ -78,3 +78,21 @@ def test_a_paid_order_is_invoiced_from_the_orders_page(client, line, simulator, 
     assert 'data-einvoice="ISSUED"' in orders.text and "SETP99" in orders.text
     pdf = client.get(re.search(r'href="([^"]+e-invoice\.pdf)"', orders.text).group(1))
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+
+
+def test_the_template_for_keys_after_24_hours_is_chosen_on_the_catalog_page(client, line):
+    from tests.messages.test_template_send import _approved
+    sign_in(client, email="owner@example.com")
+    page = client.get(f"/console/{line.org_id}/catalog")
+    assert "No template can carry keys yet" in page.text
+    _approved(line, "claves_licencia", "es", [{"type": "BODY", "text": "Tu licencia: {{1}}",
+                                              "example": {"body_text": [["ABCD-1234"]]}}])
+    page = client.get(f"/console/{line.org_id}/catalog")
+    saved = client.post(f"/console/{line.org_id}/catalog/delivery-template",
+                        data={"csrf": csrf_of(page), "template": "claves_licencia|es"})
+    assert saved.status_code == 302
+    chosen = line.api.get(f"/organizations/{line.org_id}/orders/settings", token=line.owner["token"]).json["data"]
+    assert chosen["deliveryTemplate"] == {"name": "claves_licencia", "language": "es"}
+    refused = client.post(f"/console/{line.org_id}/catalog/delivery-template",
+                          data={"csrf": csrf_of(page), "template": "otra|es"})
+    assert refused.status_code == 400

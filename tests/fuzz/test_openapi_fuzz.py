@@ -55,7 +55,7 @@ from schemathesis.specs.openapi.checks import negative_data_rejection, positive_
 from schemathesis.transport.serialization import Binary
 
 # Every operation of /openapi.json: a new route raises it, and is fuzzed like the others.
-OPERATIONS = 361
+OPERATIONS = 363
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))
 ONLY = os.environ.get("FUZZ_ONLY", "")  # while working on a route: FUZZ_ONLY=/agenda runs only labels with it
 MODES = (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
@@ -126,6 +126,8 @@ EXPECTED_REFUSALS = {
                                                                    "zero in the currency's unit",
     "POST /organizations/{org_id}/catalog/sync": "products to push and a Meta catalog connected to the account",
     "PUT /organizations/{org_id}/e-invoicing/account": "the client secret and the password are needed the first time",
+    "PUT /organizations/{org_id}/orders/settings": "the template must be an approved one of the organization that "
+                                                   "can carry keys",
     "POST /organizations/{org_id}/messages": "the payload's shape depends on `type`",
     "POST /organizations/{org_id}/messages/interactive": "required fields depend on `kind`",
     "POST /organizations/{org_id}/messages/product": "exactly one of productRetailerId, products, sections",

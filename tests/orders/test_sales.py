@@ -6,6 +6,8 @@ keys are added; a payment that matches no unpaid order is said to the webhooks."
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import requests
 from sqlmodel import select
@@ -168,3 +170,33 @@ def test_many_long_keys_go_in_as_many_texts_as_they_need(line):
     texts = [text for text in sent_texts(line, order) if "XXXX" in text]
     assert len(texts) == 2 and all(len(text) <= 4096 for text in texts)
     assert sorted(key for text in texts for key in text.split("\n") if key.endswith("X")) == long_keys  # none cut
+
+
+def test_outside_the_window_the_keys_go_by_the_chosen_template(line):
+    from appliance.core import clock
+    from tests.messages.test_template_send import _approved
+    product_with_keys(line)
+    order = ordered(line)
+    clock.advance(25 * 3600)  # the customer's window has closed
+    token = line.owner["token"] = line.api.login("owner@example.com")["tokens"]["accessToken"]
+    path = f"/organizations/{line.org_id}/orders/{order['id']}"
+    paid = line.api.post(f"{path}/mark-paid", {}, token=token).json["data"]
+    assert paid["delivery"] == {"status": "WAITING", "reason": "window_closed", "deliveredAt": None}
+    assert outbox("sale.completed") == []
+    _approved(line, "claves_licencia", "es", [{"type": "BODY", "text": "Gracias por tu compra. Tu licencia de {{1}}: {{2}}",
+                                              "example": {"body_text": [["Office", "ABCD-1234"]]}}])
+    _approved(line, "con_foto", "es", [{"type": "HEADER", "format": "IMAGE", "example": {"header_handle": ["4::aW1n"]}},
+                                       {"type": "BODY", "text": "Hola {{1}}", "example": {"body_text": [["Ana"]]}}])
+    settings = f"/organizations/{line.org_id}/orders/settings"
+    refused = line.api.put(settings, {"deliveryTemplate": {"name": "con_foto", "language": "es"}}, token=token)
+    assert refused.status_code == 400 and "deliveryTemplate" in refused.json["errors"]
+    chosen = line.api.put(settings, {"deliveryTemplate": {"name": "claves_licencia", "language": "es"}}, token=token)
+    assert chosen.status_code == 200 and chosen.json["data"]["deliveryTemplate"] == {"name": "claves_licencia",
+                                                                                     "language": "es"}
+    delivered = line.api.post(f"{path}/deliver", {}, token=token).json["data"]
+    assert delivered["delivery"]["status"] == "DELIVERED"
+    [sent] = [m for m in line.get(f"/conversations/{order['conversationId']}/messages")["items"] if m["type"] == "template"]
+    assert sent["payload"]["name"] == "claves_licencia"
+    assert "KEY-AAAA-0001" in json.dumps(sent["payload"])
+    assert len(outbox("sale.completed")) == 1
+    assert line.api.put(settings, {"deliveryTemplate": None}, token=token).json["data"]["deliveryTemplate"] is None
