@@ -18,7 +18,7 @@ from appliance.billing import api as billing_api
 from appliance.billing.schemas import (AddonChangeSchema, AutoPaySchema, BillingIntervalSchema, NequiPushCreateSchema,
                                        PaymentMethodCreateSchema, PaymentReportCreateSchema)
 from appliance.console import forms
-from appliance.console.common import back, console_pages, org_actor, render
+from appliance.console.common import back, console_pages, form_outcome, org_actor, render
 from appliance.console.texts_billing import BILLING_TEXTS
 from appliance.core import clock, runtime
 from appliance.core.errors import AppError, Invalid
@@ -46,11 +46,8 @@ def _page(actor, error: AppError | None = None, *, preview=None, status: int = 2
 
 def _done(actor, done: str, work: Callable[[], object]):
     """A form's work: back to the page saying `done`, or the page again with what went wrong."""
-    try:
-        work()
-    except AppError as error:
-        return _failed(actor, error)
-    return back(_ACTIVE, done, org_id=actor.organization_id)
+    return form_outcome(work, failed=lambda error: _page(actor, error, status=error.status),
+                        done=lambda: back(_ACTIVE, done, org_id=actor.organization_id))
 
 
 def _failed(actor, error: AppError):

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from flask import Blueprint, redirect, request, session, url_for
 
 from appliance.console.navigation import navigation
@@ -97,6 +99,18 @@ def render(template: str, actor: OrgActor | None, active: str, *, error: AppErro
         return render_failure(template, words, error, **_context(actor, active), **context)
     html, status = render_page(template, words, status=status, **_context(actor, active), **context)
     return (html, status, {"Cache-Control": "no-store"}) if no_store else (html, status)
+
+
+def form_outcome(work: Callable[[], object], *, failed: Callable[[AppError], object],
+                 done: Callable[[], object]):
+    """A form's work: then `done()` (back to its page, saying so), or, when the work is refused,
+    this request's writes rolled back and `failed(error)` (the page again with what went wrong)."""
+    try:
+        work()
+    except AppError as error:
+        db_session().rollback()
+        return failed(error)
+    return done()
 
 
 def back(endpoint: str, done: str | None = None, **values):

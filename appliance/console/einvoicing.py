@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import request
 
 from appliance.console import forms
-from appliance.console.common import back, console_pages, org_actor, render
+from appliance.console.common import back, console_pages, form_outcome, org_actor, render
 from appliance.console.texts_products import PRODUCT_TEXTS
 from appliance.core.errors import AppError
 from appliance.einvoicing import api as einvoicing_api
@@ -47,9 +47,8 @@ def einvoicing_save(org_id):
     numbering = forms.text("numberingRangeId", 10)
     if numbering:
         body["numberingRangeId"] = forms.whole_number(numbering)
-    try:
-        service.do_put_account(db_session(), actor=actor, **check_form(InvoicingAccountPutSchema(), body))
-    except AppError as error:
-        db_session().rollback()
-        return _page(actor, error, {k: v for k, v in body.items() if k not in ("clientSecret", "password")})
-    return back(_ACTIVE, "einvoicing_saved", org_id=actor.organization_id)
+    typed = {k: v for k, v in body.items() if k not in ("clientSecret", "password")}  # secrets never shown back
+    return form_outcome(
+        lambda: service.do_put_account(db_session(), actor=actor, **check_form(InvoicingAccountPutSchema(), body)),
+        failed=lambda error: _page(actor, error, typed),
+        done=lambda: back(_ACTIVE, "einvoicing_saved", org_id=actor.organization_id))

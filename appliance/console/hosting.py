@@ -11,7 +11,7 @@ from sqlmodel import select
 from appliance.billing import hosted, payment_reports
 from appliance.billing.schemas import HostedArgsSchema, HostedPatchSchema, RejectSchema
 from appliance.console import forms
-from appliance.console.common import back, console_pages, render
+from appliance.console.common import back, console_pages, form_outcome, render
 from appliance.console.texts_billing import BILLING_TEXTS
 from appliance.core.errors import AppError
 from appliance.http.browser import browser_actor, signed_in_page
@@ -63,12 +63,11 @@ def hosted_organization(organization_id):
 
 def _update(organization_id, done: str, body: dict):
     _admin_id()
-    try:
-        hosted.do_update(db_session(), organization_id=str(organization_id), **check_form(HostedPatchSchema(), body))
-    except AppError as error:
-        db_session().rollback()
-        return _organization_page(organization_id, error, error.status)
-    return back("console_pages.hosted_organization", done, organization_id=str(organization_id))
+    return form_outcome(
+        lambda: hosted.do_update(db_session(), organization_id=str(organization_id),
+                                 **check_form(HostedPatchSchema(), body)),
+        failed=lambda error: _organization_page(organization_id, error, error.status),
+        done=lambda: back("console_pages.hosted_organization", done, organization_id=str(organization_id)))
 
 
 @console_pages.post("/console/installation/organizations/<uuid:organization_id>/plan")
@@ -126,23 +125,15 @@ def payment_review_receipt(report_id):
 @console_pages.post("/console/payment-reports/<uuid:report_id>/approve")
 @signed_in_page
 def payment_review_approve(report_id):
-    try:
-        payment_reports.do_approve(db_session(), admin_id=_admin_id(what="reviews payment reports"),
-                                   report_id=str(report_id))
-    except AppError as error:
-        db_session().rollback()
-        return _reviews(error, error.status)
-    return back(_REVIEWS, "approved")
+    return form_outcome(lambda: payment_reports.do_approve(
+        db_session(), admin_id=_admin_id(what="reviews payment reports"), report_id=str(report_id)),
+        failed=lambda error: _reviews(error, error.status), done=lambda: back(_REVIEWS, "approved"))
 
 
 @console_pages.post("/console/payment-reports/<uuid:report_id>/reject")
 @signed_in_page
 def payment_review_reject(report_id):
-    try:
-        body = check_form(RejectSchema(), {"reason": forms.text("reason", 300)})
-        payment_reports.do_reject(db_session(), admin_id=_admin_id(what="reviews payment reports"),
-                                  report_id=str(report_id), **body)
-    except AppError as error:
-        db_session().rollback()
-        return _reviews(error, error.status)
-    return back(_REVIEWS, "rejected")
+    return form_outcome(lambda: payment_reports.do_reject(
+        db_session(), admin_id=_admin_id(what="reviews payment reports"), report_id=str(report_id),
+        **check_form(RejectSchema(), {"reason": forms.text("reason", 300)})),
+        failed=lambda error: _reviews(error, error.status), done=lambda: back(_REVIEWS, "rejected"))

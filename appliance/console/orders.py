@@ -9,7 +9,7 @@ from flask import request
 from sqlmodel import select
 
 from appliance.console import forms
-from appliance.console.common import back, console_pages, org_actor, render
+from appliance.console.common import back, console_pages, form_outcome, org_actor, render
 from appliance.console.texts_orders import ORDER_TEXTS
 from appliance.contacts.models import Contact
 from appliance.core.errors import AppError, NotFound
@@ -71,12 +71,8 @@ def order_status(org_id, order_id):
 
 def _after(actor, done: str, work):
     """A payment or delivery form: its work, then back to the orders (or the page saying why not)."""
-    try:
-        work()
-    except AppError as error:
-        db_session().rollback()
-        return _page(actor, error)
-    return back("console_pages.orders", done, org_id=actor.organization_id, status=request.args.get("status"))
+    return form_outcome(work, failed=lambda error: _page(actor, error), done=lambda: back(
+        "console_pages.orders", done, org_id=actor.organization_id, status=request.args.get("status")))
 
 
 @console_pages.post("/console/<uuid:org_id>/orders/<uuid:order_id>/payment-link")

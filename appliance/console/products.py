@@ -10,7 +10,7 @@ from appliance.catalog import api as catalog_api
 from appliance.catalog import keys, service, sync
 from appliance.catalog.schemas import LicenseKeysAddSchema, ProductCreateSchema, ProductPatchSchema
 from appliance.console import forms
-from appliance.console.common import back, console_pages, org_actor, render
+from appliance.console.common import back, console_pages, form_outcome, org_actor, render
 from appliance.console.texts_products import PRODUCT_TEXTS
 from appliance.core.errors import AppError
 from appliance.http.browser import signed_in_page
@@ -70,12 +70,9 @@ def products(org_id):
 def product_create(org_id):
     actor = org_actor(org_id)
     body = _fields(creating=True)
-    try:
-        service.do_create(db_session(), actor=actor, **check_form(ProductCreateSchema(), body))
-    except AppError as error:
-        db_session().rollback()
-        return _list_page(actor, error, body)
-    return back(_ACTIVE, "created", org_id=actor.organization_id)
+    return form_outcome(lambda: service.do_create(db_session(), actor=actor, **check_form(ProductCreateSchema(), body)),
+                        failed=lambda error: _list_page(actor, error, body),
+                        done=lambda: back(_ACTIVE, "created", org_id=actor.organization_id))
 
 
 @console_pages.get("/console/<uuid:org_id>/catalog/<uuid:product_id>")
@@ -86,12 +83,9 @@ def product(org_id, product_id):
 
 
 def _on_product(actor, product_id, done: str, work):
-    try:
-        work()
-    except AppError as error:
-        db_session().rollback()
-        return _product_page(actor, product_id, error)
-    return back("console_pages.product", done, org_id=actor.organization_id, product_id=str(product_id))
+    return form_outcome(work, failed=lambda error: _product_page(actor, product_id, error),
+                        done=lambda: back("console_pages.product", done, org_id=actor.organization_id,
+                                          product_id=str(product_id)))
 
 
 @console_pages.post("/console/<uuid:org_id>/catalog/<uuid:product_id>")
@@ -119,12 +113,9 @@ def product_keys(org_id, product_id):
 @signed_in_page
 def product_delete(org_id, product_id):
     actor = org_actor(org_id)
-    try:
-        service.do_delete(db_session(), actor=actor, product_id=str(product_id))
-    except AppError as error:
-        db_session().rollback()
-        return _product_page(actor, product_id, error)
-    return back(_ACTIVE, "deleted", org_id=actor.organization_id)
+    return form_outcome(lambda: service.do_delete(db_session(), actor=actor, product_id=str(product_id)),
+                        failed=lambda error: _product_page(actor, product_id, error),
+                        done=lambda: back(_ACTIVE, "deleted", org_id=actor.organization_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/catalog/delivery-template")
@@ -134,14 +125,12 @@ def products_delivery_template(org_id):
     actor = org_actor(org_id)
     name, _, language = forms.text("template", 600).partition("|")
     chosen = {"deliveryTemplate": {"name": name, "language": language} if name else None}
-    try:
-        delivery_template.do_put(db_session(), actor=actor,
-                                 **(check_form(SalesSettingsPutSchema(), chosen)["delivery_template"] or
-                                    {"name": None, "language": None}))
-    except AppError as error:
-        db_session().rollback()
-        return _list_page(actor, error)
-    return back(_ACTIVE, "delivery_saved", org_id=actor.organization_id)
+    return form_outcome(
+        lambda: delivery_template.do_put(db_session(), actor=actor,
+                                         **(check_form(SalesSettingsPutSchema(), chosen)["delivery_template"] or
+                                            {"name": None, "language": None})),
+        failed=lambda error: _list_page(actor, error),
+        done=lambda: back(_ACTIVE, "delivery_saved", org_id=actor.organization_id))
 
 
 @console_pages.post("/console/<uuid:org_id>/catalog/sync")
