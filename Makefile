@@ -93,7 +93,7 @@ fuzz: $(TEST_STAMP)
 # The inbox's and the console's screenshots in docs/screenshots (English, Spanish, a phone), taken by
 # the browser tests in Debian's chromium.
 screenshots: $(TEST_STAMP)
-	APPLIANCE_SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots $(BIN)/python -m pytest -q tests/e2e/test_inbox_browser.py tests/e2e/test_console_browser.py tests/e2e/test_bot_browser.py tests/e2e/test_knowledge_browser.py tests/e2e/test_ai_browser.py tests/e2e/test_broadcast_browser.py tests/e2e/test_webhooks_browser.py tests/e2e/test_push_browser.py tests/e2e/test_attendance_browser.py tests/e2e/test_links_browser.py tests/e2e/test_surveys_browser.py tests/e2e/test_agenda_browser.py -k "two_agents or new_owner or notifications or teams_day or chat_link or surveys_on or subscribes_to_the_feed"
+	APPLIANCE_SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots $(BIN)/python -m pytest -q tests/e2e/test_inbox_browser.py tests/e2e/test_console_browser.py tests/e2e/test_bot_browser.py tests/e2e/test_knowledge_browser.py tests/e2e/test_ai_browser.py tests/e2e/test_broadcast_browser.py tests/e2e/test_webhooks_browser.py tests/e2e/test_push_browser.py tests/e2e/test_attendance_browser.py tests/e2e/test_links_browser.py tests/e2e/test_surveys_browser.py tests/e2e/test_agenda_browser.py tests/e2e/test_webchat_browser.py tests/e2e/test_stickers_browser.py tests/e2e/test_passkeys_browser.py -k "two_agents or new_owner or notifications or teams_day or chat_link or surveys_on or subscribes_to_the_feed or shops_website or both_ways or passkey"
 
 migration: $(STAMP)
 	$(BIN)/python -m appliance.migrations "$(MSG)"

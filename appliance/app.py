@@ -18,6 +18,7 @@ from appliance.http.api import SpoolingRequest
 from appliance.http.routing import LazilyBuiltRule
 from appliance.installation import tunnel
 from appliance.paths import WEB_DIR
+from appliance.webchat import gateway as webchat_gateway
 from appliance.settings import Settings, load_settings
 
 
@@ -37,6 +38,8 @@ def create_app(settings: Settings | None = None, *, queue_immediate: bool = Fals
     app.json.sort_keys = False
     # Short links are answered before Flask (chat_links/lane.py), inside ProxyFix (the client's address).
     app.wsgi_app = chat_links_lane.install(app.wsgi_app, settings)
+    # The website's chat (Socket.IO at /socket.io/, namespace /wc) is answered before Flask too.
+    app.wsgi_app = webchat_gateway.install(app.wsgi_app, settings)
     if settings.proxy_count:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_count, x_proto=settings.proxy_count)
     if settings.tunnel != "off":

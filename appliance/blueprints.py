@@ -41,6 +41,8 @@ from appliance.landing import home
 from appliance.permissions.api import blp as permissions
 from appliance.phone_numbers.api import blp as phone_numbers
 from appliance.quick_replies.api import blp as quick_replies
+from appliance.stickers.api import blp as stickers
+from appliance.webchat.api import blp as webchat
 from appliance.services_catalog.api import blp as bot_services
 from appliance.knowledge.api import blp as bot_knowledge
 from appliance.ai_agents.api import agents_blp as bot_agents, pin_blp as conversation_agent, providers_blp as bot_providers
@@ -61,8 +63,8 @@ BLUEPRINTS = (health, auth, users, password, organizations, memberships, members
               permissions, api_keys, oauth, oauth_authorizations, wabas, waba, phone_numbers, business_profiles,
               templates, contacts, contact_lists, conversations, conversation_messages, tags, messages, live,
               whatsapp_flows, bot_config, bot_rules, bot_flows, bot_activity, bot_images, team_tasks, quick_replies,
-              bot_services, bot_knowledge, bot_providers, bot_agents, conversation_agent, broadcasts, webhooks_outbound,
+              stickers, bot_services, bot_knowledge, bot_providers, bot_agents, conversation_agent, broadcasts, webhooks_outbound,
               push, attendance, shift_reminders, chat_links, link_pages, orders, surveys, agenda, agenda_feed,
               whatsapp_webhook, installation, installation_status, installation_backups, billing, billing_by_body,
-              payment_reviews, hosted_organizations, catalog, einvoicing)
+              payment_reviews, hosted_organizations, catalog, einvoicing, webchat)
 PAGES = (acme_pages, metrics_pages, home, auth_pages, invitation_pages, oauth_pages, inbox_pages, console_pages, link_pages_public, agenda_pages)

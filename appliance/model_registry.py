@@ -25,6 +25,7 @@ from appliance.whatsapp_flows import models as whatsapp_flows_models  # noqa: F4
 from appliance.bots import models as bots_models  # noqa: F401
 from appliance.team_tasks import models as team_tasks_models  # noqa: F401
 from appliance.quick_replies import models as quick_replies_models  # noqa: F401
+from appliance.stickers import models as stickers_models  # noqa: F401
 from appliance.services_catalog import models as services_catalog_models  # noqa: F401
 from appliance.knowledge import models as knowledge_models  # noqa: F401
 from appliance.ai_agents import models as ai_agents_models  # noqa: F401
@@ -37,6 +38,7 @@ from appliance.chat_links import models as chat_links_models  # noqa: F401
 from appliance.link_pages import models as link_pages_models  # noqa: F401
 from appliance.orders import models as orders_models  # noqa: F401
 from appliance.catalog import models as catalog_models  # noqa: F401
+from appliance.webchat import models as webchat_models  # noqa: F401
 from appliance.einvoicing import models as einvoicing_models  # noqa: F401
 from appliance.surveys import models as surveys_models  # noqa: F401
 from appliance.agenda import models as agenda_models  # noqa: F401

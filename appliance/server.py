@@ -282,7 +282,7 @@ def _listen(settings: Settings, lock):
     inherited = _inherited_listener()
     where = {"sockets": [inherited]} if inherited is not None else {"host": settings.host, "port": settings.port}
     try:
-        server = create_server(_building, **where, threads=settings.threads,
+        server = create_server(_building, **where, threads=settings.threads + settings.webchat_visitors,
                                ident="appliance", channel_timeout=IDLE_SECONDS, cleanup_interval=SWEEP_SECONDS,
                                connection_limit=_room_for_connections(CONNECTION_LIMIT),
                                asyncore_use_poll=True,  # select() stops at descriptor 1024; poll where there is one

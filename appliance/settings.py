@@ -121,6 +121,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("APPLIANCE_HOST", "127.0.0.1", "Address the server listens on (0.0.0.0 to serve the office LAN)."),
     Setting("APPLIANCE_PORT", "8080", "TCP port the server listens on.", int),
     Setting("APPLIANCE_THREADS", "64", "Request threads of the HTTP server; each open live-update stream holds one, and streams may take all but 8.", int),
+    Setting("APPLIANCE_WEBCHAT_VISITORS", "200", "Web-chat visitors connected at once (the website's chat box); each waiting poll holds a server thread, so the server has this many threads beside APPLIANCE_THREADS.", int),
     Setting("APPLIANCE_LIVE_HEARTBEAT_SECONDS", "15", "Seconds a quiet live-update stream waits before a heartbeat (which also frees the threads of clients that left).", float),
     Setting("APPLIANCE_BASE_URL", "", "Public address of the appliance: every link it writes starts with it (mails, QR codes, short links, link pages, calendar feeds, the WhatsApp callback URL, the OAuth issuer). Set here, it wins over the one the installation's administrator keeps on the Go live page. Empty and none kept: http://127.0.0.1:<the port served> (the listen address instead of 127.0.0.1 when APPLIANCE_HOST names one)."),
     Setting("APPLIANCE_SECRET_KEY", "", "Master secret for signing tokens and encrypting stored secrets. Empty: generated once into DATA_DIR/secret.key."),

@@ -1,8 +1,8 @@
-"""/auth: sign-up, sign-in, tokens, email links, sessions, two-factor, impersonation."""
+"""/auth: sign-up, sign-in, tokens, email links, sessions, two-factor, passkeys, impersonation."""
 
 from flask.views import MethodView
 
-from appliance.auth import email_links, schemas, service, sessions, two_factor
+from appliance.auth import email_links, passkeys, schemas, service, sessions, two_factor
 from appliance.auth.sessions import Device
 from appliance.http.api import Blueprint
 from appliance.http.auth import client_device, client_ip, current_actor
@@ -176,6 +176,69 @@ class TwoFactorRecoveryCodes(MethodView):
         codes = two_factor.check_regenerate_recovery_codes(db_session(), actor=current_actor(),
                                                            ip=client_ip(), **body)
         return {"recovery_codes": codes}
+
+
+@blp.route("/passkeys/register/options")
+class PasskeyRegisterOptions(MethodView):
+    @blp.response(200, schemas.PasskeyOptionsSchema)
+    def post(self):
+        """Start adding a passkey: options for navigator.credentials.create
+
+        Their challenge works once, for 5 minutes. 409 passkeys_unavailable unless the public address is https or
+        localhost.
+        """
+        return {"public_key": passkeys.do_registration_options(db_session(), actor=current_actor(), ip=client_ip())}
+
+
+@blp.route("/passkeys/register/verify")
+class PasskeyRegisterVerify(MethodView):
+    @blp.arguments(schemas.PasskeyRegisterSchema)
+    @blp.response(201, schemas.PasskeySchema)
+    def post(self, body):
+        """Keep the passkey the browser made
+
+        A stale or spent challenge, another origin or relying party: 401 passkey_rejected.
+        """
+        return passkeys.check_register(db_session(), actor=current_actor(), ip=client_ip(), **body)
+
+
+@blp.route("/passkeys/login/options")
+class PasskeyLoginOptions(MethodView):
+    @blp.public
+    @blp.response(200, schemas.PasskeyOptionsSchema)
+    def post(self):
+        """Start signing in with a passkey, no email needed: options for navigator.credentials.get"""
+        return {"public_key": passkeys.do_login_options(db_session(), ip=client_ip())}
+
+
+@blp.route("/passkeys/login/verify")
+class PasskeyLoginVerify(MethodView):
+    @blp.public
+    @blp.arguments(schemas.PasskeyLoginSchema)
+    @blp.response(200, schemas.SignInSchema)
+    def post(self, body):
+        """Sign in with the passkey's answer: the same user and tokens as /auth/login
+
+        With two-step sign-in on, a passkey that did not verify the person (no UV flag) needs twoFactorCode too:
+        without it 401 two_factor_required, and the same credential is sent again with the code.
+        """
+        return service.check_passkey_login(db_session(), device=_device(), **body)
+
+
+@blp.route("/me/passkeys")
+class MyPasskeys(MethodView):
+    @blp.response(200, schemas.PasskeySchema(many=True))
+    def get(self):
+        """List my passkeys"""
+        return passkeys.list_passkeys(db_session(), actor=current_actor())
+
+
+@blp.route("/me/passkeys/<uuid:passkey_id>")
+class MyPasskeyById(MethodView):
+    @blp.response(204)
+    def delete(self, passkey_id):
+        """Remove one of my passkeys (it no longer signs in)"""
+        passkeys.do_remove(db_session(), actor=current_actor(), passkey_id=str(passkey_id))
 
 
 @password_blp.route("/change-password")

@@ -12,6 +12,8 @@ _NOTICES = {
     events.USER_PASSWORD_CHANGED: "password_changed",
     events.USER_TWO_FACTOR_ENABLED: "two_factor_enabled",
     events.USER_TWO_FACTOR_DISABLED: "two_factor_disabled",
+    events.USER_PASSKEY_ADDED: "passkey_added",
+    events.USER_PASSKEY_REMOVED: "passkey_removed",
 }
 
 

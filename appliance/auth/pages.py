@@ -1,17 +1,20 @@
 """The browser's sign-in and sign-out (the helpers the OAuth and invitation pages use too), and the
-pages behind the links we mail: confirm an email address, choose a new password.
+pages behind the links we mail: confirm an email address, choose a new password; and signing in with
+a passkey (the page's script, web/static/passkeys.js, runs the browser's side of the ceremony).
 
 A mailed link only shows a page; the change happens on the button (a POST), so a mail scanner
 that follows links does not spend the token.
 """
 
-from flask import Blueprint, redirect, request
+import json
 
-from appliance.auth import email_links
+from flask import Blueprint, jsonify, redirect, request
+
+from appliance.auth import email_links, passkeys, relying_party
 from appliance.auth import service as auth_service
 from appliance.auth import sessions as auth_sessions
 from appliance.auth.sessions import Device
-from appliance.auth.texts import TEXTS
+from appliance.auth.texts import PASSKEY_TEXTS, TEXTS
 from appliance.core.actor import Actor
 from appliance.core.errors import AppError
 from appliance.http.api import form_body, public
@@ -24,6 +27,8 @@ from appliance.users.schemas import PASSWORD_RULES
 
 auth_pages = Blueprint("auth_pages", __name__)
 _SIGN_IN, _VERIFY, _RESET = "auth/sign_in.html", "auth/verify_email.html", "auth/reset_password.html"
+_SIGN_IN_TEXTS = TEXTS | PASSKEY_TEXTS
+_CREDENTIAL_CHARACTERS = 20_000  # a passkey's answer as JSON: a few hundred bytes, a few KB with attestation
 
 
 # Signing a browser in and out: also used by the OAuth and invitation pages.
@@ -46,6 +51,20 @@ def check_sign_in_form() -> User:
 def needs_second_factor(error: AppError) -> bool:
     """Whether a failed sign-in should show the code field."""
     return error.code in ("two_factor_required", "invalid_two_factor_code")
+
+
+def passkey_availability() -> relying_party.Availability:
+    """Whether this page, opened where it was, may offer passkeys (and if not, why)."""
+    return relying_party.availability(f"{request.scheme}://{request.host}")
+
+
+def passkey_credential() -> dict | None:
+    """The passkey answer a page's script put in the form (`credential`, JSON), or None."""
+    try:
+        credential = json.loads(request.form.get("credential", "")[:_CREDENTIAL_CHARACTERS])
+    except ValueError:
+        return None
+    return credential if isinstance(credential, dict) else None
 
 
 def sign_out_browser() -> None:
@@ -110,12 +129,39 @@ def sign_in():
     if request.method == "GET":
         if browser_actor() is not None:
             return redirect(target)
-        return render_page(_SIGN_IN, TEXTS, email="", need_code=False, next=target)
+        return render_page(_SIGN_IN, _SIGN_IN_TEXTS, email="", need_code=False, next=target,
+                           passkeys=passkey_availability())
     try:
         user = check_sign_in_form()
     except AppError as error:
-        return render_failure(_SIGN_IN, TEXTS, error, email=request.form.get("email", "")[:254], next=target,
-                              need_code=needs_second_factor(error))
+        return render_failure(_SIGN_IN, _SIGN_IN_TEXTS, error, email=request.form.get("email", "")[:254], next=target,
+                              need_code=needs_second_factor(error), passkeys=passkey_availability())
+    sign_in_browser(user)
+    return redirect(target)
+
+
+@auth_pages.post("/sign-in/passkey/options")
+@browser_form
+def sign_in_passkey_options():
+    """The script's first step: options (with a fresh challenge) for navigator.credentials.get."""
+    return jsonify(publicKey=passkeys.do_login_options(db_session(), ip=client_ip()))
+
+
+@auth_pages.post("/sign-in/passkey")
+@browser_form
+def sign_in_passkey():
+    """The passkey's answer, posted as a form: signed in as after a password; the code's step when the
+    passkey did not verify the person and they use two-step sign-in (the same answer posted again)."""
+    target = safe_next(request.args.get("next"))
+    credential = passkey_credential()
+    try:
+        user = passkeys.check_login(db_session(), credential=credential or {},
+                                    two_factor_code=request.form.get("code") or None, ip=client_ip())
+    except AppError as error:
+        second_step = needs_second_factor(error) and credential is not None
+        return render_failure(_SIGN_IN, _SIGN_IN_TEXTS, error, email="", need_code=False, next=target,
+                              passkeys=passkey_availability(),
+                              passkey_credential=request.form.get("credential", "") if second_step else None)
     sign_in_browser(user)
     return redirect(target)
 

@@ -88,3 +88,39 @@ class TwoFactorDisableSchema(ApiSchema):
 
 class RecoveryCodesSchema(ApiSchema):
     recovery_codes = fields.List(fields.String())
+
+
+_CREDENTIAL = {"required": True, "metadata": {
+    "description": "The PublicKeyCredential the browser answered, as JSON (its toJSON(): id, rawId, type, "
+                   "response with base64url bytes)"}}
+
+
+class PasskeyOptionsSchema(ApiSchema):
+    public_key = fields.Dict(metadata={
+        "description": "PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON (bytes in "
+                       "base64url): hand it to navigator.credentials.create or get as `publicKey`"})
+
+
+class PasskeyRegisterSchema(ApiSchema):
+    name = Text(load_default="Passkey", min_length=1, max_length=100,
+                metadata={"description": "What the person calls it (the phone, the key)"})
+    credential = fields.Dict(**_CREDENTIAL)
+
+
+class PasskeyLoginSchema(ApiSchema):
+    credential = fields.Dict(**_CREDENTIAL)
+    two_factor_code = Secret(max_length=32, load_default=None, metadata={
+        "description": "Needed only when the account uses two-step sign-in and the passkey did not verify the person "
+                       "(then 401 two_factor_required): a TOTP or recovery code, sent with the same credential"})
+
+
+class PasskeySchema(ApiSchema):
+    id = fields.String()
+    name = fields.String()
+    created_at = IsoDateTime()
+    last_used_at = IsoDateTime(allow_none=True)
+    user_verified = fields.Boolean(metadata={"description": "The authenticator verified the person (PIN, biometrics) "
+                                                            "at its last use: it satisfies two-step sign-in"})
+    backed_up = fields.Boolean(metadata={"description": "Synced by a password manager rather than bound to one "
+                                                        "device"})
+    transports = fields.List(fields.String())

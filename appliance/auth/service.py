@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from sqlmodel import Session
 
-from appliance.auth import guard, two_factor
+from appliance.auth import guard, passkeys, two_factor
 from appliance.auth.email_links import do_send_verification, spend_token
 from appliance.auth.models import OneTimeToken
 from appliance.auth.sessions import Device, SignIn, do_open_session, revoke_all
@@ -38,6 +38,13 @@ def check_login(session: Session, *, email: str, password: str, two_factor_code:
                 device: Device) -> SignIn:
     user = check_credentials(session, email=email, password=password, two_factor_code=two_factor_code,
                              ip=device.ip)
+    return SignIn(user, do_open_session(session, user, device))
+
+
+def check_passkey_login(session: Session, *, credential: dict, two_factor_code: str | None,
+                        device: Device) -> SignIn:
+    """A passkey's sign-in: the same session and tokens as a password's."""
+    user = passkeys.check_login(session, credential=credential, two_factor_code=two_factor_code, ip=device.ip)
     return SignIn(user, do_open_session(session, user, device))
 
 

@@ -9,7 +9,7 @@ from datetime import timedelta
 from sqlmodel import Session, delete, select, update
 
 from appliance.auth import access_tokens
-from appliance.auth.models import AuthSession, OneTimeToken, RefreshToken
+from appliance.auth.models import AuthSession, OneTimeToken, PasskeyChallenge, RefreshToken
 from appliance.core import clock, crypto, runtime, throttle
 from appliance.core.actor import Actor
 from appliance.core.db import run_after
@@ -183,4 +183,5 @@ def purge_expired(session: Session) -> None:
     session.exec(delete(AuthSession).where(AuthSession.expires_at < cutoff))
     session.exec(delete(AuthSession).where(AuthSession.revoked_at < cutoff))
     session.exec(delete(OneTimeToken).where(OneTimeToken.expires_at < cutoff))
+    session.exec(delete(PasskeyChallenge).where(PasskeyChallenge.expires_at < clock.now()))  # minutes, not kept
     throttle.purge_expired(session, older_than_seconds=86400)

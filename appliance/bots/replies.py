@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from sqlmodel import Session
 
 from appliance.bots import activity, images
+from appliance.contacts import service as contacts_service
 from appliance.core.actor import OrgActor
 from appliance.core.errors import AppError
 from appliance.messages.sending import service as sending
@@ -67,11 +68,12 @@ def deliver(session: Session, conversation, contact, message: Outgoing) -> bool:
     """Queue one bot message in the conversation; a refusal (the window closed, the number was
     disconnected) is logged as FAILED with its reason, not raised."""
     try:
-        if not contact.wa_id:
+        to = contacts_service.address(contact)
+        if not to:
             raise AppError("The contact has no WhatsApp id to write to.", code="contact_unreachable")
         with session.begin_nested():
             send(session, organization_id=conversation.organization_id,
-                 phone_number_pk=conversation.phone_number_pk, to=contact.wa_id, message=message)
+                 phone_number_pk=conversation.phone_number_pk, to=to, message=message)
         return True
     except AppError as error:
         activity.record_in(session, conversation, "FAILED", reason=error.code, error=str(error)[:500])

@@ -1,15 +1,19 @@
 """My account: profile and language, password, two-factor authentication (QR code, recovery codes),
-open sessions, and, while no mail server is set, the mails the appliance would have sent you."""
+passkeys, open sessions, and, while no mail server is set, the mails the appliance would have sent you."""
 
 from __future__ import annotations
 
 import re
 
-from flask import request
+from flask import jsonify, request
 
+from appliance.auth import passkeys
 from appliance.auth import service as auth_service
 from appliance.auth import sessions as auth_sessions
 from appliance.auth import two_factor
+from appliance.auth.pages import passkey_availability, passkey_credential
+from appliance.auth.schemas import PasskeyRegisterSchema
+from appliance.auth.texts import PASSKEY_TEXTS
 from appliance.console import forms
 from appliance.console.common import back, console_pages, render
 from appliance.core.errors import AppError
@@ -41,9 +45,11 @@ def _page(status: int = 200, error: AppError | None = None, **extra):
     user = users_service.access_me(db_session(), actor=actor)
     context = {"user": user, "sessions": auth_sessions.list_sessions(db_session(), actor=actor),
                "current_session": actor.session_id, "mails": _unsent_mails(user.email),
+               "passkeys": passkeys.list_passkeys(db_session(), actor=actor), "passkey_offer": passkey_availability(),
                "done": request.args.get("done"), **extra}
     secret_shown = "setup" in extra or "recovery_codes" in extra
-    return render(_ACCOUNT, None, _ACTIVE, error=error, status=status, no_store=secret_shown, **context)
+    return render(_ACCOUNT, None, _ACTIVE, error=error, status=status, no_store=secret_shown, texts=PASSKEY_TEXTS,
+                  **context)
 
 
 @console_pages.get("/console/account")
@@ -133,3 +139,30 @@ def account_2fa_recovery_codes():
     except AppError as error:
         return _page(error=error, form="2fa")
     return _page(recovery_codes=codes)
+
+
+@console_pages.post("/console/account/passkeys/options")
+@signed_in_page
+def account_passkey_options():
+    """The script's first step: options (with a fresh challenge) for navigator.credentials.create."""
+    return jsonify(publicKey=passkeys.do_registration_options(db_session(), actor=browser_actor(), ip=client_ip()))
+
+
+@console_pages.post("/console/account/passkeys")
+@signed_in_page
+def account_passkey_add():
+    """The new passkey the browser made, posted with its name by the page's script."""
+    try:
+        fields = check_form(PasskeyRegisterSchema(), {"name": forms.text("name", 200) or "Passkey",
+                                                      "credential": passkey_credential()})
+        passkeys.check_register(db_session(), actor=browser_actor(), ip=client_ip(), **fields)
+    except AppError as error:
+        return _page(error=error, form="passkeys")
+    return back(_ACTIVE, "passkey_added")
+
+
+@console_pages.post("/console/account/passkeys/<uuid:passkey_id>/remove")
+@signed_in_page
+def account_passkey_remove(passkey_id):
+    passkeys.do_remove(db_session(), actor=browser_actor(), passkey_id=str(passkey_id))
+    return back(_ACTIVE, "passkey_removed")

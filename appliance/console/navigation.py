@@ -56,10 +56,12 @@ GROUPS = (
         Section("console_pages.attendance", "nav_attendance"),
         Section("console_pages.tasks", "nav_tasks"),
         Section("console_pages.quick_replies", "nav_quick_replies"),
+        Section("console_pages.stickers", "nav_stickers"),
     )),
     Group("nav_group_business", (
         Section("console_pages.organization", "nav_organization"),
         Section("console_pages.whatsapp", "nav_whatsapp"),
+        Section("console_pages.webchat", "nav_webchat"),
         Section("console_pages.templates", "nav_templates"),
         Section("console_pages.links", "nav_links"),
         Section("console_pages.einvoicing", "nav_einvoicing"),

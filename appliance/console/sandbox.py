@@ -41,6 +41,18 @@ def sandbox_customer_writes(org_id):
     return _played(actor)
 
 
+@console_pages.post("/console/<uuid:org_id>/sandbox/customer/sticker")
+@performs(conversations_api.Conversations.get)  # who reads the inbox may play its sandbox customer
+@signed_in_page
+def sandbox_customer_stickers(org_id):
+    """From a sandbox conversation: the simulated customer sends a sample sticker (still or animated)."""
+    actor = org_actor(org_id)
+    sandbox_service.check_customer_sends_sticker(db_session(), sandbox.simulator(), actor=actor,
+                                                 phone_number_pk=forms.text("phone_number_pk", 40),
+                                                 sample=forms.text("sample", 20))
+    return _played(actor)
+
+
 @console_pages.post("/console/<uuid:org_id>/sandbox/customer/tap")
 @performs(conversations_api.Conversations.get)  # who reads the inbox may play its sandbox customer
 @signed_in_page

@@ -21,11 +21,11 @@ TEXTS = Words("console", {
                                    "is paid."),
     "billing_notice_open": _l("Open Billing"),
     "nav_payment_reviews": _l("Payment reports"), "nav_surveys": _l("Surveys"), "nav_agenda": _l("Agenda"),
-    "nav_attendance": _l("Attendance"), "nav_tasks": _l("Tasks"), "nav_quick_replies": _l("Quick replies"),
+    "nav_attendance": _l("Attendance"), "nav_tasks": _l("Tasks"), "nav_quick_replies": _l("Quick replies"), "nav_stickers": _l("Stickers"),
     "nav_account": _l("My account"), "console": _l("Console"), "menu": _l("Menu"), "nav_home": _l("Home"),
     "nav_group_customers": _l("Customers"), "nav_group_automation": _l("Automation"), "nav_group_team": _l("Team"),
     "nav_group_business": _l("Business"), "nav_group_settings": _l("Settings"), "nav_group_hosting": _l("Hosting"),
-    "nav_hosted": _l("Organizations"), "nav_plans": _l("Plans"), "nav_products": _l("Catalog"),
+    "nav_hosted": _l("Organizations"), "nav_plans": _l("Plans"), "nav_products": _l("Catalog"), "nav_webchat": _l("Web chat"),
     "nav_einvoicing": _l("E-invoicing"),
     # first run, sign-up, password reset, new organization
     "setup_title": _l("Set up your appliance"),

@@ -32,6 +32,27 @@ def normalize_wa_id(raw: str) -> str | None:
     return text if text.isdigit() and 8 <= len(text) <= 15 and text[0] != "0" else None
 
 
+# A visitor of the business's website (appliance/webchat) has no WhatsApp number: their contact's
+# `user_id` is this prefix and the visitor's id, and it is what a send's `to` names.
+WEBCHAT_PREFIX = "wc:"
+
+
+def is_webchat_address(address: str | None) -> bool:
+    return bool(address) and address.startswith(WEBCHAT_PREFIX)
+
+
+def address(contact) -> str | None:
+    """Where a message to this contact goes: their WhatsApp number, or a web-chat visitor's address."""
+    if contact.wa_id:
+        return contact.wa_id
+    return contact.user_id if is_webchat_address(contact.user_id) else None
+
+
+def find_by_address(session: Session, *, organization_id: str, address: str):
+    """The contact a web-chat address names (a read-only row), or None."""
+    return read_row(session, Contact.__table__, organization_id=organization_id, user_id=address, remember=False)
+
+
 def number_variants(wa_id: str) -> list[str]:
     """The other way people write the phone the network calls `wa_id`, where the two differ by a
     digit: Mexico's mobile 1 (the network's wa_id keeps 52 1 and ten digits; people dial 52 and the

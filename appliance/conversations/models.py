@@ -34,6 +34,9 @@ class Conversation(SQLModel, table=True):
     phone_number_pk: str = Field(foreign_key="phone_numbers.id", ondelete="CASCADE", index=True)
     contact_id: str = Field(foreign_key="contacts.id", ondelete="CASCADE", index=True)
     status: str = Field(default="open", max_length=20)  # open | closed | snoozed
+    # whatsapp, or webchat: a visitor of the business's website (appliance/webchat), in the inbox of
+    # the widget's number; no 24-hour window, no templates, answered through the visitor's socket.
+    channel: str = Field(default="whatsapp", max_length=10)
     assignee_user_id: str | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
     unread: bool = Field(default=False)
     pinned: bool = Field(default=False)

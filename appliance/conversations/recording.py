@@ -31,7 +31,7 @@ def window_open(last_inbound_at: datetime | None, now: datetime) -> bool:
 
 
 def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime, preview: str | None = None,
-                      messages: int = 1) -> str:
+                      messages: int = 1, channel: str = "whatsapp") -> str:
     """The conversation of this inbound message, created or reopened, marked unread, its 24-hour
     window refreshed, its SLA clock started if no one owes an answer yet; answers its id. Core
     statements: every inbound delivery passes here."""
@@ -40,7 +40,8 @@ def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime
     found = read_row(session, table, phone_number_pk=number.id, contact_id=contact_id, remember=False)
     if found is None:
         activity.count(session, organization_id=number.organization_id, at=at, inbound_messages=messages, incoming=1)
-        return _create(session, number=number, contact_id=contact_id, at=at, inbound=True, preview=preview)
+        return _create(session, number=number, contact_id=contact_id, at=at, inbound=True, preview=preview,
+                       channel=channel)
     reopened = found.status != "open"
     activity.count(session, organization_id=number.organization_id, at=at, inbound_messages=messages,
                    incoming=int(reopened))
@@ -59,10 +60,12 @@ def do_record_inbound(session: Session, *, number, contact_id: str, at: datetime
     return found.id
 
 
-def _create(session: Session, *, number, contact_id: str, at: datetime, inbound: bool, preview: str | None) -> str:
+def _create(session: Session, *, number, contact_id: str, at: datetime, inbound: bool, preview: str | None,
+            channel: str = "whatsapp") -> str:
     """A new open conversation; a customer's message makes it unread, opens the 24-hour window and
     starts the SLA clock."""
     row = _new_row(number, contact_id, at=at, inbound=inbound, preview=preview)
+    row["channel"] = channel
     insert_many(session, Conversation.__table__, [row])
     events.emit(session, events.CONVERSATION_CREATED, organization_id=number.organization_id,
                 conversationId=row["id"], phoneNumberId=number.id)
@@ -72,7 +75,7 @@ def _create(session: Session, *, number, contact_id: str, at: datetime, inbound:
 def _new_row(number, contact_id: str, *, at: datetime, inbound: bool, preview: str | None) -> dict:
     now = clock.now()
     return dict(id=new_id(), organization_id=number.organization_id, phone_number_pk=number.id,
-                contact_id=contact_id, status="open", unread=inbound, pinned=False, handoff_pending=False,
+                contact_id=contact_id, channel="whatsapp", status="open", unread=inbound, pinned=False, handoff_pending=False,
                 last_message_at=at, preview=preview, last_inbound_at=at if inbound else None,
                 awaiting_reply_since=at if inbound else None, created_at=now, updated_at=now)
 

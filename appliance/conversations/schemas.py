@@ -24,6 +24,8 @@ class _TagBriefSchema(ApiSchema):
 class ConversationSchema(ApiSchema):
     id = fields.String()
     status = fields.String(metadata={"description": "open, closed or snoozed"})
+    channel = fields.String(metadata={"description": "whatsapp, or webchat: a visitor of the business's website, "
+                                                     "in the inbox of the widget's number"})
     phone_number_pk = fields.String(data_key="phoneNumberId", metadata={"description": "Our id of the business number"})
     contact_id = fields.String()
     contact = fields.Nested(_ContactBriefSchema, allow_none=True, dump_default=None)

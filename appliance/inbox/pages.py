@@ -13,6 +13,7 @@ from appliance.attendance import closing as attendance_activity, sessions as att
 from appliance.attendance import api as attendance_api
 from appliance.attendance.models import STATUSES
 from appliance.catalog import service as catalog_service
+from appliance.contacts import service as contacts_service
 from appliance.console.navigation import navigation
 from appliance.console.texts import TEXTS as CONSOLE_TEXTS
 from appliance.conversations import api as conversations_api, inbox
@@ -34,7 +35,7 @@ from appliance.memberships import service as memberships_service
 from appliance.messages import api as messages_api, media_files
 from appliance.messages import service as messages_service
 from appliance.messages import tasks as messages_tasks
-from appliance.messages.sending import rich
+from appliance.messages.sending import rich, sticker_media
 from appliance.messages.sending.service import Outgoing, do_send
 from appliance.organizations import service as organizations_service
 from appliance.organizations.zones import zone_of
@@ -202,7 +203,7 @@ def _message_id() -> str:
 
 
 def _send(actor, conversation, **outgoing):
-    number_id, to = conversation.phone_number_pk, conversation.contact.wa_id
+    number_id, to = conversation.phone_number_pk, contacts_service.address(conversation.contact)
     do_send(db_session(), actor=actor, outgoing=Outgoing(phone_number_pk=number_id, to=to, **outgoing))
 
 
@@ -253,6 +254,15 @@ def _product(actor, conversation):
     _send(actor, conversation, type="interactive", payload=rich.product({"catalog_id": catalog_id, **args}))
 
 
+def _sticker(actor, conversation):
+    """The sticker picker: one of the library's stickers, sent as a sticker."""
+    sticker_id = _field("sticker_id", 40)
+    if not sticker_id:
+        raise Invalid("Choose a sticker.", errors={"stickerId": ["Required."]})
+    _send(actor, conversation, type="sticker",
+          local_media=sticker_media.reference(db_session(), actor=actor, sticker_id=sticker_id))
+
+
 def _retry(actor, conversation):
     messages_service.check_send_again(db_session(), actor=actor, conversation_id=conversation.id,
                                       phone_number_pk=conversation.phone_number_pk, to=conversation.contact.wa_id,
@@ -275,6 +285,7 @@ ACTIONS = {
     "reply": (messages_api.Messages.post, _reply),
     "template": (messages_api.Messages.post, _template),
     "product": (messages_api.ProductMessages.post, _product),
+    "sticker": (messages_api.Messages.post, _sticker),
     "retry": (messages_api.Messages.post, _retry),  # sending a failed message again
     "react": (messages_api.MessageReactions.put, lambda a, c: messages_service.do_react(db_session(), actor=a, message_id=_message_id(),
                                                                emoji=request.form.get("emoji", "")[:32])),

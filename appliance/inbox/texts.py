@@ -18,6 +18,8 @@ TEXTS = Words("inbox", {
     "simulate": _l("Simulate a customer message"), "simulate_text": _l("Hello! Do you have bread today?"),
     "pick": _l("Pick a conversation on the left."), "back": _l("Back"),
     "window_open": _l("Reply window open · {left} left"),
+    "webchat": _l("Web chat"), "web_visitor": _l("Website visitor"),
+    "webchat_window": _l("Web chat: the visitor reads your answers on the website, now or when they come back."),
     "window_closed": _l("The 24-hour window is closed: only templates can be sent."), "reply": _l("Write a reply…"),
     "send": _l("Send"), "attach": _l("Attach"), "template": _l("Template"), "choose_template": _l("Choose a template"),
     "no_templates": _l("No approved templates: create and sync them first."), "send_template": _l("Send template"),
@@ -76,4 +78,7 @@ TEXTS = Words("inbox", {
     "organization": _l("Organization"), "sign_out": _l("Sign out"), "you": _l("You"),
     "no_org": _l("You are not a member of any organization yet."), "api_docs": _l("API documentation"),
     "unanswered": _l("waiting {minutes} min"), "older": _l("Older messages"), "more": _l("More conversations"),
+    "sticker": _l("Sticker"), "sticker_animated": _l("Animated sticker"), "stickers": _l("Stickers"),
+    "send_sticker": _l("Send the sticker “{name}”"), "sticker_as_customer": _l("Send a sticker as the customer:"),
+    "sample_smile": _l("Smile"), "sample_heart": _l("Heart (animated)"),
 })

@@ -32,6 +32,7 @@ from appliance.phone_numbers.models import PhoneNumber
 from appliance.catalog import service as catalog_service
 from appliance.quick_replies import service as quick_replies_service
 from appliance.shift_reminders import service as reminders_service
+from appliance.stickers import api as stickers_api, service as stickers_service
 from appliance.tags import service as tags_service
 from appliance.templates.components import expected_variables
 from appliance.templates.models import Template
@@ -108,6 +109,7 @@ class ConversationView:
     played: bool = False  # the sandbox's simulated customer: people may tap their buttons and write as them
     products: list = field(default_factory=list)  # what the product picker offers (in Meta's catalog, for sale)
     product_names: dict = field(default_factory=dict)  # retailer id -> name, for the carts and products shown
+    stickers: list = field(default_factory=list)  # what the sticker picker offers (the organization's library)
 
 
 @dataclass
@@ -180,10 +182,18 @@ def conversation_view(session: Session, actor: OrgActor, conversation_id: str) -
                             products=catalog_service.in_meta_catalog(session, actor.organization_id) if window_left else [],
                             product_names={r: p.name for r, p in catalog_service.by_retailer_ids(
                                 session, actor.organization_id, _retailer_ids(page.items)).items()},
+                            stickers=_stickers(session, actor) if window_left else [],
                             played=sandbox_service.plays_customer(
                                 session, organization_id=actor.organization_id,
                                 phone_number_pk=conversation.phone_number_pk,
                                 wa_id=conversation.contact.wa_id if conversation.contact else None))
+
+
+def _stickers(session: Session, actor: OrgActor) -> list:
+    """The library, for whoever may read it (its pictures come from its file route)."""
+    if not actor.can(permission_of(stickers_api.Stickers.get)):
+        return []
+    return stickers_service.list_stickers(session, actor=actor)
 
 
 def template_fields(template: Template) -> dict:

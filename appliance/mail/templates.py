@@ -22,6 +22,11 @@ _TEXTS: dict[str, MailText] = {
                                         "Open the conversation:\n{link}\n\n"
                                         "You get this mail because the organization's inbox notifies waits longer "
                                         "than {delay} minutes.\n")),
+    "webchat_offline": MailText(_l("{visitor} wrote on {widget} while you were closed"),
+                                _l("Hello {name},\n\n"
+                                   "{visitor} ({email}) wrote to {organization} through the website's chat ({widget}) "
+                                   "outside business hours:\n\n{words}\n\n"
+                                   "Answer in the inbox (the visitor sees it when they come back) or by mail:\n{link}\n")),
     "mail_server_test": MailText(_l("Test mail from your appliance"),
                                  _l("Hello {name},\n\n"
                                     "This mail proves that {host} delivers the appliance's mail: invitations, "
@@ -56,6 +61,14 @@ _TEXTS: dict[str, MailText] = {
                                     _l("Hello {name},\n\n"
                                        "Two-factor authentication was turned off for your account. If it was not "
                                        "you, reset your password now at {base_url}.\n")),
+    "passkey_added": MailText(_l("A passkey was added to your account"),
+                              _l("Hello {name},\n\n"
+                                 "A passkey was added to your account: it signs you in without your password. If it "
+                                 "was not you, remove it on My account and reset your password now at {base_url}.\n")),
+    "passkey_removed": MailText(_l("A passkey was removed from your account"),
+                                _l("Hello {name},\n\n"
+                                   "A passkey was removed from your account and no longer signs you in. If it was not "
+                                   "you, reset your password now at {base_url}.\n")),
     "webhook_failing": MailText(_l("A webhook of {organization} has failed for a day"),
                                 _l("Hello {name},\n\n"
                                    "The webhook to {url} has not accepted an event since {since} (UTC). Last "

@@ -7,7 +7,7 @@ from appliance.http.files import file_answer, serve_stored_file
 from appliance.http.auth import current_org_actor
 from appliance.http.unit_of_work import db_session
 from appliance.messages import media_files, schemas, search, service, thread
-from appliance.messages.sending import rich
+from appliance.messages.sending import rich, sticker_media
 from appliance.messages.sending.service import Outgoing, do_send
 from appliance.whatsapp_flows import service as flows_service
 
@@ -22,11 +22,12 @@ thread_blp = Blueprint("conversation_messages", __name__, url_prefix="/organizat
 _ADDRESS = ("phone_number_pk", "to", "reply_to_message_id", "client_id")
 
 
-def _sent(body: dict, kind: str, payload, **template) -> tuple:
-    """Send `payload` of `kind`; 201 for a new message, 200 for a repeated clientId."""
+def _sent(body: dict, kind: str, payload, **more) -> tuple:
+    """Send `payload` of `kind` (`more`: a template's reference, a file of the appliance's own); 201
+    for a new message, 200 for a repeated clientId."""
     address = {key: str(body[key]) if body.get(key) is not None else None for key in _ADDRESS}
     message, created = do_send(db_session(), actor=current_org_actor(),
-                               outgoing=Outgoing(type=kind, payload=payload, **address, **template))
+                               outgoing=Outgoing(type=kind, payload=payload, **address, **more))
     return message, 201 if created else 200
 
 
@@ -37,7 +38,11 @@ class Messages(MethodView):
     @blp.response(201, schemas.ChatMessageSchema)
     @blp.alt_response(200, schema=schemas.ChatMessageSchema, description="A repeated clientId: the first message")
     def post(self, body, org_id):
-        """Send a message of any type (stored as pending, then sent by the number's queue)"""
+        """Send a message of any type (stored as pending, then sent by the number's queue); a sticker of the
+        library with type sticker and stickerId (404 sticker_not_found)"""
+        if body["sticker_id"]:
+            return _sent(body, "sticker", None, local_media=sticker_media.reference(
+                db_session(), actor=current_org_actor(), sticker_id=str(body["sticker_id"])))
         return _sent(body, body["type"], body["payload"],
                      template_id=str(body["template_id"]) if body["template_id"] else None,
                      template_name=body["template_name"], template_language=body["template_language"],

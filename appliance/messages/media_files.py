@@ -21,6 +21,7 @@ from appliance.core.files import Upload, writing
 from appliance.graph_api.client import GraphError
 from appliance.messages.media_store import inbound_path, upload_path, write_atomically
 from appliance.messages.models import UploadedMedia
+from appliance.messages.sending import local_media
 from appliance.messages.service import access_message
 from appliance.phone_numbers.models import PhoneNumber
 from appliance.wabas import service as wabas_service
@@ -87,11 +88,18 @@ class MediaFile:
 
 
 def open_media(*, actor: OrgActor, message_id: str) -> MediaFile:
-    """A message's media: the inbound copy or the upload it was sent with, else fetched from the
+    """A message's media: the inbound copy, the file of the appliance's own it was sent from (a
+    sticker of the library, a bot's image), or the upload it was sent with, else fetched from the
     network now and kept."""
     database = runtime.get().db
     with database.unit_of_work(write=False) as reading:
         message = access_message(reading, actor=actor, message_id=message_id)
+        if message.direction == "out" and local_media.is_local(message.payload):
+            own = local_media.find(message.organization_id, message.payload["local"])
+            if own is None:
+                raise NotFound("The file this message was sent from is no longer on this machine.",
+                               code="media_not_available")
+            return MediaFile(own.path, own.mime_type, own.filename)
         media = message.payload.get(message.type) if message.direction == "in" else message.payload
         media = media if isinstance(media, dict) else {}
         media_id = message.media_id or media.get("id")

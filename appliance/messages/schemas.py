@@ -62,8 +62,9 @@ class _Addressed(ApiSchema):
     """Fields every send shares."""
     phone_number_pk = fields.UUID(required=True, data_key="phoneNumberId",
                                   metadata={"description": "Our id of the sending number"})
-    to = fields.String(required=True, validate=validate.Length(min=1, max=20),
-                       metadata={"description": "E.164, with or without a leading +"})
+    to = fields.String(required=True, validate=validate.Length(min=1, max=40),
+                       metadata={"description": "E.164, with or without a leading +; or a web-chat visitor's "
+                                                "address (`wc:<visitor id>`, the contact's userId)"})
     reply_to_message_id = fields.UUID(load_default=None, metadata={"description": "Quoted message (our id)"})
     client_id = Text(load_default=None, min_length=1, max_length=100, metadata={
         "description": "Your id for this send: a repeat answers the first message (200) and sends nothing"})
@@ -78,6 +79,18 @@ class SendMessageSchema(_Addressed):
     template_language = Text(load_default=None, min_length=2, max_length=15)
     variables = fields.Raw(load_default=None, metadata={
         "description": "Array of body values, or {body, header: {type, link|id|text}, buttons: [{index, value}]}"})
+    sticker_id = fields.UUID(load_default=None, metadata={
+        "description": "With type sticker: a sticker of the library (GET /stickers), sent as a sticker; "
+                       "instead of payload"})
+
+    @validates_schema
+    def _sticker_from_the_library(self, data, **_):
+        if data.get("sticker_id") is None:
+            return
+        if data.get("type") != "sticker":
+            raise ValidationError("stickerId goes with type sticker.", "stickerId")
+        if data.get("payload") is not None:
+            raise ValidationError("Give either stickerId or payload, not both.", "payload")
 
 
 class ProductSectionSchema(ApiSchema):

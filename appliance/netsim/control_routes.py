@@ -14,6 +14,7 @@ from flask import Blueprint, jsonify, request
 
 from appliance.netsim.calls import json_body, loopback, simulator
 from appliance.netsim.network import MEDIA_TYPES, NetworkError
+from appliance.netsim.stickers import webp_facts
 
 control_api = Blueprint("control_api", __name__, url_prefix="/_control")
 
@@ -68,6 +69,9 @@ def control_inbound():
         stored = network.store_media(number, content, str(media.get("mimeType")))
         message[message["type"]] = {"id": stored.media_id, "mime_type": stored.mime_type,
                                     "sha256": stored.as_graph("")["sha256"], **message.get(message["type"], {})}
+        if message["type"] == "sticker":  # the network says whether a sticker moves
+            facts = webp_facts(content)
+            message["sticker"].setdefault("animated", bool(facts and facts.animated))
     wamid = playing.customer_writes(str(body.get("phoneNumberId")), str(body.get("from") or ""), message,
                                     name=body.get("name"))
     return jsonify({"wamid": wamid}), 201

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from appliance.netsim.bounded import BoundedDict, BoundedLog, json_size
+from appliance.netsim.stickers import ANIMATED_MAX_BYTES, sticker_problem
 
 OUTBOUND_TYPES = frozenset({"text", "image", "video", "audio", "document", "sticker", "location", "contacts",
                             "interactive", "reaction", "template"})
@@ -279,6 +280,8 @@ class Network:
                 raise NetworkError(131047, "Message failed to send because more than 24 hours have passed "
                                            "since the customer last replied to this number")
             self._check_content(kind, payload)
+            if kind == "sticker" and payload.get("id"):
+                self._check_sticker(number, str(payload["id"]))
             self._take_pair(customer, number)
             wamid = new_wamid()
             self.sent.append({"wamid": wamid, "phone_number_id": number.phone_number_id, "to": to,
@@ -333,6 +336,15 @@ class Network:
             if payload.get("type") not in ("button", "list", "cta_url", "flow", "product", "product_list",
                                            "catalog_message", "location_request_message", "carousel", "address_message"):
                 raise NetworkError(131009, "interactive['type'] is not valid")
+
+    def _check_sticker(self, number: Number, media_id: str) -> None:
+        """A sticker by id goes only if it is media this number uploaded and a sticker's file."""
+        media = self.media.get(media_id)
+        if media is None or media.phone_number_id != number.phone_number_id:
+            raise NetworkError(131053, f"Media {media_id} was not uploaded by this phone number")
+        problem = sticker_problem(media.content, media.mime_type)
+        if problem:
+            raise NetworkError(131053, problem)
 
     def _check_template(self, number: Number, template: dict) -> None:
         account = self.accounts[number.waba_id]
@@ -397,7 +409,8 @@ class Network:
 
     def store_media(self, number: Number, content: bytes, mime_type: str) -> Media:
         limits = {"image": 5 << 20, "video": 16 << 20, "audio": 16 << 20, "application": 100 << 20, "text": 100 << 20}
-        limit = limits.get(mime_type.split("/")[0])
+        # WEBP is the stickers' type: the network takes it up to an animated sticker's limit.
+        limit = ANIMATED_MAX_BYTES if mime_type == "image/webp" else limits.get(mime_type.split("/")[0])
         if limit is None or mime_type == "text/html":
             raise NetworkError(131053, f"Unsupported mime type {mime_type}")
         if len(content) > limit:

@@ -11,6 +11,7 @@ from appliance.netsim.catalogs import Catalogs
 from appliance.netsim.factus_double import FactusState
 from appliance.netsim.google_double import GoogleState
 from appliance.netsim.network import Network, NetworkError, new_wamid
+from appliance.netsim.stickers import webp_facts
 from appliance.netsim.webhooks import Deliverer, Faults
 from appliance.netsim.wompi_double import WompiState
 
@@ -56,6 +57,18 @@ class Simulator:
         change = webhooks.messages_change(number, contacts=[contact], messages=[entry])
         self.deliverer.post(account.webhook_url, account.app_secret, webhooks.envelope(account.waba_id, [change]))
         return wamid
+
+    def customer_sends_sticker(self, phone_number_id: str, wa_id: str, content: bytes, *, name: str | None = None) -> str:
+        """A customer sends a sticker (a WEBP): the network keeps the file for the business to fetch,
+        says whether it moves, and posts the webhook. Answers the new wamid."""
+        number = self.network.numbers.get(phone_number_id)
+        if number is None:
+            raise NetworkError(100, f"No phone number {phone_number_id}")
+        stored = self.network.store_media(number, content, "image/webp")
+        facts = webp_facts(content)
+        return self.customer_writes(phone_number_id, wa_id, {"type": "sticker", "sticker": {
+            "id": stored.media_id, "mime_type": stored.mime_type, "sha256": stored.as_graph("")["sha256"],
+            "animated": bool(facts and facts.animated)}}, name=name)
 
     def announce_statuses(self, sent: dict, statuses: list[str], *, errors: list[dict] | None = None) -> None:
         number = self.network.numbers[sent["phone_number_id"]]

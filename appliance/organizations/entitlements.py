@@ -82,11 +82,12 @@ _IN_USE = {
 }
 _STORAGE_BYTES = text("SELECT (SELECT coalesce(sum(size), 0) FROM uploaded_media WHERE organization_id = :org) "
                       "+ (SELECT coalesce(sum(size_bytes), 0) FROM knowledge_documents WHERE organization_id = :org) "
-                      "+ (SELECT coalesce(sum(size_bytes), 0) FROM bot_images WHERE organization_id = :org)")
+                      "+ (SELECT coalesce(sum(size_bytes), 0) FROM bot_images WHERE organization_id = :org) "
+                      "+ (SELECT coalesce(sum(size_bytes), 0) FROM stickers WHERE organization_id = :org)")
 
 
 def storage_bytes(session: Session, organization_id: str) -> int:
-    """Bytes of the organization's files: media uploaded to send, knowledge files, bot images."""
+    """Bytes of the organization's files: media uploaded to send, knowledge files, bot images, stickers."""
     return int(session.exec(_STORAGE_BYTES, params={"org": organization_id}).one()[0])
 
 

@@ -17,6 +17,7 @@ from appliance.einvoicing import service as einvoicing
 from appliance.core.errors import Invalid, NotFound
 from appliance.netsim.network import new_graph_id
 from appliance.phone_numbers.models import PhoneNumber
+from appliance.sandbox import sample_stickers
 from appliance.templates.models import Template
 from appliance.wabas import service as wabas_service
 from appliance.wabas.models import BusinessAccount
@@ -157,6 +158,18 @@ def check_customer_writes(session: Session, simulator, *, actor: OrgActor, phone
                       errors={"text": ["Between 1 and 4,096 characters."]})
     wa_id, name = SIMULATED_CUSTOMER
     return simulator.customer_writes(number.phone_number_id, wa_id, {"type": "text", "text": {"body": text}}, name=name)
+
+
+def check_customer_sends_sticker(session: Session, simulator, *, actor: OrgActor, phone_number_pk: str,
+                                 sample: str) -> str:
+    """The simulated customer sends one of the sample stickers (sample_stickers.py: a still one, an
+    animated one), as a customer's phone sends a sticker. Answers the wamid."""
+    number = _played_number(session, actor, phone_number_pk)
+    if sample not in sample_stickers.SAMPLES:
+        raise Invalid(f"One of the sample stickers: {', '.join(sample_stickers.SAMPLES)}.", code="invalid_sticker",
+                      errors={"sample": ["Not a sample sticker."]})
+    wa_id, name = SIMULATED_CUSTOMER
+    return simulator.customer_sends_sticker(number.phone_number_id, wa_id, sample_stickers.webp(sample), name=name)
 
 
 def check_customer_taps(session: Session, simulator, *, actor: OrgActor, phone_number_pk: str, kind: str,

@@ -124,7 +124,14 @@ LOADED_ON_FIRST_USE = {
     "pycurl": "the first message sent, webhook called or notice to an iPhone (libcurl.py)",
     "prometheus_client": "the first GET /metrics (operations/pages.py)",
     "segno": "the first QR code (auth/two_factor.py, chat_links/service.py)",
+    "PIL": "the first sticker uploaded (stickers/normalize.py) or sample sticker drawn (sandbox/sample_stickers.py), "
+           "or the first invoice PDF (fpdf2 brings it)",
     "authlib.integrations.requests_client": "the first call to Google Calendar (google_calendar/client.py)",
+    "webauthn": "the first passkey ceremony (auth/passkeys.py); it brings cbor2",
+    "cbor2": "webauthn",
+    "socketio": "the first web-chat visitor (webchat/gateway.py); it brings engineio, and its clients' aiohttp "
+                "and requests",
+    "engineio": "socketio",
 }
 
 

@@ -55,11 +55,13 @@ from schemathesis.specs.openapi.checks import negative_data_rejection, positive_
 from schemathesis.transport.serialization import Binary
 
 # Every operation of /openapi.json: a new route raises it, and is fuzzed like the others.
-OPERATIONS = 363
+OPERATIONS = 380
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))
 ONLY = os.environ.get("FUZZ_ONLY", "")  # while working on a route: FUZZ_ONLY=/agenda runs only labels with it
 MODES = (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+# A sticker's WEBP (512×512, lossless, one colour): what the library keeps as it is.
+STICKER = base64.b64decode("UklGRi4AAABXRUJQVlA4TCEAAAAv/8F/AAdQ5OpH/wMCgWR/7xmK6H/Gf/7zn//85z//+T8A")
 STREAM_SECONDS = 0.5  # an event stream never ends: its first half second is what is checked
 
 ENDS_THE_RUN = {
@@ -124,6 +126,10 @@ EXPECTED_REFUSALS = {
                                                      "currency an ISO 4217 code, addresses https; each retailerId once",
     "PATCH /organizations/{org_id}/catalog/products/{product_id}": "the product must exist; the price a number above "
                                                                    "zero in the currency's unit",
+    "POST /organizations/{org_id}/webchat/widgets": "each origin a website's scheme and host (a port up to 65535), "
+                                                    "each pre-chat field once; a connected number to join",
+    "PATCH /organizations/{org_id}/webchat/widgets/{widget_id}": "the widget must exist; each origin a website's "
+                                                                 "scheme and host (a port up to 65535)",
     "POST /organizations/{org_id}/catalog/sync": "products to push and a Meta catalog connected to the account",
     "PUT /organizations/{org_id}/e-invoicing/account": "the client secret and the password are needed the first time",
     "PUT /organizations/{org_id}/orders/settings": "the template must be an approved one of the organization that "
@@ -167,6 +173,14 @@ EXPECTED_REFUSALS = {
     "GET /organizations/{org_id}/agenda/calendar-provider/connect": "Google needs an OAuth client in the settings",
     "PATCH /organizations/{org_id}/agenda/calendar-provider": "a calendar must be connected first",
     "GET /public/agenda/{token}/calendar.ics": "the token must be one the organization was given",
+    "POST /organizations/{org_id}/stickers": "the bytes must be a WEBP or PNG picture that can be made a sticker; "
+                                             "one copy of a picture per organization",
+    "POST /auth/passkeys/register/options": "passkeys need an https (or localhost) public address: the run's is http",
+    "POST /auth/passkeys/register/verify": "a credential an authenticator made for a challenge of the run's, at an "
+                                           "https (or localhost) public address",
+    "POST /auth/passkeys/login/options": "passkeys need an https (or localhost) public address: the run's is http",
+    "POST /auth/passkeys/login/verify": "a credential an authenticator made for a challenge of the run's, at an "
+                                        "https (or localhost) public address",
 }
 
 
@@ -197,7 +211,7 @@ def schema(app):
 def _records(line) -> dict[str, str]:
     """A few records of the run's organization for paths to name, so that reading them answers 200
     and the answer is checked against the document (a bot image's file is served as image/png, a
-    message's picture too): a bot image, a contact, a customer's conversation and its picture."""
+    message's picture too): a bot image, a sticker, a contact, a customer's conversation and its picture."""
     auth = {"Authorization": f"Bearer {line.owner['token']}"}
     image = line.client.post(f"/organizations/{line.org_id}/bot/images", headers=auth, content_type="multipart/form-data",
                              data={"file": (io.BytesIO(PNG), "menu.png", "image/png"), "label": "Menú"})
@@ -208,7 +222,10 @@ def _records(line) -> dict[str, str]:
     line.deliver()
     conversation = line.get("/conversations")["items"][0]
     message = next(m for m in line.get(f"/conversations/{conversation['id']}/messages")["items"] if m["type"] == "image")
-    return {"image_id": image.json["data"]["id"], "contact_id": contact.json["data"]["id"],
+    sticker = line.client.post(f"/organizations/{line.org_id}/stickers", headers=auth, content_type="multipart/form-data",
+                               data={"file": (io.BytesIO(STICKER), "sol.webp", "image/webp"), "name": "Sol"})
+    return {"image_id": image.json["data"]["id"], "sticker_id": sticker.json["data"]["id"],
+            "contact_id": contact.json["data"]["id"],
             "conversation_id": conversation["id"], "message_id": message["id"]}
 
 

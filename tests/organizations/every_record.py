@@ -16,6 +16,7 @@ from appliance.backups.models import Backup
 from appliance.catalog.models import LicenseKey
 from appliance.core import clock, ids as new_ids, runtime
 from appliance.outbound_webhooks.models import OutboundWebhook, WebhookDelivery
+from tests.stickers.pictures import drawing
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
 CART = {"type": "order", "order": {"catalog_id": "cat-sol", "text": "Para el sábado", "product_items": [
@@ -52,6 +53,9 @@ def one_of_each(line) -> dict[str, str]:
     image = api.client.post(f"{base}/bot/images", data={"file": (io.BytesIO(PNG), "x.png", "image/png"), "label": "Menú"},
                             headers={"Authorization": f"Bearer {token}"}, content_type="multipart/form-data")
     assert image.status_code == 201, image.json
+    sticker = api.client.post(f"{base}/stickers", data={"file": (io.BytesIO(drawing(200, 200)), "sol.png", "image/png")},
+                              headers={"Authorization": f"Bearer {token}"}, content_type="multipart/form-data")
+    assert sticker.status_code == 201, sticker.json
     ids = {
         "role_id": role["id"],
         "key_id": made("/api-keys", {"name": "ours"})["id"],
@@ -73,6 +77,7 @@ def one_of_each(line) -> dict[str, str]:
                                                 "endDate": "2030-08-02"})["id"],
         "session_id": made("/attendance/start", {})["id"],
         "image_id": image.json["data"]["id"],
+        "sticker_id": sticker.json["data"]["id"],
         "invitation_id": made("/invitations", {"email": "luis@example.com", "roleId": role["id"]})["id"],
         "link_id": made("/chatapp-links", {"phoneNumberId": line.number["id"], "name": "Instagram"})["id"],
         "list_id": made("/contact-lists", {"name": "VIP"})["id"],
@@ -92,6 +97,7 @@ def one_of_each(line) -> dict[str, str]:
                                          "kind": "LICENSE"})
     made(f"/catalog/products/{product['id']}/license-keys", {"keys": ["KEY-1"]})
     ids["product_id"] = product["id"]
+    ids["widget_id"] = made("/webchat/widgets", {"name": "Web", "allowedOrigins": ["https://shop.example"]})["id"]
     with runtime.get().db.unit_of_work(write=False) as session:
         ids["license_key_id"] = session.exec(select(LicenseKey.id)).first()
     ids["organization_id"] = org  # the installation administrators' name for one (not an org_id: they stand outside it)
@@ -102,9 +108,23 @@ def one_of_each(line) -> dict[str, str]:
     device = api.post("/push/device", {"token": "phone-of-the-owner", "platform": "ANDROID"}, token=token)
     assert device.status_code == 200, device.json
     ids["item_id"] = device.json["data"]["id"]
+    ids["passkey_id"] = _passkey(me)
     ids["backup_id"] = _backup(me)
     ids["invoice_id"], ids["method_id"], ids["payment_id"] = _billing_records(org, me)
     return ids
+
+
+def _passkey(user_id: str) -> str:
+    """A row: the owner's passkey (its ceremonies need an https public address and an authenticator,
+    tests/auth/test_passkeys.py's; not what is tested here)."""
+    from appliance.auth.models import Passkey
+
+    with runtime.get().db.unit_of_work(write=True) as session:
+        passkey = Passkey(user_id=user_id, credential_id=f"cred-{new_ids.new_id()}", public_key=b"cose", name="Laptop",
+                          created_at=clock.now())
+        session.add(passkey)
+        session.flush()
+        return passkey.id
 
 
 def _webhook_with_a_delivery(organization_id: str, user_id: str) -> tuple[str, str]:

@@ -50,12 +50,15 @@ def find_for_statuses(session: Session, statuses: list[dict]) -> dict[str, Messa
 
 @dataclass(frozen=True)
 class Inbound:
-    """One inbound message as the network gave it."""
-    wamid: str
+    """One inbound message as the network gave it (a web-chat visitor's has no wamid: its
+    `client_id`, the visitor's own id for it, makes a resent message the same one)."""
+    wamid: str | None
     kind: str
     payload: dict
     at: datetime
     reply_to: str | None
+    client_id: str | None = None
+    id: str | None = None  # ours, when the caller must know it (else made here)
 
 
 def do_record_from_network(session: Session, *, number, conversation_id: str, contact_id: str,
@@ -68,13 +71,13 @@ def do_record_from_network(session: Session, *, number, conversation_id: str, co
     for item in items:
         media = item.payload.get(item.kind) if item.kind in MEDIA_TYPES else None
         media_id = str(media["id"]) if isinstance(media, dict) and media.get("id") else None
-        row = {"id": new_id(), "organization_id": number.organization_id, "phone_number_pk": number.id,
+        row = {"id": item.id or new_id(), "organization_id": number.organization_id, "phone_number_pk": number.id,
                "conversation_id": conversation_id, "contact_id": contact_id, "direction": "out" if echo else "in",
                "wamid": item.wamid, "type": item.kind, "payload": item.payload,
                "status": "sent" if echo else "received", "sent_from": "business_app" if echo else None,
                "sent_by": "user" if echo else None,
                "reply_to_wamid": item.reply_to, "sent_at": item.at, "media_id": media_id,
-               "customer_wa_id": customer_wa_id, "hidden": False, "send_attempts": 0,
+               "customer_wa_id": customer_wa_id, "hidden": False, "send_attempts": 0, "client_id": item.client_id,
                "media_status": "pending" if media_id else None,
                "media_mime_type": media.get("mime_type") if media_id else None,
                "media_attempts": 0, "created_at": now, "updated_at": now}

@@ -44,14 +44,19 @@ def is_local(payload) -> bool:
     return isinstance(payload, dict) and isinstance(payload.get("local"), dict)
 
 
+def find(organization_id: str, local: dict) -> LocalFile | None:
+    """The file a local reference names, if it is still on this machine (the thread shows it too)."""
+    resolver = _resolvers.get(local.get("source"))
+    found = resolver(organization_id, str(local.get("id"))) if resolver else None
+    return found if found is not None and found.path.is_file() else None
+
+
 def network_payload(line, payload: dict) -> dict:
     """The payload with the network's media id in place of the local reference (uploading the file
     if this number has not got it). GraphError when the network refuses the upload; a file gone
     from disk is a GraphError too (131053, "media upload error"), so the message fails with a reason."""
-    local = payload["local"]
-    resolver = _resolvers.get(local.get("source"))
-    found = resolver(line.organization_id, str(local.get("id"))) if resolver else None
-    if found is None or not found.path.is_file():
+    found = find(line.organization_id, payload["local"])
+    if found is None:
         raise GraphError(0, 131053, "The file to send is no longer on this machine.")
     content = found.path.read_bytes()
     digest = hashlib.sha256(content).hexdigest()

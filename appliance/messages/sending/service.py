@@ -57,6 +57,8 @@ def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[S
     repeated clientId). Rows through the driver, not mapped objects: every send passes here."""
     number = phone_numbers_service.read_phone_number(session, actor=actor, phone_number_pk=outgoing.phone_number_pk)
     attendance_guard.check_may_attend(session, actor)
+    if contacts_service.is_webchat_address(outgoing.to):
+        return _send_to_visitor(session, actor, number, outgoing)
     to = compose.normalize_recipient(outgoing.to)
     payload = _payload(session, actor, number, outgoing)
     # The write transaction begins here (rows read afresh): checks above ran without the write lock.
@@ -78,6 +80,40 @@ def do_send(session: Session, *, actor: OrgActor, outgoing: Outgoing) -> tuple[S
                       contact_id=contact.id, to=to, kind=outgoing.type, payload=payload, sent_by=sent_by(actor),
                       user_id=actor.user_id, client_id=outgoing.client_id, reply_to=reply_to)
     _queue(session, actor.organization_id, number.id, [row])
+    return SimpleNamespace(**{**{column.name: None for column in _MESSAGES.columns}, **row}), True
+
+
+# What a website's chat box draws: words, and buttons or a list to pick from (the bot's menus).
+WEBCHAT_TYPES = ("text", "interactive")
+
+
+def _send_to_visitor(session: Session, actor: OrgActor, number, outgoing: Outgoing) -> tuple[SimpleNamespace, bool]:
+    """A message to a visitor of the business's website (appliance/webchat): stored as sent (it
+    goes through the visitor's socket, not the network: no queue, no window, no templates), and
+    announced; the web chat's relay hands it to the visitor's browser, which says when it arrived."""
+    if outgoing.type not in WEBCHAT_TYPES or outgoing.local_media is not None:
+        raise compose.problem("type", f"A web-chat visitor is sent {' or '.join(WEBCHAT_TYPES)} messages; "
+                              f"{outgoing.type} goes only to WhatsApp.", code="unsupported_on_webchat")
+    payload = _payload(session, actor, number, outgoing)
+    if outgoing.client_id:
+        first = read_row(session, _MESSAGES, organization_id=actor.organization_id, client_id=outgoing.client_id,
+                         remember=False)
+        if first is not None:
+            return first, False
+    contact = contacts_service.find_by_address(session, organization_id=actor.organization_id, address=outgoing.to)
+    found = conversation_recording.find_window(session, phone_number_pk=number.id,
+                                               contact_id=contact.id) if contact else None
+    if found is None or found.channel != "webchat":
+        raise compose.problem("to", "No web-chat visitor with this address writes to this number.",
+                              code="invalid_recipient")
+    conversation_id = conversation_recording.do_record_outbound(
+        session, number=number, contact_id=contact.id, found=found, preview=message_text.preview(outgoing.type, payload),
+        answered_by=actor.user_id)
+    row = _queued_row(organization_id=actor.organization_id, phone_number_pk=number.id, conversation_id=conversation_id,
+                      contact_id=contact.id, to=outgoing.to, kind=outgoing.type, payload=payload,
+                      sent_by=sent_by(actor), user_id=actor.user_id, client_id=outgoing.client_id, reply_to=None)
+    row.update(status="sent", send_state=None, next_attempt_at=None)
+    _store(session, actor.organization_id, number.id, [row])
     return SimpleNamespace(**{**{column.name: None for column in _MESSAGES.columns}, **row}), True
 
 
@@ -124,12 +160,16 @@ def _queue(session: Session, organization_id: str, phone_number_pk: str, rows: l
     announce them, and wake the number's sender after the commit."""
     if not rows:
         return
+    _store(session, organization_id, phone_number_pk, rows)
+    tasks.wake_after_commit(session, phone_number_pk)
+
+
+def _store(session: Session, organization_id: str, phone_number_pk: str, rows: list[dict]) -> None:
     search_index.index_new(session, rows)
     insert_many(session, _MESSAGES, rows)
     events.emit_many(session, events.MESSAGE_CREATED, organization_id=organization_id, items=[
         {"messageId": row["id"], "conversationId": row["conversation_id"], "phoneNumberId": phone_number_pk,
          "direction": "out", "type": row["type"], "sentBy": row["sent_by"]} for row in rows])
-    tasks.wake_after_commit(session, phone_number_pk)
 
 
 def sent_by(actor: OrgActor) -> str:
