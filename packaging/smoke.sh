@@ -80,6 +80,9 @@ for _ in $(seq 1 50); do
 done
 [ "$delivered" = DELIVERED ] || { cat "$log"; echo "the webhook test was not delivered from the bundle: $delivered"; exit 1; }
 curl -fsS "http://127.0.0.1:$port/docs" | grep -q swagger-ui-bundle.js
+# The web chat's Socket.IO handshake: python-socketio and its threading driver (named by string) travel in the bundle.
+curl -fsS "http://127.0.0.1:$port/socket.io/?EIO=4&transport=polling" | grep -q '"sid"' \
+  || { echo "the web chat's Socket.IO handshake did not answer"; exit 1; }
 # The gettext catalogs travel in the bundle: a page in the reader's language.
 curl -fsS -H 'Accept-Language: es' "http://127.0.0.1:$port/sign-in" | grep -q 'Iniciar sesión'
 curl -fsS -o /dev/null "http://127.0.0.1:$port/docs/assets/swagger-ui-bundle.js"

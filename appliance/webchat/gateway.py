@@ -90,7 +90,8 @@ class Gateway:
     def __init__(self, limit: int):
         import socketio  # only where the server answers (not the CLI's commands)
         self.limit = limit
-        self.sio = socketio.Server(async_mode="threading", transports=["polling"], cors_allowed_origins=self._allowed,
+        self.sio = socketio.Server(async_mode="threading", transports=["polling"], allow_upgrades=False,
+                                   cors_allowed_origins=self._allowed,
                                    cors_credentials=False, max_http_buffer_size=64 * 1024, namespaces=[NAMESPACE],
                                    # Handlers run on the request's own thread, one of the server's: a
                                    # thread made per event would open its own database reader each time.
