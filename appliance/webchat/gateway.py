@@ -162,6 +162,7 @@ class Gateway:
     def _connect(self, sid, environ, auth):
         auth = auth if isinstance(auth, dict) else {}
         token = (parse_qs(environ.get("QUERY_STRING", "")).get("websiteToken") or [auth.get("websiteToken")])[0]
+        token = token if isinstance(token, str) else None
         facts = self._widget_facts(token)
         if facts is None:
             self._refuse("widget_not_found", "No chat with this website token.")

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.exc import IntegrityError
 
-from appliance.contacts import service as contacts_service
 from appliance.core import runtime
 from appliance.core.errors import AppError, Unavailable
 from appliance.core.rows import read_row
@@ -95,8 +94,8 @@ class Intake:
                         message.error = error
                     except IntegrityError:  # the same message sent again while the first was in this batch
                         first = read_row(session, Message.__table__, organization_id=message.widget.organization_id,
-                                         client_id=f"{contacts_service.WEBCHAT_PREFIX}{message.visitor.id}:"
-                                                   f"{str(message.client_id)[:40]}", remember=False)
+                                         client_id=visitors.stored_client_id(message.visitor.id, message.client_id),
+                                         remember=False)
                         message.result = (first.id, first.conversation_id) if first else None
                         if first is None:
                             message.error = Unavailable("The message could not be written; send it again.",

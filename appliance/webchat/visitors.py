@@ -48,6 +48,11 @@ _EMAIL = re.compile(rf"^{schema.EMAIL_ADDRESS}$")
 _PHONE = re.compile(r"^\+?[0-9 ()-]{7,20}$")
 
 
+def _text(value) -> str:
+    """What a browser sent where a string belongs, as one (anything else: nothing)."""
+    return value.strip() if isinstance(value, str) else str(value) if isinstance(value, int) else ""
+
+
 @dataclass(frozen=True)
 class Identity:
     """What the website said about the visitor: an identifier of its own signed-in user and the
@@ -59,8 +64,9 @@ class Identity:
 def verified_identifier(widget: WebchatWidget, identity: Identity) -> str | None:
     """The identifier when its hash matches; refused (401) when the widget enforces identity and it
     does not; otherwise None (an unproven identifier is ignored, never trusted)."""
-    identifier = (identity.identifier or "").strip()[:200] or None
-    if identifier and identity.identifier_hash and widgets.identity_matches(widget, identifier, identity.identifier_hash):
+    identifier = _text(identity.identifier)[:200] or None
+    given_hash = _text(identity.identifier_hash)
+    if identifier and given_hash and widgets.identity_matches(widget, identifier, given_hash):
         return identifier
     if widget.enforce_identity:
         raise Unauthorized("This website's chat needs a signed-in visitor whose identity the website vouched for.",
@@ -74,6 +80,7 @@ def find(session: Session, widget, *, token: str | None, identifier: str | None)
     table = WebchatVisitor.__table__
     if identifier:
         return read_row(session, table, widget_id=widget.id, identifier=identifier)
+    token = _text(token)
     if token and len(token) <= 100:
         found = read_row(session, table, token_hash=runtime.get().keyring.token_hash(token))
         return found if found is not None and found.widget_id == widget.id and found.identifier is None else None
@@ -82,7 +89,7 @@ def find(session: Session, widget, *, token: str | None, identifier: str | None)
 
 def _form(widget: WebchatWidget, answers: dict) -> dict:
     """The pre-chat answers the widget asks for, checked (400 with each field's problem)."""
-    given = {key: str(answers.get(key) or "").strip() for key in widgets.PRE_CHAT_FIELDS}
+    given = {key: _text(answers.get(key)) for key in widgets.PRE_CHAT_FIELDS}
     errors = {}
     for item in widget.pre_chat_fields or []:
         if item["required"] and not given[item["field"]]:
@@ -134,10 +141,9 @@ def do_receive(session: Session, widget, visitor, *, client_id: str, text: str |
     the write transaction begins (the thread's reader), so the writers' lock is held only for the
     writes a WhatsApp message makes too (a busy number's deliveries wait behind nothing more)."""
     kind, payload = _inbound(text, reply)
-    client_id = str(client_id or "")[:40]
-    if not client_id:
+    stored_id = stored_client_id(visitor.id, client_id)
+    if stored_id is None:
         raise Invalid("Each message needs its clientId.", code="validation_failed", errors={"clientId": ["Required."]})
-    stored_id = f"{contacts_service.WEBCHAT_PREFIX}{visitor.id}:{client_id}"
     first = read_row(session, Message.__table__, organization_id=widget.organization_id, client_id=stored_id)
     if first is not None:
         return first.id, first.conversation_id
@@ -166,6 +172,13 @@ def do_receive(session: Session, widget, visitor, *, client_id: str, text: str |
     if seen:
         update_by_id(session, WebchatVisitor.__table__, visitor.id, seen)
     return message_id, conversation_id
+
+
+def stored_client_id(visitor_id: str, client_id) -> str | None:
+    """The message's `client_id` as stored: the visitor's own id for it, under theirs (unique in the
+    organization, so a resend is found)."""
+    given = _text(client_id)[:40]
+    return f"{contacts_service.WEBCHAT_PREFIX}{visitor_id}:{given}" if given else None
 
 
 def _inbound(text: str | None, reply: dict | None) -> tuple[str, dict]:

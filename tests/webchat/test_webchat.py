@@ -131,6 +131,10 @@ def test_a_visitor_chats_with_the_team_through_the_inbox(line, api, served):
     sent = ana.call("message", {"clientId": "m1", "text": "¿Hacen envíos a Medellín?"})
     assert sent["ok"], sent
     assert ana.call("message", {"clientId": "m1", "text": "¿Hacen envíos a Medellín?"})["id"] == sent["id"]  # a resend
+    for wrong in ({"clientId": {"a": 1}, "text": "x"}, {"clientId": "m2", "text": 5}, {"clientId": "m3", "text": ""},
+                  {"clientId": "m4", "text": "x" * 4097}, {"clientId": "m5", "reply": "yes"}, ["not", "an", "object"]):
+        refused = ana.call("message", wrong)
+        assert refused["error"]["code"] == "validation_failed", (wrong, refused)
 
     conversations = line.get("/conversations")["items"]
     chat = next(c for c in conversations if c["channel"] == "webchat")
