@@ -6,7 +6,7 @@ import threading
 
 import pytest
 import requests
-from waitress.server import create_server
+from tests.fixtures.local_server import waitress_serving
 
 from appliance.live import feed
 from tests.factories import another_number
@@ -22,17 +22,14 @@ def settings(settings):
 
 @pytest.fixture
 def served(app):
-    server = create_server(app, host="127.0.0.1", port=0, threads=9, channel_request_lookahead=1)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    # As the server does when it stops: every stream ends and gives its slot back.
-    feed.signal.close()
-    try:
-        eventually(lambda: feed.slots.open, lambda open_slots: open_slots == 0, seconds=5)
-    finally:
-        feed.signal.reopen()
-        server.close()
+    with waitress_serving(app, threads=9, channel_request_lookahead=1) as url:
+        yield url
+        # As the server does when it stops: every stream ends and gives its slot back.
+        feed.signal.close()
+        try:
+            eventually(lambda: feed.slots.open, lambda open_slots: open_slots == 0, seconds=5)
+        finally:
+            feed.signal.reopen()
 
 
 class Stream:

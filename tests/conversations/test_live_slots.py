@@ -3,10 +3,9 @@ stream and every other organization's inbox answered 503; slots came back 15-40 
 sockets closed. Now an organization holds at most three quarters of the slots, a person or key at
 most five, and a slot is free as soon as its client goes (not at the next heartbeat)."""
 
-import threading
 
 import pytest
-from waitress.server import create_server
+from tests.fixtures.local_server import waitress_serving
 
 from appliance.live import feed
 from tests.conversations.test_live_events import Stream
@@ -23,15 +22,14 @@ def settings(settings):
 
 @pytest.fixture
 def served(app):
-    server = create_server(app, host="127.0.0.1", port=0, threads=THREADS, channel_request_lookahead=1)
-    threading.Thread(target=server.run, daemon=True).start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    feed.signal.close()
-    try:
-        eventually(lambda: feed.slots.open, lambda open_slots: open_slots == 0, seconds=5)
-    finally:
-        feed.signal.reopen()
-        server.close()
+    with waitress_serving(app, threads=THREADS, channel_request_lookahead=1) as url:
+        yield url
+        # As the server does when it stops: every stream ends and gives its slot back.
+        feed.signal.close()
+        try:
+            eventually(lambda: feed.slots.open, lambda open_slots: open_slots == 0, seconds=5)
+        finally:
+            feed.signal.reopen()
 
 
 def _key(api, org_id, token, name):

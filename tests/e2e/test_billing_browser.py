@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import io
 import re
-import threading
 from decimal import Decimal
 
 import pytest
 import requests
 from playwright.sync_api import expect
-from waitress import create_server
 
 from appliance.billing import tasks
 from appliance.core import clock
 from tests.billing.test_wompi import control
 from tests.e2e.conftest import out_of_reach
+from tests.fixtures.local_server import waitress_serving
 
 PASSWORD = "correct horse battery"
 
@@ -47,13 +46,9 @@ def settings(settings, netsim_url, simulator):
 @pytest.fixture
 def served(app, netsim_url):
     """The test's app on a real port (its clock is this process's); the double posts its events there."""
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{server.effective_port}"
-    control(netsim_url, eventsUrl=f"{base}/billing/wompi/events")
-    yield base
-    server.close()
+    with waitress_serving(app, threads=8) as base:
+        control(netsim_url, eventsUrl=f"{base}/billing/wompi/events")
+        yield base
 
 
 def billing_round() -> None:

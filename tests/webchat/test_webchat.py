@@ -5,14 +5,13 @@ waitress: refused for an origin not allowed or a forged identity, their messages
 
 from __future__ import annotations
 
-import threading
 
 import pytest
 import socketio
-from waitress.server import create_server
 
-from appliance.webchat import service as widgets_service
+from appliance.webchat import gateway, service as widgets_service
 from tests import factories
+from tests.fixtures.local_server import waitress_serving
 from tests.problems import assert_problem
 from tests.waiting import eventually
 
@@ -26,19 +25,11 @@ def widgets(line) -> str:
 @pytest.fixture
 def served(app):
     """The app (with the gateway in front of it, as the server runs it) on a loopback port."""
-    server = create_server(app, host="127.0.0.1", port=0, threads=24)
-    closing = threading.Event()
-
-    def serve():
-        try:
-            server.run()
-        except OSError:
-            if not closing.is_set():
-                raise
-    threading.Thread(target=serve, daemon=True).start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    closing.set()
-    server.close()
+    with waitress_serving(app, threads=24) as url:
+        yield url
+        if gateway.current() is not None:  # visitors' pending polls answer now, not at the next ping
+            for engine_socket in list(gateway.current().sio.eio.sockets.values()):
+                engine_socket.close(wait=False, abort=True)
 
 
 class Visitor:
