@@ -57,6 +57,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_links.py
 	$(BIN)/python tests/bench/bench_surveys.py
 	$(BIN)/python tests/bench/bench_startup.py
+	$(BIN)/python tests/bench/bench_webchat.py
 
 # The gettext catalogs (docs/translations.md): every message of the code and the templates gathered
 # (babel.cfg says where, -k names core/i18n.py's lazy forms), each language's .po brought up to date
