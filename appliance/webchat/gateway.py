@@ -29,9 +29,11 @@ from collections import deque
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
-from appliance.core import runtime, throttle
+from appliance.core import clock, runtime, throttle
 from appliance.core.errors import AppError, TooMany
 from appliance.core.rows import read_row
+from appliance.organizations import hours
+from appliance.organizations.models import Organization
 from appliance.webchat import service as widgets, visitors
 from appliance.webchat.intake import Intake
 from appliance.webchat.models import WebchatVisitor, WebchatWidget
@@ -60,6 +62,11 @@ class Attached:
     organization_id: str
     visitor_id: str | None = None
     conversation_id: str | None = None
+
+
+def _refusal(error: AppError) -> dict:
+    """What an ack answers for a refusal: the problem's code, sentence and fields."""
+    return {"error": {"code": error.code, "message": str(error), "errors": getattr(error, "errors", None) or {}}}
 
 
 class _Pace:
@@ -202,9 +209,6 @@ class Gateway:
         return self._work(sid, ready)
 
     def _ready(self, session, widget: WebchatWidget, visitor: WebchatVisitor | None) -> dict:
-        from appliance.organizations import hours
-        from appliance.organizations.models import Organization
-        from appliance.core import clock
         organization = read_row(session, Organization.__table__, id=widget.organization_id)
         return {"ok": True, "name": organization.name, "greeting": widget.greeting or "", "preChatFields": widget.pre_chat_fields or [],
                 "begun": visitor is not None,
@@ -234,7 +238,7 @@ class Gateway:
                     return {"error": {"code": "widget_not_found", "message": "This chat was removed."}}
                 return work(session, widget, attached)
         except AppError as error:
-            return {"error": {"code": error.code, "message": str(error), "errors": getattr(error, "errors", None) or {}}}
+            return _refusal(error)
 
     def _begin(self, sid, data):
         data = data if isinstance(data, dict) else {}
@@ -265,7 +269,7 @@ class Gateway:
             message_id, conversation_id = self.intake.write(widget, visitor, client_id=data.get("clientId"),
                                                             text=data.get("text"), reply=data.get("reply"))
         except AppError as error:
-            return {"error": {"code": error.code, "message": str(error), "errors": getattr(error, "errors", None) or {}}}
+            return _refusal(error)
         self._join(sid, attached, conversation_id)
         return {"ok": True, "id": message_id}
 
